@@ -1,0 +1,14 @@
+import Narrowing.Int
+import Narrowing.Expr
+import Narrowing.Kernel
+import Narrowing.Tactic
+
+/-!
+# Narrowing: when declaring Inductor's size arguments `int32` is exact
+
+Root of the library. Status: written against Lean core v4.24.0 sources, **not checked by Lean** where it
+was written (no toolchain there); `scripts/lean-check.sh` builds and audits it where Lean exists.
+
+## Main results
+* `Narrowing.Kernel.narrowing_exact_of_safe`: the generic theorem, stated once.
+-/

@@ -1,0 +1,261 @@
+"""Capture: program -> the Triton kernels Inductor emits for it, with their symbolic shape facts.
+
+``capture(program)`` compiles the program with ``torch.compile`` (dynamic shapes, one graph) and returns one
+:class:`CapturedKernel` per emitted Triton kernel. Devices:
+
+* ``"cuda"`` (default): the real GPU when torch sees one, else a *fake* CUDA device (codegen only: nothing is
+  compiled or run; needs the pinned torch/triton);
+* ``"fake-cuda"``: the fake device even when a GPU is present (for comparing the two);
+* ``"cpu"``: Inductor's Triton CPU backend (``cpu_backend="triton"``), codegen only. Its lowering differs
+  (e.g. ``cat`` becomes a ConcatKernel); use it to study that route, not as the GPU's kernel.
+
+Facts come from Inductor's symbolic state (size-argument expressions, ShapeEnv ranges and guards); example
+sizes are used to trace and never recorded as facts. Capture leaves no trace: caches go to a temporary
+directory, every patch and config change is undone on exit (also on error).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from workbench.capture.record import (
+    CapturedKernel,
+    Numel,
+    ShapeSymbol,
+    SizeArg,
+    load,
+    load_dir,
+    save,
+    source_hash,
+)
+from workbench.errors import CaptureError, UsageError
+from workbench.programs import Program, resolve
+
+__all__ = ["CapturedKernel", "capture", "capture_program", "load", "load_dir", "save", "default_out_dir"]
+
+DEVICES = ("cuda", "fake-cuda", "cpu")
+_SYMBOL = re.compile(r"\b([su]\d+|ps\d+)\b")
+
+
+def default_out_dir(program_name: str) -> Path:
+    return Path("data") / "kernels" / program_name
+
+
+def capture(program: Program | str, device: str = "cuda", gpu: str = "L4") -> list[CapturedKernel]:
+    """Capture every Triton kernel Inductor emits for ``program`` (a :class:`Program`, name or ``.py`` path)."""
+    from workbench.capture import hooks
+
+    if isinstance(program, str):
+        program = resolve(program)
+    if device not in DEVICES:
+        raise UsageError(f"unknown capture device {device!r}; use one of {', '.join(DEVICES)}")
+    if gpu not in hooks.GPU_PROFILES:
+        raise UsageError(f"unknown GPU profile {gpu!r}; use one of {', '.join(sorted(hooks.GPU_PROFILES))}")
+
+    import torch
+
+    real_cuda = device == "cuda" and torch.cuda.is_available()
+    if device == "cuda" and not real_cuda:
+        device = "fake-cuda"
+    if real_cuda:
+        missing = hooks.check_hook_points()
+        if missing:
+            raise CaptureError(
+                f"the capture hooks do not fit torch {torch.__version__}: missing {', '.join(missing)}. "
+                f"They were written against torch {hooks.PINNED['torch']}; install it or report the change."
+            )
+    else:
+        hooks.require_pinned_versions()
+
+    stop = not real_cuda
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(hooks.private_caches())
+        stack.enter_context(torch._inductor.config.patch(compile_threads=1))
+        if device == "fake-cuda":
+            stack.enter_context(hooks.fake_cuda(hooks.GPU_PROFILES[gpu]))
+            dev_label = f"fake-cuda:{gpu} (sm_{hooks.GPU_PROFILES[gpu].major}{hooks.GPU_PROFILES[gpu].minor})"
+        elif device == "cpu":
+            stack.enter_context(torch._inductor.config.patch(cpu_backend="triton"))
+            dev_label = "cpu (Inductor Triton CPU backend)"
+        else:
+            dev_label = f"cuda:{torch.cuda.get_device_name(0)}"
+        inputs = _inputs(program, "cpu" if device == "cpu" else "cuda", fake=device == "fake-cuda")
+        rec = stack.enter_context(hooks.recording(stop_after_codegen=stop))
+        fn = hooks.fresh_function(program.fn)
+        dynamic_kw: dict = {"dynamic": True}
+        if program.dynamic is not None:
+            dynamic_kw = {"dynamic": None}
+            stack.enter_context(
+                torch._dynamo.config.patch(automatic_dynamic_shapes=False, assume_static_by_default=True)
+            )
+            for t, dims in zip(inputs, program.dynamic, strict=True):
+                for d in dims:
+                    torch._dynamo.mark_dynamic(t, d)
+        compiled = torch.compile(fn, backend=hooks.inductor_backend(stop), fullgraph=True, **dynamic_kw)
+        try:
+            compiled(*inputs)
+        except Exception as exc:
+            reason = hooks.unsupported_reason(exc)
+            if reason is not None:
+                raise CaptureError(
+                    f"program {program.name!r} cannot be captured as one graph: Dynamo says {reason!r}. "
+                    "Remove the graph break (data-dependent control flow, .item(), print, unsupported calls) "
+                    "and capture again."
+                ) from exc
+            raise CaptureError(
+                f"compiling program {program.name!r} on {dev_label} failed: {type(exc).__name__}: "
+                f"{str(exc).strip().splitlines()[-1] if str(exc).strip() else ''}"
+            ) from exc
+        finally:
+            torch._dynamo.eval_frame.remove_from_cache(fn) if hasattr(
+                torch._dynamo.eval_frame, "remove_from_cache"
+            ) else None
+
+    versions = hooks.installed_versions()
+    kernels: list[CapturedKernel] = []
+    for graph in rec.graphs:
+        sources = hooks.kernel_sources(graph.wrapper)
+        for facts in graph.kernels:
+            if facts.name not in sources:
+                continue  # a kernel defined but not used by the final wrapper (e.g. benchmarked alternative)
+            kernels.append(_record(program, facts, graph, sources[facts.name], dev_label, versions))
+    if not kernels:
+        raise CaptureError(
+            f"program {program.name!r} emitted no Triton kernel on {dev_label} (Inductor lowered it to views, "
+            "extern calls or fallbacks). Add pointwise work that must be materialized, e.g. `.contiguous()`."
+        )
+    return kernels
+
+
+def capture_program(name_or_path: str, device: str = "cuda", out: str | Path | None = None, gpu: str = "L4"):
+    """Capture and save under ``out`` (default ``data/kernels/<program>/``); returns (kernels, paths)."""
+    program = resolve(name_or_path)
+    kernels = capture(program, device=device, gpu=gpu)
+    out_dir = Path(out) if out is not None else default_out_dir(program.name)
+    paths = [save(k, out_dir) for k in kernels]
+    return kernels, paths
+
+
+def _inputs(program: Program, device: str, fake: bool):
+    import torch
+
+    examples = program.example_inputs("cpu")
+    if not fake:
+        return tuple(t.to(device) for t in examples)
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    mode = FakeTensorMode()
+    with mode:
+        return tuple(
+            torch.empty_strided(tuple(t.shape), tuple(t.stride()), dtype=t.dtype, device="cuda") for t in examples
+        )
+
+
+def _symbols_in(text: str) -> set[str]:
+    return set(_SYMBOL.findall(text))
+
+
+def _record(program, facts, graph, source, dev_label, versions) -> CapturedKernel:
+    sig = facts.signature
+    size_args = tuple(
+        SizeArg(name=name, expr=_in_shape_symbols(expr, graph.replacements), type=sig.get(name, "?"))
+        for name, expr in sorted(facts.sizevars.items(), key=lambda kv: _natural(kv[0]))
+    )
+    numels = tuple(
+        Numel(name=f"{prefix}numel", expr=_in_shape_symbols(expr, graph.replacements), type=sig.get(f"{prefix}numel"))
+        for prefix, expr in sorted(facts.numels.items())
+        # a reduction prefix of a pointwise kernel has numel 1 and is not an argument: not a fact of interest
+        if f"{prefix}numel" in sig or expr != "1"
+    )
+    exprs = [a.expr for a in size_args] + [n.expr for n in numels]
+    syms: set[str] = set()
+    for e in exprs:
+        syms |= _symbols_in(e)
+    # precomputed sizes (ps0 = ...) stand for expressions in shape symbols: include those symbols too
+    for ps in [s for s in syms if s.startswith("ps")]:
+        syms |= _symbols_in(graph.replacements.get(ps, ""))
+    arg_names = _arg_names(program)
+    symbols = tuple(
+        ShapeSymbol(
+            name=s,
+            lower=graph.var_ranges.get(s, (None, None))[0],
+            upper=graph.var_ranges.get(s, (None, None))[1],
+            sources=tuple(_describe_source(src, arg_names) for src in graph.var_sources.get(s, [])),
+        )
+        for s in sorted(syms, key=_natural)
+        if not s.startswith("ps")
+    )
+    sym_names = {s.name for s in symbols}
+    guards = tuple(g for g in graph.guards if _symbols_in(g) & sym_names)
+    return CapturedKernel(
+        program=program.name,
+        name=facts.name,
+        source=source,
+        signature=sig,
+        grid_type=facts.grid_type,
+        index_dtype=facts.index_dtype,
+        size_args=size_args,
+        numels=numels,
+        symbols=symbols,
+        guards=guards,
+        replacements={k: v for k, v in sorted(graph.replacements.items()) if k in syms},
+        device=dev_label,
+        torch_version=versions["torch"],
+        triton_version=versions["triton"],
+        source_hash=source_hash(source, facts.name),
+    )
+
+
+def _in_shape_symbols(expr: str, replacements: Mapping[str, str]) -> str:
+    """Expand Inductor's precomputed sizes (``ps0``) into shape symbols, so facts name only input dims."""
+    if not any(p in _symbols_in(expr) for p in replacements):
+        return expr
+    import sympy
+
+    e = sympy.sympify(expr)
+    subs = {sympy.Symbol(k): sympy.sympify(v) for k, v in replacements.items()}
+    for _ in range(4):  # replacements may refer to other precomputed sizes
+        e2 = e.xreplace(subs)
+        if e2 == e:
+            break
+        e = e2
+    return str(e)
+
+
+def _natural(name: str):
+    m = re.match(r"([a-z_]*)(\d*)", name)
+    return (m.group(1), int(m.group(2)) if m.group(2) else -1, name)
+
+
+def _arg_names(program: Program) -> list[str]:
+    import inspect
+
+    try:
+        return list(inspect.signature(program.fn).parameters)
+    except (TypeError, ValueError):
+        return []
+
+
+_SRC = re.compile(r"L\['(\w+)'\]\.size\(\)\[(\d+)\]")
+
+
+def _describe_source(src: str, arg_names: list[str]) -> str:
+    """``L['q1'].size()[1]`` -> ``q1.size(1) (input 0)``."""
+    m = _SRC.fullmatch(src)
+    if not m:
+        return src
+    name, dim = m.group(1), int(m.group(2))
+    idx = f" (input {arg_names.index(name)})" if name in arg_names else ""
+    return f"{name}.size({dim}){idx}"
+
+
+def facts_summary(kernel: CapturedKernel) -> Mapping[str, object]:
+    return {
+        "size_args": {a.name: (a.type, a.expr) for a in kernel.size_args},
+        "numels": {n.name: (n.type, n.expr) for n in kernel.numels},
+        "guards": list(kernel.guards),
+        "symbols": {s.name: (s.lower, s.upper, s.sources) for s in kernel.symbols},
+    }

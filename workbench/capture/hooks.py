@@ -1,0 +1,480 @@
+"""The one place that touches private PyTorch Inductor / Dynamo / Triton internals.
+
+Capture compiles a program with ``torch.compile`` and a backend that runs Inductor's ``compile_fx`` up to
+code generation, records each Triton kernel Inductor defines together with the symbolic facts it was generated
+under, and stops before anything is compiled by Triton or run (on a fake device). The hooks:
+
+* ``TritonScheduling.define_kernel`` -> the kernel object (``args.sizevars``, ``numels``, ``index_dtype``,
+  ``triton_meta``, ``inductor_meta``) and the name Inductor gave it;
+* ``GraphLowering.compile_to_module`` -> the wrapper module's text (each kernel's final source) and the
+  ShapeEnv (symbol ranges, sources, guards); on the fake device it stops here;
+* without a GPU, a *fake CUDA device*: FakeTensors on ``cuda:0``, a stub Triton driver whose target is a
+  chosen GPU, and patched ``torch.cuda`` device queries, so Inductor produces its GPU lowering.
+
+These internals move between releases, so the fake-device route is pinned to the versions in
+:data:`PINNED` and refuses others with :class:`VersionMismatchError`. With a real GPU the hooks are used
+with whatever versions are installed; :func:`check_hook_points` names each hook point that no longer fits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import tempfile
+import types
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+from unittest import mock
+
+from workbench.errors import CaptureError, VersionMismatchError
+
+PINNED = {"torch": "2.13.0", "triton": "3.7.1"}
+
+
+@dataclass(frozen=True, slots=True)
+class GpuProfile:
+    """Device properties the fake CUDA device reports (they appear in ``triton_meta['device']``)."""
+
+    name: str
+    major: int
+    minor: int
+    multi_processor_count: int
+    total_memory: int
+    regs_per_multiprocessor: int = 65536
+    max_threads_per_multi_processor: int = 2048
+    max_threads_per_block: int = 1024
+    warp_size: int = 32
+    shared_memory_per_block_optin: int = 101376
+    L2_cache_size: int = 48 * 2**20
+
+
+GPU_PROFILES = {
+    "L4": GpuProfile("NVIDIA L4", 8, 9, 58, 24 * 2**30, max_threads_per_multi_processor=1536),
+    "H100": GpuProfile("NVIDIA H100 80GB HBM3", 9, 0, 132, 80 * 2**30, shared_memory_per_block_optin=232448),
+    "H200": GpuProfile("NVIDIA H200", 9, 0, 132, 141 * 2**30, shared_memory_per_block_optin=232448),
+}
+
+
+def installed_versions() -> dict[str, str]:
+    import torch
+    import triton
+
+    return {"torch": torch.__version__.split("+")[0], "triton": triton.__version__}
+
+
+def require_pinned_versions() -> None:
+    found = installed_versions()
+    bad = {k: v for k, v in found.items() if v != PINNED[k]}
+    if bad:
+        desc = ", ".join(f"{k} {v} (pinned {PINNED[k]})" for k, v in sorted(bad.items()))
+        raise VersionMismatchError(
+            f"the fake-CUDA capture hooks patch private Inductor internals written against torch "
+            f"{PINNED['torch']} and triton {PINNED['triton']}; found {desc}. Install the pinned versions "
+            "(`pip install -r requirements.txt`), or capture on a machine with a real GPU (`--device cuda`)."
+        )
+
+
+def check_hook_points() -> list[str]:
+    """Names of hook points missing from the installed torch/triton (empty when every hook still fits)."""
+    missing = []
+    try:
+        from torch._inductor.codegen.triton import TritonKernel, TritonScheduling
+        from torch._inductor.graph import GraphLowering
+
+        for owner, attr in (
+            (TritonScheduling, "define_kernel"),
+            (GraphLowering, "compile_to_module"),
+            (GraphLowering, "codegen"),
+            (TritonKernel, "codegen_kernel"),
+        ):
+            if not hasattr(owner, attr):
+                missing.append(f"{owner.__module__}.{owner.__name__}.{attr}")
+    except ImportError as exc:
+        missing.append(f"import failed: {exc}")
+    try:
+        from torch._inductor.fx_passes import joint_graph
+
+        if not hasattr(joint_graph, "lazy_init"):
+            missing.append("torch._inductor.fx_passes.joint_graph.lazy_init")
+    except ImportError as exc:
+        missing.append(f"import failed: {exc}")
+    return missing
+
+
+class _CodegenDone(Exception):
+    """Raised inside compile_to_module on the fake device: code generation is done, stop before compiling."""
+
+
+@dataclass
+class KernelFacts:
+    """Raw facts read from one Inductor kernel object (strings, so they outlive the compile)."""
+
+    name: str
+    sizevars: dict[str, str]  # ks name -> sympy expression text
+    numels: dict[str, str]  # prefix ('x', 'y', 'r0_') -> expression text
+    index_dtype: str
+    signature: dict[str, str]
+    grid_type: str
+
+
+@dataclass
+class GraphFacts:
+    wrapper: str
+    kernels: list[KernelFacts]
+    var_ranges: dict[str, tuple[int | None, int | None]]
+    var_sources: dict[str, list[str]]
+    guards: list[str]
+    replacements: dict[str, str]
+
+
+def _bound(v: Any) -> int | None:
+    """An integer bound, or None for +-oo (sympy's infinities are not integers)."""
+    import sympy
+
+    if isinstance(v, (int, sympy.Integer)) and not isinstance(v, bool):
+        return int(v)
+    return None
+
+
+class Recorder:
+    """Collects facts from the hooks during one compile."""
+
+    def __init__(self, stop_after_codegen: bool):
+        self.stop_after_codegen = stop_after_codegen
+        self.pending: list[KernelFacts] = []
+        self.graphs: list[GraphFacts] = []
+
+    # TritonScheduling.define_kernel(self, src_code, node_schedule, kernel) -> kernel_name
+    def wrap_define_kernel(self, orig):
+        recorder = self
+
+        def define_kernel(sched, src_code, node_schedule, kernel):
+            name = orig(sched, src_code, node_schedule, kernel)
+            meta = getattr(kernel, "triton_meta", None) or {}
+            imeta = getattr(kernel, "inductor_meta", None) or {}
+            recorder.pending.append(
+                KernelFacts(
+                    name=name,
+                    sizevars={str(v): str(k) for k, v in kernel.args.sizevars.items()},
+                    numels={str(k): str(v) for k, v in kernel.numels.items()},
+                    index_dtype=str(kernel.index_dtype),
+                    signature={str(k): str(v) for k, v in meta.get("signature", {}).items()},
+                    grid_type=str(imeta.get("grid_type", "")),
+                )
+            )
+            return name
+
+        return define_kernel
+
+    def wrap_compile_to_module(self, orig):
+        recorder = self
+
+        def compile_to_module(graph):
+            if recorder.stop_after_codegen:
+                code, _ = graph.codegen()
+                wrapper = code.value
+            else:
+                mod = orig(graph)
+                wrapper = open(mod.__file__).read()
+            shape_env = graph.sizevars.shape_env
+            recorder.graphs.append(
+                GraphFacts(
+                    wrapper=wrapper,
+                    kernels=list(recorder.pending),
+                    var_ranges={
+                        str(s): (_bound(r.lower), _bound(r.upper)) for s, r in shape_env.var_to_range.items()
+                    },
+                    var_sources={
+                        str(s): [src.name for src in srcs] if isinstance(getattr(srcs[0], "name", None), str)
+                        else [src.name() for src in srcs]
+                        for s, srcs in shape_env.var_to_sources.items()
+                        if srcs
+                    },
+                    guards=[str(g.expr) for g in shape_env.guards],
+                    replacements={
+                        str(k): str(v) for k, v in graph.sizevars.inv_precomputed_replacements.items()
+                    },
+                )
+            )
+            recorder.pending.clear()
+            if recorder.stop_after_codegen:
+                raise _CodegenDone()
+            return mod
+
+        return compile_to_module
+
+
+def is_codegen_done(exc: BaseException) -> bool:
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, _CodegenDone):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+class _StubDriver:
+    """A Triton driver that only answers "which target": enough for code generation, never for launching."""
+
+    def __init__(self, profile: GpuProfile):
+        from triton.backends.compiler import GPUTarget
+
+        self._target = GPUTarget("cuda", profile.major * 10 + profile.minor, 32)
+
+    @classmethod
+    def is_active(cls):
+        return True
+
+    def map_python_to_cpp_type(self, ty):
+        return ty
+
+    def get_current_target(self):
+        return self._target
+
+    def get_active_torch_device(self):
+        import torch
+
+        return torch.device("cuda", 0)
+
+    def get_current_device(self):
+        return 0
+
+    def get_current_stream(self, device=None):
+        return 0
+
+    def get_benchmarker(self):
+        raise CaptureError("the fake CUDA device cannot benchmark; capture stops before autotuning")
+
+
+class _Props:
+    def __init__(self, p: GpuProfile):
+        for k in GpuProfile.__slots__:
+            setattr(self, k, getattr(p, k))
+        self.gcnArchName = f"sm_{p.major}{p.minor}"
+        self.uuid = "workbench-fake-cuda"
+        self.is_integrated = False
+        self.is_multi_gpu_board = False
+
+
+@contextlib.contextmanager
+def fake_cuda(profile: GpuProfile) -> Iterator[None]:
+    """Patch the device queries Inductor makes so a CPU-only torch generates its CUDA lowering.
+
+    Every patch is a ``mock.patch`` (restored on exit, also on error); the Triton driver's active slot is put
+    back as it was.
+    """
+    import torch
+    import triton
+    from torch._inductor.fx_passes import joint_graph
+
+    props = _Props(profile)
+    orig_lazy_init = joint_graph.lazy_init
+
+    def lazy_init(input_device=None):
+        # Pattern-matcher set-up traces its patterns with real tensors on the input device, which a
+        # CPU-only build cannot allocate; the patterns are device-agnostic for matching, so trace on CPU.
+        return orig_lazy_init(torch.device("cpu"))
+
+    from torch._inductor.fx_passes.joint_graph import UniformValueConstantFolder
+
+    orig_deduce = UniformValueConstantFolder._deduce_value
+
+    def deduce_value(folder, node):
+        # Constant folding evaluates small uniform constants (from triu, full, zeros) for real; a CPU-only
+        # build cannot allocate them on CUDA, so evaluate them on the CPU (the folded value is a scalar).
+        with _CudaFactoriesOnCpu():
+            return orig_deduce(folder, node)
+
+    drv = triton.runtime.driver
+    prev_active = drv._active
+    patches = [
+        mock.patch("torch.cuda.is_available", lambda: True),
+        mock.patch("torch.cuda.device_count", lambda: 1),
+        mock.patch("torch.cuda.current_device", lambda: 0),
+        mock.patch("torch.cuda._lazy_init", lambda: None),
+        mock.patch("torch.cuda._exchange_device", lambda idx: 0),
+        mock.patch("torch.cuda._maybe_exchange_device", lambda idx: 0),
+        mock.patch("torch.cuda._get_device_properties", lambda *a, **k: props, create=True),
+        mock.patch("torch.cuda.get_device_properties", lambda *a, **k: props),
+        mock.patch("torch.cuda.get_device_capability", lambda *a, **k: (profile.major, profile.minor)),
+        mock.patch("torch.cuda.get_device_name", lambda *a, **k: profile.name),
+        mock.patch("torch.cuda.get_rng_state", lambda *a, **k: torch.zeros(16, dtype=torch.uint8)),
+        mock.patch("torch.cuda.set_rng_state", lambda *a, **k: None),
+        mock.patch.object(joint_graph, "lazy_init", lazy_init),
+        mock.patch.object(UniformValueConstantFolder, "_deduce_value", deduce_value),
+        mock.patch.object(torch.Tensor, "__getitem__", _fake_safe_getitem(torch.Tensor.__getitem__)),
+        mock.patch.object(torch.Tensor, "contiguous", _fake_safe_contiguous(torch.Tensor.contiguous)),
+    ]
+    with contextlib.ExitStack() as stack:
+        for p in patches:
+            stack.enter_context(p)
+        drv.set_active(_StubDriver(profile))
+        try:
+            yield
+        finally:
+            drv._active = prev_active
+
+
+def _to_cpu_device(v):
+    import torch
+
+    if isinstance(v, torch.device) and v.type == "cuda":
+        return torch.device("cpu")
+    if isinstance(v, str) and v.startswith("cuda"):
+        return "cpu"
+    return v
+
+
+class _CudaFactoriesOnCpu:
+    """A TorchFunctionMode that moves factory calls asking for CUDA to the CPU (constant folding only)."""
+
+    def __new__(cls):
+        from torch.overrides import TorchFunctionMode
+
+        class Mode(TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                kwargs = dict(kwargs or {})
+                if "device" in kwargs:
+                    kwargs["device"] = _to_cpu_device(kwargs["device"])
+                return func(*args, **kwargs)
+
+        return Mode()
+
+
+def _fake_safe_getitem(orig):
+    """``Tensor.__getitem__`` for FakeTensors on the fake CUDA device.
+
+    The C++ indexing entry point takes a CUDA device guard before dispatching, which a CPU-only build lacks.
+    Basic indexing (ints, slices, None, Ellipsis) is rewritten into the aten view ops it means
+    (select/slice/unsqueeze), which dispatch to the fake tensor without a guard; anything else (tensor
+    indices) goes to ``aten.index.Tensor``.
+    """
+    import torch
+
+    aten = torch.ops.aten
+
+    def getitem(self, idx):
+        # Only installed under the fake device, where every CUDA tensor is a fake (or a tracing wrapper).
+        if self.device.type != "cuda":
+            return orig(self, idx)
+        items = idx if isinstance(idx, tuple) else (idx,)
+        if any(isinstance(i, torch.Tensor) or isinstance(i, (list, bool)) for i in items):
+            if all(isinstance(i, (torch.Tensor, type(None))) or i == slice(None) for i in items):
+                return aten.index.Tensor(self, [i if isinstance(i, torch.Tensor) else None for i in items])
+            return orig(self, idx)
+        n_real = sum(1 for i in items if i is not None and i is not Ellipsis)
+        if sum(1 for i in items if i is Ellipsis) > 1:
+            raise IndexError("an index can only have a single ellipsis ('...')")
+        out, dim = self, 0
+        for i in items:
+            if i is Ellipsis:
+                dim += self.dim() - n_real
+            elif i is None:
+                out = aten.unsqueeze.default(out, dim)
+                dim += 1
+            elif isinstance(i, slice):
+                if i != slice(None):
+                    start = 0 if i.start is None else i.start
+                    end = 2**63 - 1 if i.stop is None else i.stop
+                    out = aten.slice.Tensor(out, dim, start, end, 1 if i.step is None else i.step)
+                dim += 1
+            else:  # an integer (or SymInt)
+                out = aten.select.int(out, dim, i)
+        return out
+
+    return getitem
+
+
+def _fake_safe_contiguous(orig):
+    """``Tensor.contiguous`` without the C++ binding's CUDA device guard: the aten op it means."""
+    import torch
+
+    def contiguous(self, memory_format=torch.contiguous_format):
+        if self.device.type != "cuda":
+            return orig(self, memory_format=memory_format)
+        if self.is_contiguous(memory_format=memory_format):
+            return self
+        return torch.ops.aten.clone.default(self, memory_format=memory_format)
+
+    return contiguous
+
+
+@contextlib.contextmanager
+def private_caches() -> Iterator[str]:
+    """Point Inductor's and Triton's on-disk caches at a fresh temporary directory, removed on exit, so
+    capture neither reads a stale entry (which would skip code generation) nor writes into the user's cache."""
+    tmp = tempfile.mkdtemp(prefix="workbench-capture-")
+    keys = ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")
+    old = {k: os.environ.get(k) for k in keys}
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(tmp, "inductor")
+    os.environ["TRITON_CACHE_DIR"] = os.path.join(tmp, "triton")
+    try:
+        yield tmp
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def fresh_function(fn):
+    """A copy of ``fn`` with its own code object, so Dynamo's per-code cache entries from capture never mix
+    with compilations the user made of the same function (and die with the copy)."""
+    code = fn.__code__.replace()
+    new = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    new.__kwdefaults__ = fn.__kwdefaults__
+    return new
+
+
+@contextlib.contextmanager
+def recording(stop_after_codegen: bool) -> Iterator[Recorder]:
+    from torch._inductor.codegen.triton import TritonScheduling
+    from torch._inductor.graph import GraphLowering
+
+    rec = Recorder(stop_after_codegen)
+    with mock.patch.object(
+        TritonScheduling, "define_kernel", rec.wrap_define_kernel(TritonScheduling.define_kernel)
+    ), mock.patch.object(
+        GraphLowering, "compile_to_module", rec.wrap_compile_to_module(GraphLowering.compile_to_module)
+    ):
+        yield rec
+
+
+def inductor_backend(stop_after_codegen: bool):
+    """A Dynamo backend: Inductor's compile_fx, returning the eager graph when we stopped after codegen."""
+    from torch._inductor.compile_fx import compile_fx
+
+    def backend(gm, example_inputs):
+        try:
+            return compile_fx(gm, example_inputs)
+        except BaseException as exc:
+            if stop_after_codegen and is_codegen_done(exc):
+                return gm.forward
+            raise
+
+    return backend
+
+
+_KERNEL_DEF = re.compile(r"^(\w+) = async_compile\.triton\('(\w+)', '''\n(.*?)''', device_str='(\w+)'\)", re.S | re.M)
+
+
+def kernel_sources(wrapper: str) -> dict[str, str]:
+    """Each Triton kernel's module text as the wrapper hands it to ``async_compile.triton``."""
+    return {m.group(2): m.group(3) for m in _KERNEL_DEF.finditer(wrapper)}
+
+
+def unsupported_reason(exc: BaseException) -> str | None:
+    """A one-line reason when Dynamo refused to trace the program in one graph."""
+    import torch._dynamo.exc as dexc
+
+    while exc is not None:
+        if isinstance(exc, (dexc.Unsupported, dexc.UserError)):
+            return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        exc = exc.__cause__
+    return None

@@ -1,0 +1,219 @@
+"""Vectorized bit-exact evaluation of the scalar IR over numpy arrays (stage: floats).
+
+numpy's float32/float64 ``+ - * /`` and ``sqrt`` are the IEEE 754 correctly rounded operations of the host
+(x86-64 SSE/AVX, round to nearest even, no flush-to-zero); everything else is built here from bit
+operations so that signed zeros and NaNs are exact. ``tests/floats`` checks each op against the gmpy2
+binary32 reference (``workbench.floats.reference``) on hard cases and with Hypothesis.
+
+Device semantics (``Semantics``):
+- ``ftz``: flush subnormal inputs and results of f32 arithmetic, min/max, comparisons and f64->f32
+  conversions to a zero of the same sign (nvcc ``-ftz=true``; PTX ``.ftz``). Loads, stores, selects and
+  sign-bit operations move bits and are not flushed.
+- ``canonical_nan``: every NaN produced by device arithmetic is 0x7FFFFFFF (PTX ISA: "NaN results are the
+  canonical NaN"); only observable under the payload NaN policy.
+FMA contraction is a rewrite of the IR (``ir.contract_fma``), not an evaluator flag.
+
+Limits: f64 fma is refused (no exact vectorized model here); integer division by zero is undefined in C and
+evaluates to 0 here; OPAQUE ops cannot be evaluated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.floats.errors import FloatsUnsupportedError
+from workbench.floats.ir import Node, Op, Ty
+
+_NP = {Ty.F32: np.float32, Ty.F64: np.float64, Ty.BOOL: np.bool_}
+_UINT = {Ty.F32: np.uint32, Ty.F64: np.uint64}
+_SIGN = {Ty.F32: np.uint32(0x80000000), Ty.F64: np.uint64(0x8000000000000000)}
+_EXP = {Ty.F32: np.uint32(0x7F800000), Ty.F64: np.uint64(0x7FF0000000000000)}
+CANONICAL_NAN_F32 = 0x7FFFFFFF
+CANONICAL_NAN_F64 = 0x7FFFFFFFFFFFFFFF
+
+
+@dataclass(frozen=True, slots=True)
+class Semantics:
+    ftz: bool = False
+    canonical_nan: bool = False
+
+
+HOST = Semantics()
+
+
+def as_bits(a, ty: Ty):
+    return np.asarray(a, dtype=_NP[ty]).view(_UINT[ty])
+
+
+def from_bits(b, ty: Ty):
+    return np.asarray(b, dtype=_UINT[ty]).view(_NP[ty])
+
+
+def flush(a, ty: Ty):
+    """Subnormal -> zero of the same sign (exponent field zero keeps only the sign bit)."""
+    b = as_bits(a, ty)
+    return from_bits(np.where((b & _EXP[ty]) == 0, b & _SIGN[ty], b), ty)
+
+
+def fma_f32(a, b, c):
+    """Exact float32 fma: a*b is exact in double (24+24 <= 53 bits); the sum is formed in double with
+    round-to-odd (TwoSum error term as the sticky bit), and round-to-odd at >= 2p+2 bits followed by one
+    round-to-nearest to binary32 equals a single rounding of the exact sum (Boldo & Melquiond, "Emulation of
+    FMA and correctly rounded sums: proved algorithms using rounding to odd", IEEE TC 2008)."""
+    with np.errstate(all="ignore"):
+        p = np.asarray(a, np.float64) * np.asarray(b, np.float64)
+        c64 = np.asarray(c, np.float64)
+        s = p + c64
+        bp = s - c64
+        err = (p - bp) + (c64 - (s - bp))  # TwoSum (Knuth): s + err == p + c exactly when finite
+        sb = s.view(np.uint64) if isinstance(s, np.ndarray) else np.asarray(s).view(np.uint64)
+        fix = np.isfinite(s) & (err != 0) & ((sb & np.uint64(1)) == 0)
+        toward = np.where(err > 0, np.inf, -np.inf)
+        s_odd = np.where(fix, np.nextafter(s, toward), s)
+        return np.asarray(s_odd).astype(np.float32)
+
+
+def _canon(r, ty: Ty, sem: Semantics):
+    if not sem.canonical_nan:
+        return r
+    nan = from_bits(CANONICAL_NAN_F32 if ty is Ty.F32 else CANONICAL_NAN_F64, ty)
+    return np.where(np.isnan(r), nan, r)
+
+
+def _wrap(x, ty: Ty):
+    x = np.asarray(x, dtype=np.int64)
+    match ty:
+        case Ty.I32:
+            return ((x + 2**31) & 0xFFFFFFFF) - 2**31
+        case Ty.U32:
+            return x & 0xFFFFFFFF
+        case Ty.I64 | Ty.U64:
+            return x
+    raise AssertionError(ty)
+
+
+def evaluate(node: Node, env: dict, sem: Semantics = HOST):
+    """Evaluate ``node``; ``env`` maps ARG numbers (int) and PARAM/THREAD/LOAD names (str) to arrays.
+    LOAD nodes look up ``env[(array, id(index_node))]`` when present, else ``env[array]`` indexed."""
+    memo: dict[int, object] = {}
+
+    def ev(n: Node):
+        key = id(n)
+        if key in memo:
+            return memo[key]
+        r = _eval(n, [ev(a) for a in n.args] if n.op is not Op.LOAD else None, env, sem, ev)
+        memo[key] = r
+        return r
+
+    with np.errstate(all="ignore"):
+        return ev(node)
+
+
+def _eval(n: Node, a, env, sem: Semantics, ev):
+    ty = n.ty
+    f32_dev = ty is Ty.F32 and sem.ftz
+
+    def fin(x):  # flush an f32 operand under FTZ
+        return flush(x, Ty.F32) if sem.ftz and np.asarray(x).dtype == np.float32 else x
+
+    def out(r):  # result of a rounding op on the device
+        if f32_dev:
+            r = flush(r, ty)
+        return _canon(r, ty, sem)
+
+    match n.op:
+        case Op.ARG:
+            return env[int(n.value)]
+        case Op.CONST:
+            if ty.is_float or ty is Ty.BOOL:
+                return _NP[ty](n.value)
+            return np.int64(int(n.value))
+        case Op.PARAM | Op.THREAD:
+            return env[n.name]
+        case Op.LOAD:
+            idx = ev(n.args[0])
+            return np.asarray(env[n.name])[idx]
+        case Op.ADD | Op.SUB | Op.MUL | Op.DIV if ty.is_float:
+            x, y = fin(a[0]), fin(a[1])
+            r = {Op.ADD: np.add, Op.SUB: np.subtract, Op.MUL: np.multiply, Op.DIV: np.divide}[n.op](x, y)
+            return out(np.asarray(r, dtype=_NP[ty]))
+        case Op.ADD | Op.SUB | Op.MUL:
+            r = {Op.ADD: np.add, Op.SUB: np.subtract, Op.MUL: np.multiply}[n.op](a[0], a[1])
+            return _wrap(r, ty)
+        case Op.DIV | Op.REM:
+            x, y = np.asarray(a[0], np.int64), np.asarray(a[1], np.int64)
+            safe = np.where(y == 0, 1, y)
+            q = np.sign(x) * np.sign(safe) * (np.abs(x) // np.abs(safe))  # C11 6.5.5p6: truncation
+            q = np.where(y == 0, 0, q)
+            return _wrap(q if n.op is Op.DIV else np.where(y == 0, 0, x - q * safe), ty)
+        case Op.FMA:
+            if ty is not Ty.F32:
+                raise FloatsUnsupportedError(
+                    "a double-precision fused multiply-add (from contracting a double `a*b+c`) is not modelled "
+                    "bit-exactly; run with --fma off, or write the constant as a float literal (`0.01f`)")
+            return out(fma_f32(fin(a[0]), fin(a[1]), fin(a[2])))
+        case Op.SQRT:
+            return out(np.sqrt(fin(a[0])).astype(_NP[ty]))
+        case Op.NEG:
+            return from_bits(as_bits(a[0], ty) ^ _SIGN[ty], ty)
+        case Op.ABS:
+            return from_bits(as_bits(a[0], ty) & ~_SIGN[ty], ty)
+        case Op.COPYSIGN:
+            return from_bits((as_bits(a[0], ty) & ~_SIGN[ty]) | (as_bits(a[1], ty) & _SIGN[ty]), ty)
+        case Op.FMAX | Op.FMIN | Op.MAXIMUM | Op.MINIMUM if ty.is_float:
+            x, y = fin(a[0]), fin(a[1])
+            bx, by = as_bits(x, ty), as_bits(y, ty)
+            is_max = n.op in (Op.FMAX, Op.MAXIMUM)
+            r = np.where(x > y, x, y) if is_max else np.where(x < y, x, y)
+            # equal operands (only +0/-0 can be equal with different bits): max keeps +0, min keeps -0
+            r = np.where(x == y, from_bits((bx & by) if is_max else (bx | by), ty), r)
+            nx, ny = np.isnan(x), np.isnan(y)
+            if n.op in (Op.FMAX, Op.FMIN):  # maximumNumber: a NaN operand is ignored
+                r = np.where(nx, y, np.where(ny, x, r))
+                if sem.canonical_nan:
+                    r = np.where(nx & ny, from_bits(CANONICAL_NAN_F32 if ty is Ty.F32 else CANONICAL_NAN_F64, ty), r)
+            else:  # torch.maximum/minimum: the first NaN operand is returned (ATen scalar path)
+                r = np.where(nx, x, np.where(ny, y, r))
+            return np.asarray(r, dtype=_NP[ty])
+        case Op.FMAX | Op.FMIN | Op.MAXIMUM | Op.MINIMUM:
+            return np.maximum(a[0], a[1]) if n.op in (Op.FMAX, Op.MAXIMUM) else np.minimum(a[0], a[1])
+        case Op.LT | Op.LE | Op.GT | Op.GE | Op.EQ | Op.NE:
+            x, y = fin(a[0]), fin(a[1])
+            f = {Op.LT: np.less, Op.LE: np.less_equal, Op.GT: np.greater, Op.GE: np.greater_equal,
+                 Op.EQ: np.equal, Op.NE: np.not_equal}[n.op]
+            return f(x, y)
+        case Op.ISNAN:
+            return np.isnan(a[0])
+        case Op.AND:
+            return np.logical_and(a[0], a[1])
+        case Op.OR:
+            return np.logical_or(a[0], a[1])
+        case Op.NOT:
+            return np.logical_not(a[0])
+        case Op.SELECT:
+            return np.where(a[0], a[1], a[2]) if ty is not Ty.BOOL else np.logical_or(
+                np.logical_and(a[0], a[1]), np.logical_and(np.logical_not(a[0]), a[2]))
+        case Op.CAST:
+            src = n.args[0].ty
+            x = a[0]
+            if ty.is_float:
+                if src is Ty.F32 and ty is Ty.F64 and sem.ftz:
+                    x = flush(x, Ty.F32)
+                r = np.asarray(x).astype(_NP[ty])
+                if ty is Ty.F32 and src is Ty.F64:
+                    r = out(r)
+                elif ty is Ty.F64 and src is Ty.F32:
+                    r = _canon(r, ty, sem) if sem.canonical_nan else r
+                return r
+            if ty is Ty.BOOL:
+                return np.asarray(x) != 0
+            if src.is_float:
+                return _wrap(np.trunc(np.nan_to_num(np.asarray(x, np.float64))).astype(np.int64), ty)
+            return _wrap(np.asarray(x).astype(np.int64), ty)
+        case Op.OPAQUE:
+            raise FloatsUnsupportedError(
+                f"`{n.name}` is not modelled bit-exactly (its result depends on the device/library); "
+                "such kernels get the verdict 'undecided', never a sweep")
+    raise AssertionError(f"evaluate: no rule for {n.op} on {ty}")

@@ -1,0 +1,206 @@
+"""Programs: named torch functions with their inputs, which dimensions are dynamic, and shape sequences.
+
+A :class:`Program` is what capture compiles. Registry programs describe each input as a shape over named
+dimensions (``("rows", "q")``) so one description yields example inputs, the report's shape tables and
+tiny shapes for interpreter runs. User programs come from a Python file that defines ``program(*tensors)`` and
+``example_inputs()`` (and optionally ``dynamic_dims()``), see :func:`load_file`.
+
+Example sizes are only used to *trace*; they are never facts about the kernel (capture reads Inductor's
+symbolic ranges and guards instead). Each dimension that is meant to be independent gets a distinct example
+size, because Dynamo's duck sizing merges equal sizes into one symbol.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from workbench.errors import InputError, UsageError
+
+Dim = str | int  # a named dynamic dimension, or a fixed size
+
+
+@dataclass(frozen=True, slots=True)
+class InputSpec:
+    """One tensor input: its shape over named dimensions and its dtype name (``torch.<dtype>``)."""
+
+    shape: tuple[Dim, ...]
+    dtype: str = "bfloat16"
+
+    def concrete(self, sizes: Mapping[str, int]) -> tuple[int, ...]:
+        try:
+            return tuple(d if isinstance(d, int) else int(sizes[d]) for d in self.shape)
+        except KeyError as exc:
+            raise UsageError(
+                f"shape {self.shape} needs a size for dimension {exc.args[0]!r}; given {dict(sizes)}"
+            ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """A torch function to compile, with how to build its inputs.
+
+    ``dynamic``: for each input, the tuple of dimension indices that are dynamic; ``None`` means all
+    dimensions of all inputs (``torch.compile(dynamic=True)``).
+    """
+
+    name: str
+    fn: Callable[..., Any]
+    inputs: tuple[InputSpec, ...]
+    example: Mapping[str, int]
+    shapes: Mapping[str, tuple[Mapping[str, int], ...]] = field(default_factory=dict)
+    dynamic: tuple[tuple[int, ...], ...] | None = None
+    description: str = ""
+    origin: str = "registry"
+    example_fn: Callable[[], tuple[Any, ...]] | None = None
+
+    def make_inputs(self, sizes: Mapping[str, int] | None = None, device: str = "cpu", seed: int = 0):
+        """Random inputs at ``sizes`` (default: the example sizes), deterministic for a seed."""
+        import torch
+
+        if self.example_fn is not None:
+            if sizes is not None:
+                raise UsageError(
+                    f"program {self.name!r} comes from {self.origin} and only has example_inputs(); "
+                    "it cannot be instantiated at other sizes"
+                )
+            return tuple(t.to(device) for t in self.example_fn())
+        sizes = self.example if sizes is None else sizes
+        gen = torch.Generator().manual_seed(seed)
+        out = []
+        for spec in self.inputs:
+            dtype = getattr(torch, spec.dtype)
+            shape = spec.concrete(sizes)
+            if dtype.is_floating_point:
+                t = torch.randn(shape, generator=gen, dtype=torch.float32).to(dtype)
+            else:
+                t = torch.randint(0, 7, shape, generator=gen, dtype=dtype)
+            out.append(t.to(device))
+        return tuple(out)
+
+    def example_inputs(self, device: str = "cpu"):
+        return self.make_inputs(None, device=device)
+
+    def shape_sequence(self, name: str) -> tuple[Mapping[str, int], ...]:
+        if name not in self.shapes:
+            raise UsageError(
+                f"program {self.name!r} has no shape sequence {name!r}; it has {sorted(self.shapes)}"
+            )
+        return self.shapes[name]
+
+
+_REGISTRY: dict[str, Program] = {}
+
+
+def register(program: Program) -> Program:
+    if program.name in _REGISTRY:
+        raise UsageError(f"program {program.name!r} is registered twice")
+    _REGISTRY[program.name] = program
+    return program
+
+
+def names() -> list[str]:
+    _load_corpus()
+    return sorted(_REGISTRY)
+
+
+def get(name: str) -> Program:
+    _load_corpus()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        close = [n for n in _REGISTRY if name.lower() in n or n in name.lower()]
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise UsageError(
+            f"unknown program {name!r}.{hint} Run `workbench list` to see the {len(_REGISTRY)} registered "
+            "programs, or pass a FILE.py that defines program(*tensors) and example_inputs()."
+        ) from None
+
+
+def _load_corpus() -> None:
+    from workbench.programs import corpus  # noqa: F401  (registers on import)
+
+
+def resolve(name_or_path: str) -> Program:
+    """A registered name, or a path to a ``.py`` file defining a program."""
+    if name_or_path.endswith(".py") or Path(name_or_path).suffix == ".py":
+        return load_file(name_or_path)
+    return get(name_or_path)
+
+
+def load_file(path: str | Path) -> Program:
+    """Load a user program: ``program(*tensors)``, ``example_inputs()`` and optional ``dynamic_dims()``.
+
+    ``dynamic_dims()`` returns, for each input, the dimension indices that are dynamic (default: all).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"program file {str(path)!r} does not exist; pass a path to a .py file")
+    mod_name = f"_workbench_user_program_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(mod_name, path)
+    if spec is None or spec.loader is None:
+        raise InputError(f"cannot import {str(path)!r} as a Python module; is it a .py file?")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        sys.modules[mod_name] = module
+        spec.loader.exec_module(module)
+    except Exception as exc:  # the user's code failed at import: report where
+        raise InputError(f"importing {str(path)!r} failed: {type(exc).__name__}: {exc}") from exc
+    finally:
+        sys.modules.pop(mod_name, None)
+    missing = [n for n in ("program", "example_inputs") if not callable(getattr(module, n, None))]
+    if missing:
+        raise InputError(
+            f"{str(path)!r} does not define {' and '.join(f'{m}()' for m in missing)}; a program file needs "
+            "`def program(*tensors)` (the function to compile) and `def example_inputs()` returning a tuple "
+            "of tensors"
+        )
+    examples = module.example_inputs()
+    if not isinstance(examples, (tuple, list)) or not examples:
+        raise InputError(
+            f"example_inputs() in {str(path)!r} returned {type(examples).__name__}; return a non-empty tuple "
+            "of tensors"
+        )
+    import torch
+
+    bad = [i for i, t in enumerate(examples) if not isinstance(t, torch.Tensor)]
+    if bad:
+        raise InputError(
+            f"example_inputs() in {str(path)!r}: item {bad[0]} is {type(examples[bad[0]]).__name__}, "
+            "not a tensor; return only tensors"
+        )
+    n_params = len(inspect.signature(module.program).parameters)
+    if n_params != len(examples) and not any(
+        p.kind == p.VAR_POSITIONAL for p in inspect.signature(module.program).parameters.values()
+    ):
+        raise InputError(
+            f"program() in {str(path)!r} takes {n_params} arguments but example_inputs() returns "
+            f"{len(examples)} tensors; make them match"
+        )
+    dynamic = None
+    if callable(getattr(module, "dynamic_dims", None)):
+        dynamic = tuple(tuple(int(d) for d in dims) for dims in module.dynamic_dims())
+        if len(dynamic) != len(examples):
+            raise InputError(
+                f"dynamic_dims() in {str(path)!r} gives {len(dynamic)} entries for {len(examples)} inputs; "
+                "give one tuple of dimension indices per input"
+            )
+    inputs = tuple(
+        InputSpec(tuple(int(s) for s in t.shape), str(t.dtype).removeprefix("torch.")) for t in examples
+    )
+    return Program(
+        name=path.stem,
+        fn=module.program,
+        inputs=inputs,
+        example=MappingProxyType({}),
+        dynamic=dynamic,
+        description=(module.__doc__ or "").strip().splitlines()[0] if module.__doc__ else "",
+        origin=str(path),
+        example_fn=lambda: tuple(examples),
+    )
