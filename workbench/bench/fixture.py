@@ -95,10 +95,10 @@ def kernel() -> CapturedKernel:
         ),
         numels=(Numel("xnumel", "2*s0*(s1 + s2 + s3)", "i32"),),
         symbols=(
-            ShapeSymbol("s0", 2, None, ("L['q1'].size()[0]",)),
-            ShapeSymbol("s1", 2, None, ("L['q1'].size()[1]", "L['q2'].size()[1]")),
-            ShapeSymbol("s2", 2, None, ("L['k1'].size()[1]", "L['k2'].size()[1]")),
-            ShapeSymbol("s3", 2, None, ("L['v1a'].size()[1]",)),
+            ShapeSymbol("s0", 2, None, ("q1.size(0) (input 0)",)),
+            ShapeSymbol("s1", 2, None, ("q1.size(1) (input 0)", "q2.size(1) (input 4)")),
+            ShapeSymbol("s2", 2, None, ("k1.size(1) (input 1)", "k2.size(1) (input 5)")),
+            ShapeSymbol("s3", 2, None, ("v1a.size(1) (input 2)",)),
         ),
         guards=("2*s0*(s1 + s2 + s3) <= 2147483647",),
         replacements={},
@@ -107,3 +107,60 @@ def kernel() -> CapturedKernel:
         triton_version="n/a",
         source_hash=source_hash(SOURCE, NAME),
     )
+
+
+def synthetic_record(plan_path: str, effect: float = 1.08, noise: float = 0.01, seed: int = 0,
+                     shape_effects: dict[str, float] | None = None) -> dict:
+    """A *synthetic* GPU-mode record for a plan, for tests and demos of the statistics, report and widget.
+
+    Every block's times are drawn from a lognormal model in which the plan's decision ``narrow`` variant is
+    ``effect`` times faster than every other variant (per shape: ``shape_effects[key]`` when given). The
+    environment says ``device = "synthetic (not measured)"``: such a record is never evidence about a GPU.
+    """
+    import numpy as np
+
+    from workbench.bench import plan as plan_mod
+    from workbench.bench import records
+    from workbench.bench.plan import shape_key
+
+    plan, raw = plan_mod.load(plan_path)
+    st = plan.gpu
+    rng = np.random.default_rng(seed)
+    narrow = plan.decision.narrow
+    base = {shape_key(sh): 0.01 * float(np.prod([v for _, v in sh])) ** 0.5 for sh in st.sequence + st.small}
+
+    def t(variant: str, key: str) -> float:
+        e = (shape_effects or {}).get(key, effect) if variant == narrow else 1.0
+        return float(base[key] / e * np.exp(rng.normal(0.0, noise)))
+
+    parts = []
+    clock = 1_000_000.0
+    for p, rounds in enumerate(plan_mod.schedule(plan, dry_run=False)):
+        blocks = []
+        for r, order in enumerate(rounds):
+            for pos, n in enumerate(order):
+                seq = {shape_key(sh): [t(n, shape_key(sh)) for _ in range(st.calls_sequence)] for sh in st.sequence}
+                small = {shape_key(sh): [t(n, shape_key(sh)) for _ in range(st.calls_small)] for sh in st.small}
+                total = sum(sum(v) for v in seq.values())
+                blocks.append({"process": p, "round": r, "order": list(order), "position": pos, "variant": n,
+                               "t_start": clock, "t_end": clock + 1.0, "warmup_s": st.warmup_s, "warmup_passes": 1,
+                               "sequence_ms": total, "sequence_calls_ms": seq, "small_calls_ms": small,
+                               "compiled_during_block": False, "outputs_bitwise_equal": True})
+                clock += 1.0 + st.warmup_s
+        parts.append({
+            "process": p,
+            "environment": {"device": "synthetic (not measured)", "driver": None, "torch": "n/a", "triton": "n/a"},
+            "kernel": {"name": NAME, "program": plan.program, "origin": "synthetic", "source_hash": None,
+                       "signature": dict(SIGNATURE)},
+            "variants": {n: {"fn_name": f"{NAME}_{n}", "digest": "synthetic", "scalar_types": {}, "description": ""}
+                         for n in plan.variants},
+            "correctness": [{"process": p, "variant": n, "shape": shape_key(sh), "bitwise_equal": True}
+                            for n in plan.variants for sh in st.sequence + st.small],
+            "blocks": blocks,
+            "telemetry": {"available": False, "reason": "synthetic record", "interval_s": plan.telemetry_interval_s,
+                          "samples": []},
+        })
+    rec = records.assemble(plan, raw, plan_path, parts, False, 0.0, 1.0)
+    rec["synthetic"] = True
+    rec["note"] = "SYNTHETIC record for tests and demos: generated numbers, not measurements."
+    return rec

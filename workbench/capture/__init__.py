@@ -41,7 +41,9 @@ _SYMBOL = re.compile(r"\b([su]\d+|ps\d+)\b")
 
 
 def default_out_dir(program_name: str) -> Path:
-    return Path("data") / "kernels" / program_name
+    from workbench.paths import KERNELS
+
+    return KERNELS / program_name
 
 
 def capture(program: Program | str, device: str = "cuda", gpu: str = "L4") -> list[CapturedKernel]:
@@ -106,8 +108,9 @@ def capture(program: Program | str, device: str = "cuda", gpu: str = "L4") -> li
                     "and capture again."
                 ) from exc
             raise CaptureError(
-                f"compiling program {program.name!r} on {dev_label} failed: {type(exc).__name__}: "
-                f"{str(exc).strip().splitlines()[-1] if str(exc).strip() else ''}"
+                f"compiling program {program.name!r} on {dev_label} failed: {hooks.root_cause(exc)}. "
+                "If the program runs eagerly, this is a capture-hook gap: capture on a real GPU "
+                "(`--device cuda`) or report the program."
             ) from exc
         finally:
             torch._dynamo.eval_frame.remove_from_cache(fn) if hasattr(

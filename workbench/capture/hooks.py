@@ -455,10 +455,26 @@ def inductor_backend(stop_after_codegen: bool):
             return compile_fx(gm, example_inputs)
         except BaseException as exc:
             if stop_after_codegen and is_codegen_done(exc):
-                return gm.forward
+                return _eager_under_input_mode(gm)
             raise
 
     return backend
+
+
+def _eager_under_input_mode(gm):
+    """The graph run eagerly, under the fake mode its inputs live in (if any): on the fake device a factory
+    call inside the graph (``torch.arange(device='cuda')``) must build a fake tensor, not a real one."""
+
+    def run(*args):
+        from torch._guards import detect_fake_mode
+
+        mode = detect_fake_mode(args)
+        if mode is None:
+            return gm.forward(*args)
+        with mode:
+            return gm.forward(*args)
+
+    return run
 
 
 _KERNEL_DEF = re.compile(r"^(\w+) = async_compile\.triton\('(\w+)', '''\n(.*?)''', device_str='(\w+)'\)", re.S | re.M)
@@ -478,3 +494,13 @@ def unsupported_reason(exc: BaseException) -> str | None:
             return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         exc = exc.__cause__
     return None
+
+
+def root_cause(exc: BaseException) -> str:
+    """``Type: first line`` of the innermost exception in the chain (Inductor and Dynamo wrap errors twice)."""
+    seen = set()
+    while (exc.__cause__ or exc.__context__) is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}"

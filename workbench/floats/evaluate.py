@@ -95,8 +95,13 @@ def _wrap(x, ty: Ty):
 
 
 def evaluate(node: Node, env: dict, sem: Semantics = HOST):
-    """Evaluate ``node``; ``env`` maps ARG numbers (int) and PARAM/THREAD/LOAD names (str) to arrays.
-    LOAD nodes look up ``env[(array, id(index_node))]`` when present, else ``env[array]`` indexed."""
+    """Evaluate ``node``; ``env`` maps ARG numbers (int) and PARAM/THREAD names (str) to arrays, and
+    LOAD array names to the array indexed by the load's index."""
+    return evaluate_all((node,), env, sem)[0]
+
+
+def evaluate_all(nodes, env: dict, sem: Semantics = HOST) -> list:
+    """Evaluate several nodes sharing one memo (common subexpressions are computed once)."""
     memo: dict[int, object] = {}
 
     def ev(n: Node):
@@ -108,7 +113,7 @@ def evaluate(node: Node, env: dict, sem: Semantics = HOST):
         return r
 
     with np.errstate(all="ignore"):
-        return ev(node)
+        return [ev(n) for n in nodes]
 
 
 def _eval(n: Node, a, env, sem: Semantics, ev):
@@ -167,8 +172,11 @@ def _eval(n: Node, a, env, sem: Semantics, ev):
             bx, by = as_bits(x, ty), as_bits(y, ty)
             is_max = n.op in (Op.FMAX, Op.MAXIMUM)
             r = np.where(x > y, x, y) if is_max else np.where(x < y, x, y)
-            # equal operands (only +0/-0 can be equal with different bits): max keeps +0, min keeps -0
-            r = np.where(x == y, from_bits((bx & by) if is_max else (bx | by), ty), r)
+            if n.op in (Op.FMAX, Op.FMIN):
+                # equal operands (only +0/-0 differ in bits): maximumNumber keeps +0, minimumNumber -0.
+                # torch.maximum/minimum keep the second operand (AVX2 max_ps/min_ps, ATen's vectorized
+                # path; its scalar tail orders -0 < +0 instead: measured, see docs/floats.md).
+                r = np.where(x == y, from_bits((bx & by) if is_max else (bx | by), ty), r)
             nx, ny = np.isnan(x), np.isnan(y)
             if n.op in (Op.FMAX, Op.FMIN):  # maximumNumber: a NaN operand is ignored
                 r = np.where(nx, y, np.where(ny, x, r))

@@ -49,7 +49,9 @@ def _max(x: float, y: float, is_max: bool, nan_wins: bool) -> float:
         if nan_wins:
             return x if math.isnan(x) else y
         return y if math.isnan(x) else x
-    if x == y:  # +0/-0: max keeps +0, min keeps -0
+    if x == y and nan_wins:  # torch.maximum/minimum, vectorized path: the second operand
+        return y
+    if x == y:  # +0/-0: maximumNumber keeps +0, minimumNumber keeps -0
         neg = (math.copysign(1, x) < 0) and (math.copysign(1, y) < 0) if is_max else (
             (math.copysign(1, x) < 0) or (math.copysign(1, y) < 0))
         return math.copysign(abs(x), -1.0 if neg else 1.0)

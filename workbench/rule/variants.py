@@ -38,7 +38,7 @@ import importlib.util
 import os
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -379,7 +379,7 @@ def load(variant: Variant, cache_dir: str | Path | None = None) -> Any:
     return fn
 
 
-def launch(
+def prepare(
     variant: Variant,
     fn: Any,
     tensors: Mapping[str, Any],
@@ -387,13 +387,17 @@ def launch(
     xnumel: int,
     xblock: int,
     interpret: bool | None = None,
-) -> None:
-    """Launch ``fn`` (from :func:`load`) once over a 1-D grid of ``ceil(xnumel / xblock)`` programs.
+) -> Callable[[], Any]:
+    """A zero-argument launcher of ``fn`` (from :func:`load`) over a 1-D grid of ``ceil(xnumel / xblock)``
+    programs, with every argument bound and every range condition checked now, so a timed call does no
+    host-side work beyond Triton's own dispatch.
 
     ``tensors``: pointer parameter -> tensor; ``sizes``: every scalar parameter except the host-computed
-    ones (size arguments and ``xnumel``-like numels) -> value.
+    ones (size arguments and numels) -> value.
     """
     interpret = interpreting() if interpret is None else interpret
+    if variant.constexprs != ("XBLOCK",):
+        raise VariantError(f"kernel {variant.kernel}: constexprs {variant.constexprs}; only 1-D XBLOCK kernels launch")
     scalars = {**sizes, **host_args(variant, sizes, xnumel, xblock)}
     types = variant.types
     kwargs: dict[str, Any] = {}
@@ -404,5 +408,12 @@ def launch(
             kwargs[p] = scalar_value(int(scalars[p]), types.get(p, "i64"), interpret)
         else:
             raise UsageError(f"variant {variant.name} of {variant.kernel}: no value for parameter {p!r}")
-    grid = (max(1, -(-xnumel // xblock)),)
-    fn[grid](**kwargs, XBLOCK=xblock)
+    kwargs["XBLOCK"] = xblock
+    launcher = fn[(max(1, -(-xnumel // xblock)),)]
+    return lambda: launcher(**kwargs)
+
+
+def launch(variant: Variant, fn: Any, tensors: Mapping[str, Any], sizes: Mapping[str, int], xnumel: int,
+           xblock: int, interpret: bool | None = None) -> None:
+    """Launch once (see :func:`prepare`)."""
+    prepare(variant, fn, tensors, sizes, xnumel, xblock, interpret)()

@@ -1,0 +1,15 @@
+# The two commands of the README's first screen. Both set up from scratch when needed.
+.PHONY: setup demo test lean-check
+
+setup:
+	bash scripts/setup.sh
+
+demo: setup
+	.venv/bin/workbench demo
+
+test:
+	bash scripts/setup.sh --browser
+	.venv/bin/python -m pytest tests notebooks --nbmake -p no:cacheprovider
+
+lean-check:
+	bash scripts/lean-check.sh

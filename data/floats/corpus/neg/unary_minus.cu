@@ -1,0 +1,8 @@
+// Negation with unary minus (flips the sign bit).
+__global__ void neg_kernel(const float* __restrict__ x, float* __restrict__ out, int n) {
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx < n) {
+        float v = x[idx];
+        out[idx] = -v;
+    }
+}

@@ -1,0 +1,322 @@
+import Narrowing.Int
+
+/-!
+# Index expressions of Inductor's pointwise kernels, evaluated wide and narrowed
+
+One constructor per integer op of the workbench IR (`workbench/kir`): `tl.program_id`, a lane of
+`tl.arange`, the `XBLOCK` constexpr, size arguments, weak and strong constants, `+ - * // %`, comparisons, `& |` on masks,
+`tl.where` and `.to(dtype)`. `Expr.eval` evaluates a term on one lane in one `Mode`: `wide` passes
+the size arguments with their declared type (Inductor's `int64`), `narrow` passes them as `int32`
+(wrapped by the launcher). Every operation wraps to its result type (`Narrowing.Ty.wrap`).
+
+Status: not checked by Lean where it was written (see `docs/lean.md`).
+
+## Main definitions
+* `Narrowing.Expr`, `Narrowing.Expr.ty`, `Narrowing.Expr.eval`.
+* `Narrowing.Expr.Agree`: on one lane, every node's narrowed result is representable in both result
+  types (`SameWrap`), every divisor is at least 1, every narrowed size argument fits in `int32`.
+
+## Main results
+* `Narrowing.Expr.eval_wide_eq_eval_narrow_of_agree`: under `Agree`, wide and narrowed evaluation give
+  the same value.
+* `Narrowing.Expr.divisorsPos_of_agree`: under `Agree`, every `//` and `%` has a divisor `≥ 1` in both
+  widths.
+-/
+
+namespace Narrowing
+
+/-- Comparison operators; each yields an `i1` mask. -/
+inductive Cmp where
+  | lt
+  | le
+  | gt
+  | ge
+  | eq
+  | ne
+  deriving DecidableEq, Repr
+
+/-- Whether a comparison holds. Operands are compared as the signed values they denote, which is what
+sign extension to the promoted type does. -/
+def Cmp.holds : Cmp → Int → Int → Bool
+  | .lt, a, b => decide (a < b)
+  | .le, a, b => decide (a ≤ b)
+  | .gt, a, b => decide (b < a)
+  | .ge, a, b => decide (b ≤ a)
+  | .eq, a, b => decide (a = b)
+  | .ne, a, b => !decide (a = b)
+
+/-- Which kernel is evaluated: `wide` gives each size argument its declared type, `narrow` gives it
+`int32`. -/
+inductive Mode where
+  | wide
+  | narrow
+  deriving DecidableEq, Repr
+
+/-- One lane of the launch grid: its program id, its position in `tl.arange(0, XBLOCK)`, the block size
+`XBLOCK`, and the size arguments' values as the host computes them (exact integers). -/
+structure Lane where
+  pid : Int
+  lane : Int
+  block : Int
+  sizes : Nat → Int
+
+/-- Integer index expressions, one constructor per op of the workbench IR. -/
+inductive Expr where
+  /-- `tl.program_id(0)` (`int32`). -/
+  | programId
+  /-- This lane's element of `tl.arange(0, XBLOCK)` (`int32`). -/
+  | arange
+  /-- The `XBLOCK` constexpr (a weak integer). -/
+  | block
+  /-- Size argument `i`, declared with type `wideTy` by Inductor (`i64` for `ks*`, `i32` for `xnumel`). -/
+  | size (i : Nat) (wideTy : Ty)
+  /-- An untyped Python literal or `tl.constexpr` (weak). -/
+  | weak (c : Int)
+  /-- A typed constant such as `tl.full([1], c, tl.int64)` (strong). -/
+  | strong (t : Ty) (c : Int)
+  | add (a b : Expr)
+  | sub (a b : Expr)
+  | mul (a b : Expr)
+  /-- Triton `//` on integers: truncating division (`arith.divsi`). -/
+  | floordiv (a b : Expr)
+  /-- Triton `%` on integers: remainder with the sign of the dividend (`arith.remsi`). -/
+  | mod (a b : Expr)
+  | cmp (op : Cmp) (a b : Expr)
+  /-- `&` on masks. -/
+  | mand (a b : Expr)
+  /-- `|` on masks. -/
+  | mor (a b : Expr)
+  /-- `tl.where(c, a, b)`. -/
+  | select (c a b : Expr)
+  /-- `.to(t)`. -/
+  | cast (t : Ty) (a : Expr)
+  deriving Repr
+
+/-- The result type of a node in a mode. Only size arguments depend on the mode. -/
+def Expr.ty (m : Mode) : Expr → Ty
+  | .programId => .i32
+  | .arange => .i32
+  | .block => .weak
+  | .size _ t => match m with
+    | .wide => t
+    | .narrow => .i32
+  | .weak _ => .weak
+  | .strong t _ => t
+  | .add a b => (a.ty m).promote (b.ty m)
+  | .sub a b => (a.ty m).promote (b.ty m)
+  | .mul a b => (a.ty m).promote (b.ty m)
+  | .floordiv a b => (a.ty m).promote (b.ty m)
+  | .mod a b => (a.ty m).promote (b.ty m)
+  | .cmp _ _ _ => .i1
+  | .mand _ _ => .i1
+  | .mor _ _ => .i1
+  | .select _ a b => (a.ty m).promote (b.ty m)
+  | .cast t _ => t
+
+/-- Evaluation on one lane, wrapping every result to its type. -/
+def Expr.eval (m : Mode) (L : Lane) : Expr → Int
+  | .programId => L.pid
+  | .arange => L.lane
+  | .block => L.block
+  | .size i t => ((Expr.size i t).ty m).wrap (L.sizes i)
+  | .weak c => c
+  | .strong t c => t.wrap c
+  | .add a b => ((Expr.add a b).ty m).wrap (a.eval m L + b.eval m L)
+  | .sub a b => ((Expr.sub a b).ty m).wrap (a.eval m L - b.eval m L)
+  | .mul a b => ((Expr.mul a b).ty m).wrap (a.eval m L * b.eval m L)
+  | .floordiv a b => ((Expr.floordiv a b).ty m).wrap (Int.tdiv (a.eval m L) (b.eval m L))
+  | .mod a b => ((Expr.mod a b).ty m).wrap (Int.tmod (a.eval m L) (b.eval m L))
+  | .cmp op a b => if op.holds (a.eval m L) (b.eval m L) then 1 else 0
+  | .mand a b => if a.eval m L ≠ 0 ∧ b.eval m L ≠ 0 then 1 else 0
+  | .mor a b => if a.eval m L ≠ 0 ∨ b.eval m L ≠ 0 then 1 else 0
+  | .select c a b =>
+    ((Expr.select c a b).ty m).wrap (if c.eval m L ≠ 0 then a.eval m L else b.eval m L)
+  | .cast t a => t.wrap (a.eval m L)
+
+/-- The per-lane premise of the generic theorem for one term: at every node, the exact result computed
+from the narrowed operands gives the same value in the wide and the narrow result type (`SameWrap`);
+every divisor is at least 1; every size argument narrowed from a wider type fits in `int32`. -/
+def Expr.Agree (L : Lane) : Expr → Prop
+  | .programId => True
+  | .arange => True
+  | .block => True
+  | .size i t => SameWrap t .i32 (L.sizes i)
+  | .weak _ => True
+  | .strong _ _ => True
+  | .add a b => a.Agree L ∧ b.Agree L ∧
+      SameWrap ((Expr.add a b).ty .wide) ((Expr.add a b).ty .narrow)
+        (a.eval .narrow L + b.eval .narrow L)
+  | .sub a b => a.Agree L ∧ b.Agree L ∧
+      SameWrap ((Expr.sub a b).ty .wide) ((Expr.sub a b).ty .narrow)
+        (a.eval .narrow L - b.eval .narrow L)
+  | .mul a b => a.Agree L ∧ b.Agree L ∧
+      SameWrap ((Expr.mul a b).ty .wide) ((Expr.mul a b).ty .narrow)
+        (a.eval .narrow L * b.eval .narrow L)
+  | .floordiv a b => a.Agree L ∧ b.Agree L ∧ 1 ≤ b.eval .narrow L ∧
+      SameWrap ((Expr.floordiv a b).ty .wide) ((Expr.floordiv a b).ty .narrow)
+        (Int.tdiv (a.eval .narrow L) (b.eval .narrow L))
+  | .mod a b => a.Agree L ∧ b.Agree L ∧ 1 ≤ b.eval .narrow L ∧
+      SameWrap ((Expr.mod a b).ty .wide) ((Expr.mod a b).ty .narrow)
+        (Int.tmod (a.eval .narrow L) (b.eval .narrow L))
+  | .cmp _ a b => a.Agree L ∧ b.Agree L
+  | .mand a b => a.Agree L ∧ b.Agree L
+  | .mor a b => a.Agree L ∧ b.Agree L
+  | .select c a b => c.Agree L ∧ a.Agree L ∧ b.Agree L ∧
+      SameWrap ((Expr.select c a b).ty .wide) ((Expr.select c a b).ty .narrow)
+        (if c.eval .narrow L ≠ 0 then a.eval .narrow L else b.eval .narrow L)
+  | .cast _ a => a.Agree L
+
+/-- Every `//` and `%` in the term has a divisor of at least 1 when evaluated in mode `m`. -/
+def Expr.DivisorsPos (m : Mode) (L : Lane) : Expr → Prop
+  | .programId => True
+  | .arange => True
+  | .block => True
+  | .size _ _ => True
+  | .weak _ => True
+  | .strong _ _ => True
+  | .add a b => a.DivisorsPos m L ∧ b.DivisorsPos m L
+  | .sub a b => a.DivisorsPos m L ∧ b.DivisorsPos m L
+  | .mul a b => a.DivisorsPos m L ∧ b.DivisorsPos m L
+  | .floordiv a b => a.DivisorsPos m L ∧ b.DivisorsPos m L ∧ 1 ≤ b.eval m L
+  | .mod a b => a.DivisorsPos m L ∧ b.DivisorsPos m L ∧ 1 ≤ b.eval m L
+  | .cmp _ a b => a.DivisorsPos m L ∧ b.DivisorsPos m L
+  | .mand a b => a.DivisorsPos m L ∧ b.DivisorsPos m L
+  | .mor a b => a.DivisorsPos m L ∧ b.DivisorsPos m L
+  | .select c a b => c.DivisorsPos m L ∧ a.DivisorsPos m L ∧ b.DivisorsPos m L
+  | .cast _ a => a.DivisorsPos m L
+
+/-- **Wide and narrowed evaluation agree** on a lane where the term's premise `Agree` holds. -/
+theorem Expr.eval_wide_eq_eval_narrow_of_agree (L : Lane) (e : Expr) (h : e.Agree L) :
+    e.eval .wide L = e.eval .narrow L := by
+  induction e with
+  | programId => rfl
+  | arange => rfl
+  | block => rfl
+  | size i t =>
+    simp only [Expr.Agree] at h
+    simp only [Expr.eval, Expr.ty]
+    exact SameWrap.wrap_eq h
+  | weak c => rfl
+  | strong t c => rfl
+  | add a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb, hs⟩ := h
+    simp only [Expr.eval]
+    rw [iha ha, ihb hb]
+    exact SameWrap.wrap_eq hs
+  | sub a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb, hs⟩ := h
+    simp only [Expr.eval]
+    rw [iha ha, ihb hb]
+    exact SameWrap.wrap_eq hs
+  | mul a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb, hs⟩ := h
+    simp only [Expr.eval]
+    rw [iha ha, ihb hb]
+    exact SameWrap.wrap_eq hs
+  | floordiv a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb, _, hs⟩ := h
+    simp only [Expr.eval]
+    rw [iha ha, ihb hb]
+    exact SameWrap.wrap_eq hs
+  | mod a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb, _, hs⟩ := h
+    simp only [Expr.eval]
+    rw [iha ha, ihb hb]
+    exact SameWrap.wrap_eq hs
+  | cmp op a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb⟩ := h
+    simp only [Expr.eval]
+    rw [iha ha, ihb hb]
+  | mand a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb⟩ := h
+    simp only [Expr.eval]
+    rw [iha ha, ihb hb]
+  | mor a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb⟩ := h
+    simp only [Expr.eval]
+    rw [iha ha, ihb hb]
+  | select c a b ihc iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨hc, ha, hb, hs⟩ := h
+    simp only [Expr.eval]
+    rw [ihc hc, iha ha, ihb hb]
+    exact SameWrap.wrap_eq hs
+  | cast t a iha =>
+    simp only [Expr.Agree] at h
+    simp only [Expr.eval]
+    rw [iha h]
+
+/-- **No division by zero in either width**: under `Agree`, every divisor is at least 1. -/
+theorem Expr.divisorsPos_of_agree (m : Mode) (L : Lane) (e : Expr) (h : e.Agree L) :
+    e.DivisorsPos m L := by
+  induction e with
+  | programId => exact True.intro
+  | arange => exact True.intro
+  | block => exact True.intro
+  | size i t => exact True.intro
+  | weak c => exact True.intro
+  | strong t c => exact True.intro
+  | add a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb, _⟩ := h
+    simp only [Expr.DivisorsPos]
+    exact ⟨iha ha, ihb hb⟩
+  | sub a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb, _⟩ := h
+    simp only [Expr.DivisorsPos]
+    exact ⟨iha ha, ihb hb⟩
+  | mul a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb, _⟩ := h
+    simp only [Expr.DivisorsPos]
+    exact ⟨iha ha, ihb hb⟩
+  | floordiv a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb, hd, _⟩ := h
+    simp only [Expr.DivisorsPos]
+    refine ⟨iha ha, ihb hb, ?_⟩
+    cases m with
+    | wide => rw [Expr.eval_wide_eq_eval_narrow_of_agree L b hb]; exact hd
+    | narrow => exact hd
+  | mod a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb, hd, _⟩ := h
+    simp only [Expr.DivisorsPos]
+    refine ⟨iha ha, ihb hb, ?_⟩
+    cases m with
+    | wide => rw [Expr.eval_wide_eq_eval_narrow_of_agree L b hb]; exact hd
+    | narrow => exact hd
+  | cmp op a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb⟩ := h
+    simp only [Expr.DivisorsPos]
+    exact ⟨iha ha, ihb hb⟩
+  | mand a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb⟩ := h
+    simp only [Expr.DivisorsPos]
+    exact ⟨iha ha, ihb hb⟩
+  | mor a b iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hb⟩ := h
+    simp only [Expr.DivisorsPos]
+    exact ⟨iha ha, ihb hb⟩
+  | select c a b ihc iha ihb =>
+    simp only [Expr.Agree] at h
+    obtain ⟨hc, ha, hb, _⟩ := h
+    simp only [Expr.DivisorsPos]
+    exact ⟨ihc hc, iha ha, ihb hb⟩
+  | cast t a iha =>
+    simp only [Expr.Agree] at h
+    exact iha h
+
+end Narrowing

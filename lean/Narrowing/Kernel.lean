@@ -1,0 +1,195 @@
+import Narrowing.Expr
+
+/-!
+# Kernels, what a lane observes, and the generic narrowing theorem
+
+A pointwise kernel is a list of masked loads and one masked store whose value is a symbolic payload
+over the loaded values. Tensor values stay symbolic (`Val` is a term: the memory cell a load reads, or
+a named constant, under uninterpreted operations), so equal `Val`s mean the same data reaches the same
+operations under any memory contents and any floating-point semantics. No floating-point claim is made.
+
+A lane *observes* the address of each active load and the address and value of the store when its mask
+is set; a masked-off access observes `none` (it touches nothing). `Kernel.Safe` is the per-lane premise:
+every mask satisfies `Expr.Agree`, and every offset and every payload `where` does where its own mask is
+set (the observable mode of the checker).
+
+Status: not checked by Lean where it was written (see `docs/lean.md`).
+
+## Main definitions
+* `Narrowing.Load`, `Narrowing.Store`, `Narrowing.Kernel`, `Narrowing.Kernel.observe`.
+* `Narrowing.Kernel.Safe`: the per-lane premises.
+
+## Main results
+* `Narrowing.Kernel.narrowing_exact_of_safe`: **the generic theorem**, stated once. On every lane where
+  `Safe` holds: the wide and narrowed kernels observe the same loads and the same store (address and
+  value); every mask's divisors are `≥ 1` in both widths; every narrowed size argument fits in `int32`.
+* `Narrowing.Load.access_eq_none_of_mask_eq_zero`: an inactive lane touches nothing, in either width.
+-/
+
+namespace Narrowing
+
+/-- Symbolic payload values: terms, compared syntactically. -/
+inductive Val where
+  /-- The cell at `offset` of pointer argument `ptr`. -/
+  | mem (ptr : Nat) (offset : Int)
+  /-- A named constant (a literal, or the `other=` of a masked-off load). -/
+  | const (name : String)
+  | un (f : String) (a : Val)
+  | bin (f : String) (a b : Val)
+  deriving DecidableEq, Repr
+
+/-- `tl.load(ptr + offset, mask, other=other)`. -/
+structure Load where
+  ptr : Nat
+  offset : Expr
+  mask : Expr
+  other : String
+
+/-- Payload expressions: loads by index into the kernel's load list, constants, uninterpreted
+operations, and `tl.where` on payloads. -/
+inductive Payload where
+  | load (i : Nat)
+  | const (name : String)
+  | un (f : String) (a : Payload)
+  | bin (f : String) (a b : Payload)
+  | select (c : Expr) (a b : Payload)
+
+/-- `tl.store(ptr + offset, value, mask)`. -/
+structure Store where
+  ptr : Nat
+  offset : Expr
+  mask : Expr
+  value : Payload
+
+/-- A pointwise kernel: its loads, its store, and the size arguments the narrowing declares `int32`. -/
+structure Kernel where
+  name : String
+  sizeArgs : List Nat
+  loads : List Load
+  store : Store
+
+/-- The address a load touches on a lane, or `none` when its mask is off. -/
+def Load.access (ld : Load) (m : Mode) (L : Lane) : Option (Nat × Int) :=
+  if ld.mask.eval m L ≠ 0 then some (ld.ptr, ld.offset.eval m L) else none
+
+/-- The symbolic value a load yields on a lane. -/
+def Load.value (ld : Load) (m : Mode) (L : Lane) : Val :=
+  if ld.mask.eval m L ≠ 0 then .mem ld.ptr (ld.offset.eval m L) else .const ld.other
+
+/-- The symbolic value of a payload on a lane. -/
+def Payload.eval (m : Mode) (L : Lane) (loads : List Load) : Payload → Val
+  | .load i => match loads[i]? with
+    | some ld => ld.value m L
+    | none => .const "missing-load"
+  | .const c => .const c
+  | .un f a => .un f (a.eval m L loads)
+  | .bin f a b => .bin f (a.eval m L loads) (b.eval m L loads)
+  | .select c a b => if c.eval m L ≠ 0 then a.eval m L loads else b.eval m L loads
+
+/-- What one lane observes: each load's address (or `none`), and the store's address and value (or
+`none`). -/
+structure Observed where
+  loads : List (Option (Nat × Int))
+  store : Option (Nat × Int × Val)
+
+def Kernel.observe (k : Kernel) (m : Mode) (L : Lane) : Observed where
+  loads := k.loads.map fun ld => ld.access m L
+  store := if k.store.mask.eval m L ≠ 0 then
+      some (k.store.ptr, k.store.offset.eval m L, k.store.value.eval m L k.loads)
+    else none
+
+/-- The payload's `where` conditions satisfy `Agree`. -/
+def Payload.Agree (L : Lane) : Payload → Prop
+  | .load _ => True
+  | .const _ => True
+  | .un _ a => a.Agree L
+  | .bin _ a b => a.Agree L ∧ b.Agree L
+  | .select c a b => c.Agree L ∧ a.Agree L ∧ b.Agree L
+
+/-- A load's premise on a lane: its mask agrees everywhere, its offset where the mask is set. -/
+structure Load.Agree (ld : Load) (L : Lane) : Prop where
+  mask : ld.mask.Agree L
+  offset : ld.mask.eval .narrow L ≠ 0 → ld.offset.Agree L
+
+/-- **The per-lane premise of the generic theorem** (observable mode). -/
+structure Kernel.Safe (k : Kernel) (L : Lane) : Prop where
+  sizes : ∀ i ∈ k.sizeArgs, Fits32 (L.sizes i)
+  loads : ∀ ld ∈ k.loads, ld.Agree L
+  storeMask : k.store.mask.Agree L
+  storeOffset : k.store.mask.eval .narrow L ≠ 0 → k.store.offset.Agree L
+  storeValue : k.store.mask.eval .narrow L ≠ 0 → k.store.value.Agree L
+
+theorem Load.access_eq_none_of_mask_eq_zero {ld : Load} {m : Mode} {L : Lane}
+    (h : ld.mask.eval m L = 0) : ld.access m L = none := by
+  simp [Load.access, h]
+
+theorem Load.access_wide_eq_access_narrow {ld : Load} {L : Lane} (h : ld.Agree L) :
+    ld.access .wide L = ld.access .narrow L := by
+  have hm := Expr.eval_wide_eq_eval_narrow_of_agree L ld.mask h.mask
+  unfold Load.access
+  by_cases hz : ld.mask.eval .narrow L = 0
+  · simp [hm, hz]
+  · simp [hm, hz, Expr.eval_wide_eq_eval_narrow_of_agree L ld.offset (h.offset hz)]
+
+theorem Load.value_wide_eq_value_narrow {ld : Load} {L : Lane} (h : ld.Agree L) :
+    ld.value .wide L = ld.value .narrow L := by
+  have hm := Expr.eval_wide_eq_eval_narrow_of_agree L ld.mask h.mask
+  unfold Load.value
+  by_cases hz : ld.mask.eval .narrow L = 0
+  · simp [hm, hz]
+  · simp [hm, hz, Expr.eval_wide_eq_eval_narrow_of_agree L ld.offset (h.offset hz)]
+
+theorem Payload.eval_wide_eq_eval_narrow {L : Lane} {loads : List Load}
+    (hl : ∀ ld ∈ loads, ld.Agree L) (p : Payload) (h : p.Agree L) :
+    p.eval .wide L loads = p.eval .narrow L loads := by
+  induction p with
+  | load i =>
+    simp only [Payload.eval]
+    cases hi : loads[i]? with
+    | none => rfl
+    | some ld => exact Load.value_wide_eq_value_narrow (hl ld (List.mem_of_getElem? hi))
+  | const c => rfl
+  | un f a iha =>
+    simp only [Payload.Agree] at h
+    simp only [Payload.eval]
+    rw [iha h]
+  | bin f a b iha ihb =>
+    simp only [Payload.Agree] at h
+    obtain ⟨ha, hb⟩ := h
+    simp only [Payload.eval]
+    rw [iha ha, ihb hb]
+  | select c a b iha ihb =>
+    simp only [Payload.Agree] at h
+    obtain ⟨hc, ha, hb⟩ := h
+    simp only [Payload.eval]
+    rw [Expr.eval_wide_eq_eval_narrow_of_agree L c hc, iha ha, ihb hb]
+
+/-- **The generic narrowing theorem.** On every lane where the per-lane premise `Safe` holds:
+* the wide and narrowed kernels observe the same thing: every load's address when its mask is set and
+  `none` (no access) when it is not, and the store's address and symbolic value when its mask is set;
+* every `//` and `%` in every mask has a divisor `≥ 1` in both widths;
+* every size argument the narrowing declares `int32` fits in `int32`. -/
+theorem Kernel.narrowing_exact_of_safe {k : Kernel} {L : Lane} (h : k.Safe L) :
+    k.observe .wide L = k.observe .narrow L ∧
+    (∀ m, k.store.mask.DivisorsPos m L) ∧
+    (∀ ld ∈ k.loads, ∀ m, ld.mask.DivisorsPos m L) ∧
+    (∀ i ∈ k.sizeArgs, Fits32 (L.sizes i)) := by
+  refine ⟨?_, fun m => Expr.divisorsPos_of_agree m L _ h.storeMask,
+    fun ld hld m => Expr.divisorsPos_of_agree m L _ (h.loads ld hld).mask, h.sizes⟩
+  have hloads : (k.loads.map fun ld => ld.access .wide L) = k.loads.map fun ld => ld.access .narrow L :=
+    List.map_congr_left fun ld hld => Load.access_wide_eq_access_narrow (h.loads ld hld)
+  have hm := Expr.eval_wide_eq_eval_narrow_of_agree L k.store.mask h.storeMask
+  unfold Kernel.observe
+  by_cases hz : k.store.mask.eval .narrow L = 0
+  · simp [hloads, hm, hz]
+  · have ho := Expr.eval_wide_eq_eval_narrow_of_agree L k.store.offset (h.storeOffset hz)
+    have hv := Payload.eval_wide_eq_eval_narrow h.loads k.store.value (h.storeValue hz)
+    simp [hloads, hm, hz, ho, hv]
+
+/-- On a lane whose mask is off, neither kernel performs the load. -/
+theorem Load.access_eq_none_of_inactive {ld : Load} {L : Lane} (h : ld.Agree L)
+    (hz : ld.mask.eval .narrow L = 0) : ld.access .wide L = none ∧ ld.access .narrow L = none := by
+  have hm := Expr.eval_wide_eq_eval_narrow_of_agree L ld.mask h.mask
+  exact ⟨Load.access_eq_none_of_mask_eq_zero (hm.trans hz), Load.access_eq_none_of_mask_eq_zero hz⟩
+
+end Narrowing

@@ -1,0 +1,68 @@
+import pytest
+
+from workbench import programs
+from workbench.errors import InputError, UsageError
+
+REQUIRED = [
+    "nested_cat_add", "nested_cat_add_distinct", "cat3", "rotary", "tile", "movedim", "expand_reshape",
+    "permute_flatten", "stack", "triangular_mask",
+]
+
+
+def test_registry_has_the_issue_programs():
+    names = programs.names()
+    assert set(REQUIRED) <= set(names)
+    assert len(names) >= 35
+
+
+def test_nested_cat_add_has_the_report_tables():
+    p = programs.get("nested_cat_add")
+    small = p.shape_sequence("confirm_small")
+    assert len(small) == 10
+    assert dict(small[0]) == {"rows": 1536, "q": 2048, "k": 256, "v": 256}
+    assert len(p.shape_sequence("sequence")) == 14
+
+
+def test_example_sizes_are_distinct_and_not_specialized():
+    for name in programs.names():
+        ex = programs.get(name).example
+        assert all(v >= 2 for v in ex.values()), name
+        assert len(set(ex.values())) == len(ex), f"{name}: equal example sizes merge into one symbol"
+
+
+def test_make_inputs_at_a_shape():
+    p = programs.get("nested_cat_add")
+    ins = p.make_inputs({"rows": 3, "q": 4, "k": 5, "v": 6})
+    assert [tuple(t.shape) for t in ins][:3] == [(3, 4), (3, 5), (3, 6)]
+    assert all(str(t.dtype) == "torch.bfloat16" for t in ins)
+
+
+def test_unknown_program_names_the_value_and_the_fix():
+    with pytest.raises(UsageError, match=r"unknown program 'nested_cat'.*workbench list"):
+        programs.get("nested_cat")
+
+
+def test_program_file_without_functions(tmp_path):
+    f = tmp_path / "bad.py"
+    f.write_text("x = 1\n")
+    with pytest.raises(InputError, match=r"does not define program\(\) and example_inputs\(\)"):
+        programs.load_file(f)
+
+
+def test_program_file_with_wrong_arity(tmp_path):
+    f = tmp_path / "arity.py"
+    f.write_text("import torch\ndef program(a, b):\n    return a + b\ndef example_inputs():\n    return (torch.ones(3),)\n")
+    with pytest.raises(InputError, match=r"takes 2 arguments but example_inputs\(\) returns 1"):
+        programs.load_file(f)
+
+
+def test_program_file_import_error_names_the_file(tmp_path):
+    f = tmp_path / "boom.py"
+    f.write_text("raise RuntimeError('nope')\n")
+    with pytest.raises(InputError, match=r"importing .*boom.py.* failed: RuntimeError: nope"):
+        programs.load_file(f)
+
+
+def test_missing_file():
+    with pytest.raises(InputError, match="does not exist"):
+        programs.resolve("/nonexistent/prog.py")

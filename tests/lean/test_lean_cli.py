@@ -1,0 +1,79 @@
+"""``workbench lean ...`` through the real dispatcher."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from lean_helpers import fake_project, server  # noqa: E402
+
+from workbench.cli import main  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_lean_cli_emit_by_name(tmp_path, capsys):
+    assert main(["lean", "emit", "tile", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Tile_PoiFusedRepeat0.lean (6 side conditions" in out
+    assert "Lean check: not run" in out
+    assert (tmp_path / "Tile_PoiFusedRepeat0.lean").read_text() == (Path(__file__).parent / "golden" / "Tile_PoiFusedRepeat0.lean").read_text()
+
+
+def test_lean_cli_emit_from_instance_json(tmp_path, capsys):
+    import json
+
+    from workbench.lean.hand_built import tile
+
+    src = tmp_path / "tile.json"
+    src.write_text(json.dumps(tile().to_json()))
+    assert main(["lean", "emit", str(src), "--out", str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / "Tile_PoiFusedRepeat0.lean").exists()
+
+
+def test_lean_cli_emit_refuses_captured_kernel(capsys):
+    kernel = REPO / "data" / "kernels" / "tile" / "triton_poi_fused_repeat_0.json"
+    if not kernel.exists():
+        import pytest
+
+        pytest.skip(f"{kernel} not captured in this checkout")
+    assert main(["lean", "emit", str(kernel)]) == 2
+    assert "is a captured kernel" in capsys.readouterr().err
+
+
+def test_lean_cli_emit_unknown(capsys):
+    assert main(["lean", "emit", "no_such_kernel"]) == 2
+    assert "no Lean instance named 'no_such_kernel'" in capsys.readouterr().err
+
+
+def test_lean_cli_goals_with_fake_server(tmp_path, capsys):
+    proj = fake_project(tmp_path / "p")
+    cmd = shlex.join(server("happy"))
+    code = main(["lean", "goals", str(proj / "Demo.lean"), "--project", str(proj), "--server", cmd, "--timeout", "10"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "step 1 (line 2): have m0 : 0 ≤ a - 1 := by omega" in out
+    assert "⊢ 0 ≤ a" in out and "after: no goals" in out
+    assert "Demo.lean:6:3: warning: declaration uses 'sorry'" in out
+    code = main(["lean", "goals", str(proj / "Demo.lean"), "--project", str(proj), "--server", cmd, "--line", "2"])
+    out = capsys.readouterr().out
+    assert "Demo.lean:2: have m0" in out and "m0 : 0 ≤ a - 1" in out
+
+
+def test_lean_cli_goals_without_lean_lists_steps(monkeypatch, capsys):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    code = main(["lean", "goals", str(REPO / "lean" / "Narrowing" / "Int.lean"), "--theorem", "wrap32_eq_self_of_fits32"])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "step 3 (line 86): omega" in captured.out
+    assert "Lean is not installed here" in captured.err and "elan" in captured.err
+
+
+def test_lean_cli_check_and_status_without_lean(monkeypatch, capsys):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert main(["lean", "check"]) == 2
+    assert "`lake` was not found on PATH (workbench lean check)" in capsys.readouterr().err
+    assert main(["lean", "status"]) == 0
+    assert "nothing here was checked by Lean" in capsys.readouterr().out

@@ -1,0 +1,184 @@
+"""The instance emitter: golden files, determinism, JSON round trip, refusals by name."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+import sympy
+
+from workbench.lean.emit import emit_instance, index_text, module_name, plan_discharge, render_poly, write_instance
+from workbench.lean.errors import InstanceError
+from workbench.lean.hand_built import HAND_BUILT, hand_built, nested_cat_add, tile
+from workbench.lean.instance import (
+    LeanInstance,
+    Load,
+    SideCondition,
+    Store,
+    Symbol,
+    Term,
+    TermOp,
+    arange,
+    block,
+    from_json,
+    load_value,
+    parse_poly,
+    program_id,
+    size,
+    strong,
+    weak,
+    where,
+)
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.mark.parametrize("name", sorted(HAND_BUILT))
+def test_lean_emit_matches_golden(name):
+    inst = HAND_BUILT[name]()
+    text = emit_instance(inst)
+    path = GOLDEN / f"{module_name(inst)}.lean"
+    if os.environ.get("WORKBENCH_UPDATE_GOLDEN"):
+        path.write_text(text)
+    assert text == path.read_text(), f"{path} differs: review the diff, then rerun with WORKBENCH_UPDATE_GOLDEN=1"
+
+
+@pytest.mark.parametrize("name", sorted(HAND_BUILT))
+def test_lean_emit_is_deterministic_and_round_trips_json(name):
+    inst = HAND_BUILT[name]()
+    text = emit_instance(inst)
+    assert emit_instance(HAND_BUILT[name]()) == text
+    again = from_json(json.loads(json.dumps(inst.to_json())), "round-trip")
+    assert emit_instance(again) == text.replace("source: hand-built", "source: hand-built")
+
+
+def test_lean_emit_says_lean_did_not_check_it():
+    text = emit_instance(tile())
+    assert "Lean check: NOT RUN" in text
+    assert "proved" not in text.lower()
+    assert "sorry" not in text
+
+
+def test_lean_emit_structure_of_side_conditions():
+    text = emit_instance(nested_cat_add())
+    blocks = re.findall(r"theorem side_(\d+) .*?:= by\n(.*?)\n\n", text, re.S)
+    assert [int(k) for k, _ in blocks] == list(range(8))
+    for _, body in blocks:
+        assert body.splitlines()[-1] == "  narrowing_side"  # one uniform tactic closes every side condition
+    assert text.count("(") == text.count(")")
+    assert "theorem narrowing_exact (L : Lane) (h : kernel.Safe L)" in text
+    assert "sizeArgs := [0, 1, 2, 3]" in text  # xnumel is already i32 and is not narrowed
+
+
+def test_lean_emit_tile_has_report_key_step():
+    inst = tile()
+    claims = [render_poly(c.claim, inst.symbol_names()) for c in inst.side_conditions]
+    assert "(s27 * s77) + s27" in claims  # 2ab - a(b-1) = ab + a
+
+
+def test_lean_render_poly_shapes():
+    names = ("a", "b")
+    assert render_poly(parse_poly("2147483647 - 2*a*b", names, "t"), names) == "2147483647 - 2 * (a * b)"
+    assert render_poly(parse_poly("a**2 - 1", names, "t"), names) == "(a * a) - 1"
+    assert render_poly(parse_poly("-a", names, "t"), names) == "-a"
+    assert render_poly(parse_poly("0", names, "t"), names) == "0"
+    assert render_poly(parse_poly("a*b >= 3", names, "t"), names) == "(a * b) - 3"
+
+
+def test_lean_discharge_refuses_condition_true_only_on_samples():
+    inst = tile()
+    # Holds at every small shape one might sample (s27, s77 <= 1000), fails for large ones within the guards.
+    bad = parse_poly("1073741823 - s27*s77", inst.symbol_names(), "bad")
+    assert all(1073741823 - a * b >= 0 for a in range(2, 1000, 37) for b in range(2, 1000, 41))
+    with pytest.raises(InstanceError, match=r"no certificate from the lower bounds and guards.*re-run `workbench check`"):
+        plan_discharge(bad, inst, "tile side condition 9")
+    broken = LeanInstance(**{**{f: getattr(inst, f) for f in LeanInstance.__dataclass_fields__},
+                             "side_conditions": (SideCondition(bad, "sampled only", "test"),)})
+    with pytest.raises(InstanceError, match="side condition 0"):
+        emit_instance(broken)
+
+
+def test_lean_discharge_uses_guard_on_product():
+    inst = nested_cat_add()
+    plan = plan_discharge(inst.side_conditions[0].claim, inst, "ks0")
+    assert plan.guard_multipliers[0] > 0  # needs the guard on the sum of products
+    assert len(plan.hints) == 3
+
+
+def test_lean_emit_every_term_op_renders():
+    t = (program_id() * block() + arange()) - strong(3, "i64")
+    t = where(t.lt(size(0)) & t.ge(0) | t.gt(1), (t // size(1)) % size(1), weak(-2)).to("i32")
+    extra = [t.le(1), Term(TermOp.EQ, (t, weak(0))), Term(TermOp.NE, (t, weak(0)))]
+    inst = tile()
+    inst2 = LeanInstance(**{**{f: getattr(inst, f) for f in LeanInstance.__dataclass_fields__},
+                            "loads": tuple(Load(i, t, m) for i, m in enumerate(extra)),
+                            "store": Store(9, t, extra[0], load_value(0))})
+    text = emit_instance(inst2)
+    for op in TermOp:
+        ctor = {"lt": ".cmp .lt", "le": ".cmp .le", "gt": ".cmp .gt", "ge": ".cmp .ge", "eq": ".cmp .eq",
+                "ne": ".cmp .ne"}.get(op.value, "." + op.value)
+        assert ctor in text, op
+
+
+def test_lean_term_refusals():
+    with pytest.raises(InstanceError, match="term add takes 2 operands, got 1"):
+        Term(TermOp.ADD, (weak(1),))
+    with pytest.raises(InstanceError, match=r"needs a type in \('i1', 'i32', 'i64'\)"):
+        Term(TermOp.CAST, (weak(1),), ty="i16")
+    with pytest.raises(InstanceError, match="unknown term op"):
+        Term.from_json({"op": "atomic_add"})
+
+
+def test_lean_parse_poly_refusals():
+    with pytest.raises(InstanceError, match=r"uses \['z'\], not among the symbols"):
+        parse_poly("z + 1", ("a",), "guard 0")
+    with pytest.raises(InstanceError, match="is not a polynomial"):
+        parse_poly("1/a", ("a",), "guard 0")
+    with pytest.raises(InstanceError, match="not an inequality"):
+        parse_poly("Eq(a, 1)", ("a",), "guard 0")
+
+
+def test_lean_from_json_refusals():
+    with pytest.raises(InstanceError, match="schema is None, expected 'workbench.lean_instance/1'"):
+        from_json({}, "x.json")
+    data = tile().to_json()
+    del data["store"]
+    with pytest.raises(InstanceError, match="missing field 'store'"):
+        from_json(data, "x.json")
+
+
+def test_lean_hand_built_unknown_name():
+    with pytest.raises(InstanceError, match=r"no Lean instance named 'nope'.*nested_cat_add"):
+        hand_built("nope")
+
+
+def test_lean_write_instance_refreshes_index(tmp_path):
+    proj = tmp_path / "lean"
+    (proj / "Instances").mkdir(parents=True)
+    (proj / "lakefile.toml").write_text('name = "x"\n')
+    write_instance(tile(), proj / "Instances")
+    write_instance(nested_cat_add(), proj / "Instances")
+    index = (proj / "Instances.lean").read_text()
+    assert index == index_text(["NestedCatAdd_PoiFusedAddCat0", "Tile_PoiFusedRepeat0"])
+    assert index.index("NestedCatAdd") < index.index("Tile_")
+
+
+def test_lean_module_names():
+    assert module_name(tile()) == "Tile_PoiFusedRepeat0"
+    inst = LeanInstance(**{**{f: getattr(tile(), f) for f in LeanInstance.__dataclass_fields__}, "program": "9lives"})
+    assert module_name(inst).startswith("K9lives")
+
+
+def test_lean_symbol_names_must_be_identifiers():
+    inst = tile()
+    bad = LeanInstance(**{**{f: getattr(inst, f) for f in LeanInstance.__dataclass_fields__},
+                          "symbols": (Symbol("s-27", 2), Symbol("s77", 2)), "guards": (), "side_conditions": ()})
+    with pytest.raises(InstanceError, match="symbol name 's-27' is not a Lean identifier"):
+        emit_instance(bad)
+
+
+def test_lean_relation_parsing_strict():
+    assert parse_poly("a < 5", ("a",), "g") == sympy.sympify("4 - a", locals={"a": sympy.Symbol("a", integer=True)})

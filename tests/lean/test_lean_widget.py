@@ -1,0 +1,64 @@
+"""GoalStepper logic without a browser: stepping with a fake server, and the no-Lean and crash states."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from lean_helpers import fake_project, server  # noqa: E402
+
+from workbench.lean.paths import PROJECT  # noqa: E402
+from workbench.widgets.goal_stepper import GoalStepper, GoalStepperModel, render_html  # noqa: E402
+
+
+def test_lean_widget_steps_forward_and_back(tmp_path):
+    proj = fake_project(tmp_path / "p")
+    m = GoalStepperModel(proj / "Demo.lean", project=proj, server_command=server("happy"), timeout=10)
+    try:
+        assert m.theorems == ("demo", "bad")
+        v = m.current()
+        assert (v.theorem, v.index, v.count) == ("demo", 0, 2)
+        assert v.before.goals[0].hypotheses == ("a : Int", "h : 1 ≤ a")
+        m.forward()
+        assert m.current().after.status == "complete"
+        m.forward()  # stays on the last step
+        assert m.index == 1
+        m.back()
+        m.back()
+        assert m.index == 0
+        m.select("bad")
+        v = m.current()
+        assert [d.message for d in v.diagnostics] == ["declaration uses 'sorry'"]
+        assert "Goals come from the language server" in v.lean_status
+        html = render_html(v)
+        assert "Step 1 of 1" in html and "declaration uses" in html and "⊢ 0 ≤ b * b" in html
+    finally:
+        m.close()
+
+
+def test_lean_widget_without_lean_says_so_and_does_not_raise(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    widget = GoalStepper(PROJECT / "Narrowing" / "Int.lean")
+    assert widget.model.theorems[:2] == ("Size32.fits32", "wrap32_eq_self_of_fits32")
+    assert "Lean is not installed here" in widget.view.value and "elan" in widget.view.value
+    assert "goals unavailable" in widget.view.value
+    assert "nothing here was checked by Lean" in widget.view.value
+    widget.next.click()
+    assert widget.model.index == 1
+    widget.choice.value = "Ty.wrap_eq_self_of_fits32"
+    assert widget.model.steps[0].text == "cases t with"
+    assert "Step 1 of" in widget.view.value
+
+
+def test_lean_widget_server_crash_becomes_a_message(tmp_path):
+    proj = fake_project(tmp_path / "p")
+    m = GoalStepperModel(proj / "Demo.lean", project=proj, server_command=server("crash"), timeout=10)
+    try:
+        v = m.current()
+        assert v.before is None and "Lean failed at step 1 of demo" in v.message
+        assert "INTERNAL PANIC" in v.message
+        m.forward()
+        assert m.current().before is None  # still no raise
+    finally:
+        m.close()

@@ -1,0 +1,271 @@
+"""Verdicts: is a CUDA kernel's elementwise function the PyTorch spec's, bit for bit? (stage: floats)
+
+``check(spec, kernel, target, nan)`` decides, in this order:
+
+1. Transcendentals (OPAQUE nodes) on either side: "undecided: depends on <op> on the device" (or "in
+   PyTorch"); the float32 model cannot say what ``expf`` returns, so nothing is claimed either way.
+2. Shape: every store is ``out[i] = f(in0[i], ...)`` for the launch (``gate.element_functions``).
+3. Case split over float classes (NaN payloads, +-0, +-inf, subnormal and normal boundaries, the
+   constants of both sides and their neighbours) plus, for n-ary kernels, random and adversarial inputs.
+4. Unary kernels: all 2**32 inputs (``sweep.sweep_unary``). Only this can yield "equivalent".
+   n-ary kernels: "no counterexample in N cases" at best.
+
+Every reported counterexample is re-evaluated with the gmpy2 reference (``reference.evaluate_scalar``);
+a disagreement with the vectorized evaluator is a bug and raises.
+
+Device semantics (``Target``): FMA contraction on (nvcc's default ``-fmad=true``) rewrites the kernel with
+``ir.contract_fma``; FTZ flushes subnormals (``-ftz=true``). The spec is always PyTorch CPU float32: no
+contraction, no flushing. The safety gate (``gate.gate``) is part of every verdict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from workbench.floats.cuda import Kernel
+from workbench.floats.errors import FloatsUsageError
+from workbench.floats.evaluate import HOST, Semantics, evaluate
+from workbench.floats.gate import Safety, Shape, element_functions, gate
+from workbench.floats.ir import Node, Op, Ty, contract_fma, opaque_names, walk
+from workbench.floats.reference import evaluate_scalar, f32_bits, f32_from_bits
+from workbench.floats.spec import Spec
+from workbench.floats.sweep import same, sweep_unary
+
+NAN_POLICIES = ("any", "payload")
+RANDOM_CASES = 1 << 20
+SEED = 20260  # fixed: verdicts and witnesses are reproducible
+
+# Special float32 patterns in the order witnesses are preferred (report 3 shows the default quiet NaN first).
+SPECIAL_BITS = (
+    0x7FC00000, 0xFFC00000, 0x7F800001, 0x7FFFFFFF, 0xFFFFFFFF, 0x7FA00000,  # NaNs: quiet, signalling, payloads
+    0x00000000, 0x80000000,  # +0, -0
+    0x7F800000, 0xFF800000,  # +inf, -inf
+    0x00000001, 0x80000001, 0x007FFFFF, 0x807FFFFF, 0x00400000,  # subnormals
+    0x00800000, 0x80800000, 0x7F7FFFFF, 0xFF7FFFFF,  # smallest/largest normals
+    0x3F800000, 0xBF800000, 0x3F800001, 0x3F7FFFFF, 0x40000000, 0xC0000000, 0x3F000000, 0xBF000000,
+    0x40400000, 0xC0400000, 0x40C00000, 0xC0C00000, 0x33800000, 0x34000000, 0x4B800000, 0xCB800000,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    fma: bool = True
+    ftz: bool = False
+
+    @property
+    def label(self) -> str:
+        return f"fma={'on' if self.fma else 'off'} ftz={'on' if self.ftz else 'off'}"
+
+    def semantics(self, nan: str) -> Semantics:
+        return Semantics(ftz=self.ftz, canonical_nan=nan == "payload")
+
+
+@dataclass(frozen=True, slots=True)
+class Witness:
+    inputs: tuple[int, ...]  # float32 bit patterns, one per spec argument
+    kernel: int  # kernel output bits
+    spec: int  # spec output bits
+    function: int = 0  # which of the kernel's element functions (store sites)
+
+    def describe(self) -> str:
+        def show(b: int) -> str:
+            return f"0x{b:08X} ({_pretty(b)})"
+
+        ins = ", ".join(show(b) for b in self.inputs)
+        return f"input {ins}: kernel {show(self.kernel)}, spec {show(self.spec)}"
+
+
+def _pretty(bits: int) -> str:
+    v = f32_from_bits(bits)
+    if v != v:
+        return ("-" if bits >> 31 else "") + "NaN"
+    if v == 0:
+        return "-0.0" if bits >> 31 else "+0.0"
+    return repr(float(np.float32(v)))
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    spec: str
+    kernel: str
+    target: Target
+    nan: str
+    status: str  # "equivalent" | "not equivalent" | "no counterexample" | "undecided" | "not elementwise"
+    summary: str
+    safety: Safety
+    witnesses: tuple[Witness, ...] = ()
+    mismatches: int | None = None  # exact count over all 2**32 inputs (unary sweeps only)
+    cases: int = 0
+    exhaustive: bool = False
+    opaque: tuple[str, ...] = ()
+    functions: tuple[str, ...] = ()  # rendered element functions, as checked (after contraction)
+    spec_text: str = ""
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def accepted(self) -> bool:
+        return self.status == "equivalent" and self.safety.safe
+
+    def as_dict(self) -> dict:
+        return {
+            "spec": self.spec, "kernel": self.kernel, "target": self.target.label, "fma": self.target.fma,
+            "ftz": self.target.ftz, "nan": self.nan, "status": self.status, "summary": self.summary,
+            "accepted": self.accepted, "exhaustive": self.exhaustive, "cases": self.cases,
+            "mismatches": self.mismatches, "opaque": list(self.opaque),
+            "witnesses": [{"inputs": [f"0x{b:08X}" for b in w.inputs], "kernel": f"0x{w.kernel:08X}",
+                           "spec": f"0x{w.spec:08X}", "function": w.function, "text": w.describe()}
+                          for w in self.witnesses],
+            "safety": {"safe": self.safety.safe, "summary": self.safety.summary(),
+                       "findings": [f.describe() for f in self.safety.findings]},
+            "functions": list(self.functions), "spec_expr": self.spec_text, "notes": list(self.notes),
+        }
+
+
+def _constants(*nodes: Node) -> list[int]:
+    out = []
+    for root in nodes:
+        for n in walk(root):
+            if n.op is Op.CONST and n.ty.is_float:
+                b = f32_bits(float(np.float32(n.value)))
+                out += [b, (b + 1) & 0xFFFFFFFF, (b - 1) & 0xFFFFFFFF, b ^ 0x80000000]
+    return out
+
+
+def case_inputs(arity: int, consts: list[int], rng: np.random.Generator, random_cases: int) -> list[np.ndarray]:
+    """Special values (full grid for arity <= 3) then random bit patterns, random 'nice' values and
+    adversarial pairs (equal magnitudes, opposite signs, one-ulp neighbours)."""
+    base = list(dict.fromkeys(list(SPECIAL_BITS) + consts))
+    vals = np.array(base, dtype=np.uint32)
+    if arity == 1:
+        return [vals]
+    k = len(vals) if arity == 2 else min(len(vals), 24)
+    grids = np.meshgrid(*([vals[:k]] * arity), indexing="ij")
+    cols = [g.reshape(-1) for g in grids]
+    r = random_cases
+    rand = [rng.integers(0, 1 << 32, r, dtype=np.uint64).astype(np.uint32) for _ in range(arity)]
+    nice = [np.float32(rng.normal(0, 4, r)).view(np.uint32) for _ in range(arity)]
+    # adversarial: argument 1 derived from argument 0 (same value, negation, one ulp away, reciprocal)
+    a0 = np.float32(rng.normal(0, 2, r))
+    adv = [a0.view(np.uint32)]
+    pick = rng.integers(0, 4, r)
+    a1 = np.where(pick == 0, a0, np.where(pick == 1, -a0, np.where(pick == 2, np.nextafter(a0, np.float32(np.inf)),
+                                                                    np.float32(1) / a0)))
+    adv.append(np.float32(a1).view(np.uint32))
+    for _ in range(arity - 2):
+        adv.append(np.float32(-a0 * a1).view(np.uint32))
+    return [np.concatenate([cols[i], rand[i], nice[i], adv[i]]) for i in range(arity)]
+
+
+def _confirm(spec: Node, f: Node, w: Witness, target: Target, nan: str) -> None:
+    """Re-evaluate a witness with the gmpy2 reference; the two evaluators must agree (NaNs as a class)."""
+    if any(n.op is Op.OPAQUE for n in walk(f)) or any(n.op is Op.OPAQUE for n in walk(spec)):
+        return
+    args = {i: f32_from_bits(b) for i, b in enumerate(w.inputs)}
+    rs = evaluate_scalar(spec, args)
+    rk = evaluate_scalar(f, args, ftz=target.ftz)
+    for got, want, side in ((rk, w.kernel, "kernel"), (rs, w.spec, "spec")):
+        g = np.float32(got)
+        ok = (np.isnan(g) and np.isnan(f32_from_bits(want))) or int(g.view(np.uint32)) == want
+        if not ok:
+            raise AssertionError(f"evaluators disagree on the {side} at {w.describe()}: gmpy2 gives {float(g)!r}")
+    if nan == "any" and np.isnan(np.float32(rk)) and np.isnan(np.float32(rs)):
+        raise AssertionError(f"witness {w.describe()} is not a counterexample under the any-NaN policy")
+
+
+def _search(spec: Spec, fns: tuple[Node, ...], sem: Semantics, nan: str, random_cases: int):
+    rng = np.random.default_rng(SEED)
+    cols = case_inputs(spec.arity, _constants(spec.expr, *fns), rng, random_cases)
+    xs = {i: c.view(np.float32) for i, c in enumerate(cols)}
+    want = np.asarray(evaluate(spec.expr, xs, HOST), dtype=np.float32)
+    want = np.broadcast_to(want, cols[0].shape)
+    witnesses = []
+    for fi, f in enumerate(fns):
+        got = np.broadcast_to(np.asarray(evaluate(f, xs, sem), dtype=np.float32), cols[0].shape)
+        bad = np.flatnonzero(~same(np.ascontiguousarray(got), np.ascontiguousarray(want), nan))
+        for j in bad[:4]:
+            witnesses.append(Witness(tuple(int(c[j]) for c in cols), int(got[j:j + 1].view(np.uint32)[0]),
+                                     int(want[j:j + 1].view(np.uint32)[0]), fi))
+    return witnesses, len(cols[0])
+
+
+def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any", *, workers: int = 2,
+          progress: bool = True, exhaustive: bool = True, random_cases: int = RANDOM_CASES,
+          safety: Safety | None = None, sweeps: dict | None = None) -> Verdict:
+    """Decide one (spec, kernel, target, NaN policy). ``sweeps`` caches exhaustive results keyed by
+    ``(spec expr, element function, semantics, nan)`` so that ``check_all`` sweeps each function once."""
+    if nan not in NAN_POLICIES:
+        raise FloatsUsageError(f"NaN policy {nan!r} is not one of {NAN_POLICIES}; use --nan any or --nan payload")
+    if len(kernel.inputs) != spec.arity:
+        raise FloatsUsageError(
+            f"kernel {kernel.name} reads {len(kernel.inputs)} input arrays ({', '.join(kernel.inputs)}) but "
+            f"program in {spec.path} takes {spec.arity}; pair the kernel with a spec of the same arity")
+    safety = safety if safety is not None else gate(kernel)
+    common = dict(spec=spec.name, kernel=kernel.name, target=target, nan=nan, safety=safety,
+                  spec_text=repr(spec.expr))
+    shape: Shape = element_functions(kernel)
+    if not shape.elementwise:
+        return Verdict(status="not elementwise", summary=shape.problem, **common)
+    fns = shape.functions
+    if target.fma:
+        fns = tuple(contract_fma(f) for f in fns)
+    rendered = tuple(repr(f) for f in fns)
+    k_opaque = tuple(sorted({n for f in fns for n in opaque_names(f)}))
+    s_opaque = spec.opaque
+    if k_opaque or s_opaque:
+        parts = []
+        if k_opaque:
+            parts.append(f"{', '.join(k_opaque)} on the device")
+        if s_opaque:
+            parts.append(f"{', '.join(s_opaque)} in PyTorch")
+        return Verdict(status="undecided", summary="undecided: depends on " + " and ".join(parts),
+                       opaque=k_opaque + s_opaque, functions=rendered, **common)
+    sem = target.semantics(nan)
+    witnesses, cases = _search(spec, fns, sem, nan, random_cases)
+    mismatches = None
+    done_exhaustive = False
+    if spec.arity == 1 and exhaustive:
+        cache = sweeps if sweeps is not None else {}
+        missing = tuple(dict.fromkeys(f for f in fns if (spec.expr, f, sem, nan) not in cache))
+        if missing:
+            for f, r in zip(missing, sweep_unary(spec.expr, missing, sem, nan, workers=workers, progress=progress,
+                                                 desc=f"{kernel.name} {target.label}")):
+                cache[(spec.expr, f, sem, nan)] = r
+        results = [cache[(spec.expr, f, sem, nan)] for f in fns]
+        mismatches = sum(r.mismatches for r in results)
+        done_exhaustive = True
+        cases = 1 << 32
+        seen = {w.inputs for w in witnesses}
+        for fi, r in enumerate(results):
+            for _cls, b in r.witnesses:
+                if (b,) in seen:
+                    continue
+                x = {0: np.array([b], dtype=np.uint32).view(np.float32)}
+                got = np.asarray(evaluate(fns[fi], x, sem), dtype=np.float32).reshape(-1)[:1]
+                want = np.asarray(evaluate(spec.expr, x, HOST), dtype=np.float32).reshape(-1)[:1]
+                witnesses.append(Witness((b,), int(got.view(np.uint32)[0]), int(want.view(np.uint32)[0]), fi))
+                seen.add((b,))
+        if mismatches and not witnesses:
+            raise AssertionError("sweep found mismatches but no witness was recorded")
+        if not mismatches and witnesses:
+            raise AssertionError("case split found a counterexample the exhaustive sweep missed")
+    for w in witnesses:
+        _confirm(spec.expr, fns[w.function], w, target, nan)
+    notes = []
+    if len(fns) > 1:
+        notes.append(f"{len(fns)} distinct store sites, each checked: lines {list(shape.lines)}")
+    if witnesses:
+        count = f"; {mismatches:,} of 2**32 inputs differ" if mismatches is not None else ""
+        return Verdict(status="not equivalent", summary=f"not equivalent: {witnesses[0].describe()}{count}",
+                       witnesses=tuple(witnesses), mismatches=mismatches, cases=cases, exhaustive=done_exhaustive,
+                       functions=rendered, notes=tuple(notes), **common)
+    if done_exhaustive:
+        return Verdict(status="equivalent", summary="equivalent: identical on all 2**32 inputs "
+                       f"(NaN policy: {nan})", mismatches=0, cases=cases, exhaustive=True, functions=rendered,
+                       notes=tuple(notes), **common)
+    return Verdict(status="no counterexample", summary=f"no counterexample in {cases:,} cases (not exhaustive)",
+                   cases=cases, functions=rendered, notes=tuple(notes), **common)
+
+
+__all__ = ["Target", "Verdict", "Witness", "check", "case_inputs", "NAN_POLICIES", "Ty"]

@@ -1,0 +1,113 @@
+"""``workbench floats ...``: check a CUDA kernel against its PyTorch spec, or the whole corpus.
+
+    workbench floats check SPEC.py KERNEL.cu [--fma on|off] [--ftz on|off] [--nan any|payload] [--json]
+                                             [--lean OUT.lean] [--no-progress]
+    workbench floats check --all [--corpus data/floats/corpus] [--out data/floats]
+
+Exit codes: 0 when the kernel is accepted (equivalent on all inputs and safe) or the table was written,
+1 when the check ran and the kernel was not accepted, 2 on bad input (printed by ``workbench.cli``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from workbench.floats.errors import FloatsUsageError
+
+
+def _onoff(flag: str, value: str) -> bool:
+    if value not in ("on", "off"):
+        raise FloatsUsageError(f"{flag} {value!r} is not on or off")
+    return value == "on"
+
+
+def run_check(args) -> int:
+    from workbench.floats.check import Target, check
+    from workbench.floats.cuda import parse_kernel
+    from workbench.floats.corpus import CORPUS, check_all, write_table
+    from workbench.floats.spec import capture_spec
+
+    progress = not args.no_progress and sys.stderr.isatty() or args.progress
+    if args.all:
+        if args.spec or args.kernel:
+            raise FloatsUsageError("--all checks the whole corpus; drop SPEC.py and KERNEL.cu, or drop --all")
+        verdicts = check_all(Path(args.corpus or CORPUS), workers=args.workers, progress=progress)
+        jp, mp = write_table(verdicts, Path(args.out))
+        counts: dict[str, int] = {}
+        for v in verdicts:
+            counts[v.status] = counts.get(v.status, 0) + 1
+        unsafe = len({v.kernel for v in verdicts if not v.safety.safe})
+        print(f"{len(verdicts)} verdicts ({', '.join(f'{k}: {counts[k]}' for k in sorted(counts))}); "
+              f"{unsafe} kernels unsafe; wrote {jp} and {mp}")
+        return 0
+    if not args.spec or not args.kernel:
+        raise FloatsUsageError("give SPEC.py and KERNEL.cu (e.g. `workbench floats check "
+                               "data/floats/corpus/relu/spec.py data/floats/corpus/relu/ternary.cu`), or --all")
+    target = Target(fma=_onoff("--fma", args.fma), ftz=_onoff("--ftz", args.ftz))
+    spec = capture_spec(args.spec)
+    kernel = parse_kernel(args.kernel)
+    v = check(spec, kernel, target, args.nan, workers=args.workers, progress=progress)
+    if args.lean:
+        Path(args.lean).write_text(lean_text(spec, kernel, v))
+    if args.json:
+        print(json.dumps(v.as_dict(), indent=1, sort_keys=True))
+    else:
+        print(report(spec, kernel, v))
+    return 0 if v.accepted else 1
+
+
+def lean_text(spec, kernel, v) -> str:
+    from workbench.floats.check import Target
+    from workbench.floats.gate import element_functions
+    from workbench.floats.ir import contract_fma
+    from workbench.floats.lean import lean_counterexample, lean_method
+
+    fns = element_functions(kernel).functions
+    fns = tuple(contract_fma(f) for f in fns) if v.target.fma else fns
+    if v.witnesses:
+        w = v.witnesses[0]
+        return lean_counterexample(spec.name, spec.expr, spec.arity, kernel.name, fns[w.function], w.inputs,
+                                   w.kernel, w.spec, v.target.label)
+    assert isinstance(v.target, Target)
+    return lean_method(spec.name, spec.expr, spec.arity, kernel.name, kernel.inputs, kernel.output, fns[0],
+                       v.target.label, Path(kernel.path).name)
+
+
+def report(spec, kernel, v) -> str:
+    lines = [
+        f"spec     {spec.path}  ({', '.join(spec.ops)})",
+        f"         f(x) = {v.spec_text}",
+        f"kernel   {kernel.path}: {kernel.name}  (inputs {', '.join(kernel.inputs)} -> {kernel.output}; launch "
+        f"grid = {kernel.launch.grid}, block = {kernel.launch.block})",
+    ]
+    lines += [f"         element function: {f}" for f in v.functions]
+    lines += [f"target   {v.target.label}   NaN policy: {v.nan}", f"verdict  {v.summary}"]
+    for w in v.witnesses[1:6]:
+        lines.append(f"         also {w.describe()}")
+    lines.append(f"safety   {v.safety.summary()}")
+    lines += [f"note     {n}" for n in v.notes]
+    return "\n".join(lines)
+
+
+def register(subparsers) -> None:
+    floats = subparsers.add_parser("floats", help="float32 equivalence of CUDA kernels with PyTorch specs")
+    sub = floats.add_subparsers(dest="floats_command", metavar="SUBCOMMAND")
+    p = sub.add_parser("check", help="check KERNEL.cu against SPEC.py bit-exactly, or the corpus with --all")
+    p.add_argument("spec", nargs="?", help="SPEC.py defining program(x, ...)")
+    p.add_argument("kernel", nargs="?", help="KERNEL.cu with one __global__ kernel")
+    p.add_argument("--fma", default="on", choices=("on", "off"), help="FMA contraction (nvcc default: on)")
+    p.add_argument("--ftz", default="off", choices=("on", "off"), help="flush subnormals to zero (default: off)")
+    p.add_argument("--nan", default="any", choices=("any", "payload"),
+                   help="NaN policy: any NaN equals any NaN, or all 32 bits must match")
+    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.add_argument("--lean", metavar="OUT.lean", help="write the Lean text (method or counterexample) here")
+    p.add_argument("--all", action="store_true", help="check every kernel of the corpus and write the table")
+    p.add_argument("--corpus", help="corpus folder for --all (default data/floats/corpus)")
+    p.add_argument("--out", default="data/floats", help="where --all writes verdicts.json and verdicts.md")
+    p.add_argument("--workers", type=int, default=2, help="processes for the 2**32 sweep (default 2)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--progress", action="store_true", help="progress bar even when stderr is not a terminal")
+    p.set_defaults(func=run_check)
+    floats.set_defaults(func=lambda args: (floats.print_help(), 1)[1])

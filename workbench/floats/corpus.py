@@ -1,0 +1,144 @@
+"""The corpus verdict table: every kernel of ``data/floats/corpus`` against its spec (stage: floats).
+
+Layout: ``data/floats/corpus/<program>/spec.py`` defines ``program(x, ...)``; each ``*.cu`` next to it is
+one model-written candidate. ``check_all`` checks every kernel for two device targets (nvcc's default
+``fma=on ftz=off`` and ``fma=off ftz=off``) with the any-NaN policy, runs one exhaustive sweep per spec
+over all distinct unary element functions (a function shared by several kernels or targets is swept once),
+and writes ``verdicts.json`` and ``verdicts.md``. Output is deterministic: sorted programs and kernels, no
+timings or dates.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from workbench.floats.check import Target, Verdict, check
+from workbench.floats.cuda import parse_kernel
+from workbench.floats.errors import FloatsUsageError
+from workbench.floats.gate import GATE_SIZES, gate
+
+CORPUS = Path("data/floats/corpus")
+TARGETS = (Target(fma=True, ftz=False), Target(fma=False, ftz=False))
+
+
+def corpus_entries(root: Path = CORPUS) -> list[tuple[Path, list[Path]]]:
+    root = Path(root)
+    if not root.is_dir():
+        raise FloatsUsageError(f"corpus folder {str(root)!r} does not exist; run from the repository root or "
+                               "pass --corpus")
+    out = []
+    for d in sorted(p for p in root.iterdir() if p.is_dir()):
+        if (d / "spec.py").is_file():
+            out.append((d / "spec.py", sorted(d.glob("*.cu"))))
+    return out
+
+
+def check_all(root: Path = CORPUS, targets=TARGETS, workers: int = 2, progress: bool = True,
+              exhaustive: bool = True) -> list[Verdict]:
+    from workbench.floats.spec import capture_spec
+
+    verdicts: list[Verdict] = []
+    for spec_path, kernels in corpus_entries(root):
+        spec = capture_spec(spec_path)
+        parsed = [(kp, parse_kernel(kp)) for kp in kernels]
+        sweeps: dict = {}
+        if exhaustive and spec.arity == 1 and not spec.opaque:
+            _sweep_group(spec, [k for _, k in parsed], targets, sweeps, workers, progress)
+        for kp, kernel in parsed:
+            safety = gate(kernel)
+            for t in targets:
+                v = check(spec, kernel, t, "any", workers=workers, progress=progress, exhaustive=exhaustive,
+                          safety=safety, sweeps=sweeps)
+                verdicts.append(_label(v, spec_path, kp))
+    return verdicts
+
+
+def _sweep_group(spec, kernels, targets, sweeps: dict, workers: int, progress: bool) -> None:
+    """One exhaustive pass per (spec, semantics) over every distinct unary element function."""
+    from workbench.floats.gate import element_functions
+    from workbench.floats.ir import contract_fma, opaque_names
+    from workbench.floats.sweep import sweep_unary
+
+    groups: dict = {}
+    for kernel in kernels:
+        shape = element_functions(kernel)
+        if not shape.elementwise or len(kernel.inputs) != 1:
+            continue
+        for t in targets:
+            for f in shape.functions:
+                f = contract_fma(f) if t.fma else f
+                if opaque_names(f):
+                    continue
+                groups.setdefault(t.semantics("any"), {})[f] = None
+    for sem, fns in groups.items():
+        fns = tuple(fns)
+        label = f"{spec.name}: {len(fns)} function{'s' if len(fns) > 1 else ''} ftz={'on' if sem.ftz else 'off'}"
+        for f, r in zip(fns, sweep_unary(spec.expr, fns, sem, "any", workers=workers, progress=progress, desc=label)):
+            sweeps[(spec.expr, f, sem, "any")] = r
+
+
+def _label(v: Verdict, spec_path: Path, kernel_path: Path) -> Verdict:
+    from dataclasses import replace
+
+    return replace(v, spec=spec_path.parent.name, kernel=f"{kernel_path.stem} ({v.kernel})")
+
+
+def _short(v: Verdict) -> str:
+    match v.status:
+        case "equivalent":
+            return "equivalent (all 2**32)"
+        case "not equivalent":
+            w = v.witnesses[0]
+            count = f", {v.mismatches:,} inputs" if v.mismatches is not None else ""
+            ins = ",".join(f"0x{b:08X}" for b in w.inputs)
+            return f"counterexample {ins} -> 0x{w.kernel:08X} vs 0x{w.spec:08X}{count}"
+        case "no counterexample":
+            return f"no counterexample in {v.cases:,} cases"
+        case "undecided":
+            return v.summary
+        case "not elementwise":
+            return v.summary
+    raise AssertionError(v.status)
+
+
+def write_table(verdicts: list[Verdict], out_dir: Path) -> tuple[Path, Path]:
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    labels = sorted({v.target.label for v in verdicts}, key=lambda s: (s != "fma=on ftz=off", s))
+    rows: dict[tuple[str, str], dict[str, Verdict]] = {}
+    for v in verdicts:
+        rows.setdefault((v.spec, v.kernel), {})[v.target.label] = v
+    doc = {
+        "about": "workbench floats check --all: each corpus kernel against its PyTorch spec (NaN policy: any)",
+        "targets": labels,
+        "gate_sizes": f"n = 1..1024 and {list(GATE_SIZES[1024:])}",
+        "verdicts": [v.as_dict() for v in verdicts],
+    }
+    jp = out_dir / "verdicts.json"
+    jp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    head = "| program | kernel | " + " | ".join(labels) + " | safety gate |"
+    lines = [
+        "# Float32 verdicts: corpus kernels against their PyTorch specs",
+        "",
+        "Generated by `workbench floats check --all` (do not edit). NaN policy: any NaN equals any NaN; every",
+        "other output is compared bit for bit. \"equivalent\" means identical on all 2**32 inputs; n-ary kernels",
+        "get at most \"no counterexample in N cases\". Counterexamples: input bits -> kernel vs spec output bits.",
+        f"Safety gate: every thread of the launch enumerated for n = 1..1024 and {list(GATE_SIZES[1024:])}.",
+        "",
+        head,
+        "|" + "---|" * (3 + len(labels)),
+    ]
+    counts: dict[str, int] = {}
+    for (spec, kernel), by in sorted(rows.items()):
+        first = by[labels[0]]
+        cells = [_short(by[lab]).replace("|", "\\|") if lab in by else "" for lab in labels]
+        gate_cell = "safe" if first.safety.safe else first.safety.summary().replace("|", "\\|")
+        lines.append(f"| {spec} | {kernel} | " + " | ".join(cells) + f" | {gate_cell} |")
+        for lab in labels:
+            if lab in by:
+                counts[by[lab].status] = counts.get(by[lab].status, 0) + 1
+    lines += ["", "Totals over all rows and targets: " + ", ".join(f"{k}: {counts[k]}" for k in sorted(counts)), ""]
+    mp = out_dir / "verdicts.md"
+    mp.write_text("\n".join(lines))
+    return jp, mp

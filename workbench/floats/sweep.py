@@ -1,0 +1,129 @@
+"""Exhaustive comparison of unary scalar functions over all 2**32 float32 bit patterns (stage: floats).
+
+The input space is cut into tasks of 2**24 patterns, each evaluated in cache-sized chunks of 2**18
+(``np.arange`` of uint32 viewed as float32), in ``workers`` processes (spawned: the workers import numpy and
+the IR only, never torch). The parent shows a tqdm bar counting inputs and mismatches. For each candidate it
+returns the exact mismatch count and the smallest mismatching bit pattern in each float class.
+
+Comparison (``same``): "any" NaN policy treats every NaN as equal to every NaN and compares all other
+results bit for bit (so +0.0 != -0.0); "payload" compares all 32 bits.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.floats.evaluate import Semantics, evaluate
+from workbench.floats.ir import Node
+
+TOTAL = 1 << 32
+TASK = 1 << 24
+CHUNK = 1 << 18
+CLASSES = ("nan", "zero", "inf", "subnormal", "normal")
+
+
+def classify(bits: int) -> str:
+    e = (bits >> 23) & 0xFF
+    m = bits & 0x7FFFFF
+    if e == 0xFF:
+        return "nan" if m else "inf"
+    if e == 0:
+        return "subnormal" if m else "zero"
+    return "normal"
+
+
+def same(a, b, nan: str):
+    ab, bb = a.view(np.uint32), b.view(np.uint32)
+    eq = ab == bb
+    if nan == "payload":
+        return eq
+    return eq | (np.isnan(a) & np.isnan(b))
+
+
+@dataclass(frozen=True, slots=True)
+class SweepResult:
+    mismatches: int
+    witnesses: tuple[tuple[str, int], ...]  # (class, smallest mismatching bits), in CLASSES order
+    inputs: int
+
+
+_JOB: dict = {}
+
+
+def _init(spec: Node, fns: tuple[Node, ...], sem: Semantics, nan: str) -> None:
+    _JOB.update(spec=spec, fns=fns, sem=sem, nan=nan)
+
+
+def _run(start: int) -> tuple[list[int], list[dict[str, int]]]:
+    spec, fns, sem, nan = _JOB["spec"], _JOB["fns"], _JOB["sem"], _JOB["nan"]
+    counts = [0] * len(fns)
+    mins: list[dict[str, int]] = [{} for _ in fns]
+    for lo in range(start, start + TASK, CHUNK):
+        bits = np.arange(lo, lo + CHUNK, dtype=np.uint32)
+        x = bits.view(np.float32)
+        want = np.asarray(evaluate(spec, {0: x}), dtype=np.float32)
+        for i, f in enumerate(fns):
+            got = np.asarray(evaluate(f, {0: x}, sem), dtype=np.float32)
+            if np.array_equal(got.view(np.uint32), want.view(np.uint32)):
+                continue
+            bad = ~same(got, want, nan)
+            c = int(np.count_nonzero(bad))
+            if not c:
+                continue
+            counts[i] += c
+            # A chunk (2**18 < 2**23 patterns) lies inside one exponent field, so it is all normal numbers
+            # unless its exponent is 0 (zero/subnormal) or 255 (inf/NaN); chunks ascend within a task, so the
+            # first mismatch found for a class in this task is that task's smallest.
+            e = (lo >> 23) & 0xFF
+            if e not in (0, 0xFF):
+                if "normal" not in mins[i]:
+                    mins[i]["normal"] = int(bits[int(np.argmax(bad))])
+                continue
+            badbits = bits[bad]
+            for k in CLASSES:
+                if k in mins[i]:
+                    continue
+                e_ = (badbits >> np.uint32(23)) & np.uint32(0xFF)
+                m_ = badbits & np.uint32(0x7FFFFF)
+                mask = {"nan": (e_ == 0xFF) & (m_ != 0), "inf": (e_ == 0xFF) & (m_ == 0),
+                        "zero": (e_ == 0) & (m_ == 0), "subnormal": (e_ == 0) & (m_ != 0),
+                        "normal": (e_ != 0) & (e_ != 0xFF)}[k]
+                if mask.any():
+                    mins[i][k] = int(badbits[mask].min())
+    return counts, mins
+
+
+def sweep_unary(spec: Node, fns: tuple[Node, ...], sem: Semantics, nan: str = "any", workers: int = 2,
+                progress: bool = True, desc: str = "sweep") -> list[SweepResult]:
+    """Compare ``spec`` with each of ``fns`` (unary, ARG 0) on every float32 input."""
+    from tqdm import tqdm
+
+    starts = list(range(0, TOTAL, TASK))
+    counts = [0] * len(fns)
+    mins: list[dict[str, int]] = [{} for _ in fns]
+    bar = tqdm(total=TOTAL, unit="in", unit_scale=True, desc=desc, disable=not progress, mininterval=0.5)
+
+    def absorb(res):
+        c, m = res
+        for i in range(len(fns)):
+            counts[i] += c[i]
+            for k, v in m[i].items():
+                mins[i][k] = min(v, mins[i].get(k, v))
+        bar.update(TASK)
+        bar.set_postfix(mismatches=sum(counts), refresh=False)
+
+    if workers <= 1:
+        _init(spec, fns, sem, nan)
+        for s in starts:
+            absorb(_run(s))
+    else:
+        ctx = mp.get_context("spawn")
+        with ctx.Pool(workers, initializer=_init, initargs=(spec, fns, sem, nan)) as pool:
+            for res in pool.imap_unordered(_run, starts):
+                absorb(res)
+    bar.close()
+    return [SweepResult(counts[i], tuple((k, mins[i][k]) for k in CLASSES if k in mins[i]), TOTAL)
+            for i in range(len(fns))]

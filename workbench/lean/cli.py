@@ -1,0 +1,158 @@
+"""``workbench lean ...``: emit instances, print goals, check the Lake project (stage: prove).
+
+* ``workbench lean emit KERNEL.json|NAME [--out DIR]``: write a Lean instance file (no Lean needed).
+* ``workbench lean goals FILE.lean [--theorem T] [--line N]``: tactic steps with the goals before and after
+  each, and the file's diagnostics (needs ``lake``; without it the steps are listed and the exit code is 2).
+* ``workbench lean check``: ``lake build`` plus ``#print axioms`` for every theorem (needs ``lake``).
+* ``workbench lean status``: whether Lean can run here and what it last checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+
+from workbench.errors import UsageError
+from workbench.lean.errors import InstanceError, LeanNotInstalledError
+
+
+def register(subparsers) -> None:
+    lean = subparsers.add_parser("lean", help="Lean: emit instances, step through goals, check proofs")
+    sub = lean.add_subparsers(dest="lean_command", metavar="LEAN_COMMAND")
+    lean.set_defaults(func=lambda args: (lean.print_help(), 1)[1])
+
+    emit = sub.add_parser("emit", help="write the Lean instance file of a certified kernel")
+    emit.add_argument("source", nargs="?", help="KERNEL.json (a lean_instance or certificate file) or a kernel/program NAME")
+    emit.add_argument("--out", type=Path, default=None, help="output folder (default: lean/Instances, whose index is refreshed)")
+    emit.add_argument("--all", action="store_true", help="emit every instance known without a file (hand-built ones)")
+    emit.set_defaults(func=_emit)
+
+    goals = sub.add_parser("goals", help="print tactic steps with goals before/after, and diagnostics")
+    goals.add_argument("file", type=Path, help="a .lean file inside the Lake project")
+    goals.add_argument("--theorem", default=None, help="only this theorem (default: every theorem in the file)")
+    goals.add_argument("--line", type=int, default=None, help="only the goals at this 1-based line (start and end)")
+    goals.add_argument("--project", type=Path, default=None, help="Lake project (default: lean/)")
+    goals.add_argument("--timeout", type=float, default=300.0, help="seconds per request (default 300)")
+    goals.add_argument("--server", default=None, help="language-server command instead of `lake serve` (testing)")
+    goals.set_defaults(func=_goals)
+
+    check = sub.add_parser("check", help="lake build, then #print axioms for every theorem (needs lake)")
+    check.add_argument("--project", type=Path, default=None, help="Lake project (default: lean/)")
+    check.set_defaults(func=_check)
+
+    status = sub.add_parser("status", help="whether Lean can run here and what it last checked")
+    status.set_defaults(func=_status)
+
+
+def _instances(args) -> list:
+    from workbench.lean.adapter import instance_from_file
+    from workbench.lean.hand_built import HAND_BUILT, hand_built
+
+    if args.all:
+        return [HAND_BUILT[n]() for n in sorted(HAND_BUILT)]
+    if not args.source:
+        raise UsageError("give KERNEL.json or NAME (or --all); hand-built names: " + ", ".join(sorted(HAND_BUILT)))
+    path = Path(args.source)
+    if path.suffix == ".json" or path.exists():
+        if not path.exists():
+            raise UsageError(f"{path} does not exist")
+        return [instance_from_file(path)]
+    return [hand_built(args.source)]
+
+
+def _emit(args) -> int:
+    from workbench.lean.emit import write_instance
+    from workbench.lean.paths import INSTANCES
+
+    out = args.out or INSTANCES
+    for inst in _instances(args):
+        path = write_instance(inst, out)
+        print(f"wrote {path} ({len(inst.side_conditions)} side conditions, source: {inst.source})")
+    print("Lean check: not run (the emitter never runs Lean); run `workbench lean check` where `lake` exists.")
+    return 0
+
+
+def _print_goal_state(label: str, state) -> None:
+    if state.status == "no_goal":
+        print(f"    {label}: (no proof state here)")
+    elif state.status == "complete":
+        print(f"    {label}: no goals")
+    else:
+        for i, g in enumerate(state.goals):
+            print(f"    {label} [{i + 1}/{len(state.goals)}]:")
+            for h in g.hypotheses:
+                print(f"      {h}")
+            print(f"      ⊢ {g.target}")
+
+
+def _goals(args) -> int:
+    from workbench.lean.paths import PROJECT
+    from workbench.lean.session import LeanSession
+    from workbench.lean.steps import tactic_steps, theorems
+
+    project = (args.project or PROJECT).resolve()
+    command = shlex.split(args.server) if args.server else None
+    session = LeanSession(project, server_command=command, timeout=args.timeout)
+    rel = session.relpath(args.file)
+    text = (project / rel).read_text(encoding="utf-8")
+    names = [args.theorem] if args.theorem else list(theorems(text))
+    if args.theorem and args.theorem not in theorems(text):
+        raise UsageError(f"no theorem {args.theorem!r} in {rel}; theorems there: {list(theorems(text))}")
+    try:
+        session.start()
+    except LeanNotInstalledError as exc:
+        print(f"{rel}: Lean goals unavailable; tactic steps read from the text:")
+        for name in names:
+            print(f"theorem {name}")
+            for s in tactic_steps(text, name):
+                print(f"  step {s.index + 1} (line {s.line + 1}): {s.text.splitlines()[0]}")
+        print(f"workbench: error: {exc}", file=sys.stderr)
+        return 2
+    with session:
+        if args.line is not None:
+            lines = text.splitlines()
+            if not 1 <= args.line <= len(lines):
+                raise UsageError(f"--line {args.line} is outside {rel} (1..{len(lines)})")
+            line = lines[args.line - 1]
+            start = len(line) - len(line.lstrip())
+            print(f"{rel}:{args.line}: {line.strip()}")
+            _print_goal_state("before", session.goal(rel, args.line - 1, start))
+            _print_goal_state("after", session.goal(rel, args.line - 1, len(line.rstrip())))
+        else:
+            for name in names:
+                print(f"theorem {name}")
+                for sg in session.step_goals(rel, name):
+                    print(f"  step {sg.step.index + 1} (line {sg.step.line + 1}): {sg.step.text.splitlines()[0]}")
+                    _print_goal_state("before", sg.before)
+                    _print_goal_state("after", sg.after)
+        diags = session.diagnostics(rel)
+        print(f"diagnostics ({len(diags)}):")
+        for d in diags:
+            print(f"  {rel}:{d.line + 1}:{d.col + 1}: {d.kind}: {d.message}")
+        return 1 if any(d.severity == 1 for d in diags) else 0
+
+
+def _check(args) -> int:
+    from workbench.lean.check import check_project
+    from workbench.lean.paths import PROJECT
+
+    report = check_project((args.project or PROJECT).resolve())
+    for line in report.lines():
+        print(line)
+    return 0 if report.ok else 1
+
+
+def _status(args) -> int:
+    from workbench.lean.check import lean_status
+
+    st = lean_status()
+    print(st["summary"])
+    if st["checked"]:
+        print(json.dumps(st["checked"], indent=1, sort_keys=True))
+    return 0
+
+
+__all__ = ["register", "InstanceError"]

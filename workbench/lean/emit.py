@@ -1,0 +1,416 @@
+"""Emit a Lean instance file from a ``LeanInstance`` (stage: prove; deterministic text, no Lean needed).
+
+The file instantiates the generic theorem of ``lean/Narrowing/Kernel.lean`` for one kernel:
+
+* the kernel's loads and store as ``Narrowing.Expr`` terms (subterms used more than once become named
+  definitions, in order of first post-order occurrence);
+* one theorem per side condition ``0 ≤ p`` over the shape symbols, with the symbols' lower bounds and the
+  guards as hypotheses, closed by the one uniform tactic ``narrowing_side``. Before it, the emitter adds the
+  products ``0 ≤ ∏ (x - lb)`` (each by ``Int.mul_nonneg``) for the nonlinear monomials of ``p`` and the
+  guards after substituting ``x = lb + t``; after ``grind`` normalises those products, ``p`` is a linear
+  combination of them, the guards and the lower bounds. The emitter checks that such a combination exists
+  (a small linear program) and refuses the side condition otherwise, so a condition that held only on
+  sampled values is rejected here rather than in Lean;
+* ``narrowing_exact``: the generic theorem applied to this kernel.
+
+Determinism: sorted symbols and monomials, no clocks, no random numbers; golden files in
+``tests/lean/golden``. Honesty: the header says the text was emitted without running Lean.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import sympy
+from scipy.optimize import linprog
+
+from workbench.lean.errors import InstanceError
+from workbench.lean.instance import (
+    COMPARISONS,
+    LeanInstance,
+    Payload,
+    PayloadOp,
+    SideCondition,
+    Term,
+    TermOp,
+)
+
+LEAN_TY = {"i1": ".i1", "i32": ".i32", "i64": ".i64"}
+CMP_NAME = {TermOp.LT: ".lt", TermOp.LE: ".le", TermOp.GT: ".gt", TermOp.GE: ".ge", TermOp.EQ: ".eq", TermOp.NE: ".ne"}
+LEAN_STATUS_LINE = (
+    "Lean check: NOT RUN. This text was emitted without Lean; only `workbench lean check` (or "
+    "scripts/lean-check.sh) on a machine with Lean can check it, and its record lists the axioms used."
+)
+
+
+def module_name(inst: LeanInstance) -> str:
+    """``nested_cat_add`` + ``triton_poi_fused_add_cat_0`` -> ``NestedCatAdd_PoiFusedAddCat0``."""
+    kernel = re.sub(r"^triton_", "", inst.kernel)
+    return f"{_camel(inst.program)}_{_camel(kernel)}"
+
+
+def _camel(text: str) -> str:
+    parts = [p for p in re.split(r"[^0-9A-Za-z]+", text) if p]
+    if not parts:
+        raise InstanceError(f"cannot make a Lean module name from {text!r}: give the program a name with letters")
+    out = "".join(p[:1].upper() + p[1:] for p in parts)
+    return out if out[0].isalpha() else "K" + out
+
+
+# ---------------------------------------------------------------- terms
+
+
+def _children(t: Term) -> tuple[Term, ...]:
+    return t.args
+
+
+def _count_subterms(roots: list[Term]) -> tuple[Counter, list[Term]]:
+    """Occurrence counts of every subterm and their first post-order appearance (deterministic)."""
+    counts: Counter = Counter()
+    order: list[Term] = []
+    seen: set[Term] = set()
+
+    def visit(t: Term) -> None:
+        counts[t] += 1
+        if counts[t] > 1:
+            return  # children of a repeated subterm were already counted through its first occurrence
+        for c in _children(t):
+            visit(c)
+        if t not in seen:
+            seen.add(t)
+            order.append(t)
+
+    for r in roots:
+        visit(r)
+    return counts, order
+
+
+class _TermNamer:
+    """Names subterms that occur more than once (and are not leaves) as ``e0, e1, ...``."""
+
+    def __init__(self, roots: list[Term]) -> None:
+        counts, order = _count_subterms(roots)
+        self.names: dict[Term, str] = {}
+        for t in order:
+            if counts[t] > 1 and t.args:
+                self.names[t] = f"e{len(self.names)}"
+
+    def render(self, t: Term, top: bool = False) -> str:
+        if not top and t in self.names:
+            return self.names[t]
+        return _render_node(t, self.render)
+
+    def definitions(self) -> list[tuple[str, str]]:
+        return [(name, self.render(t, top=True)) for t, name in self.names.items()]
+
+
+def _int(c: int) -> str:
+    return f"({c})" if c < 0 else str(c)
+
+
+def _render_node(t: Term, sub) -> str:
+    """One ``Narrowing.Expr`` constructor application; every op is handled on purpose."""
+    match t.op:
+        case TermOp.PROGRAM_ID:
+            return ".programId"
+        case TermOp.ARANGE:
+            return ".arange"
+        case TermOp.BLOCK:
+            return ".block"
+        case TermOp.SIZE:
+            return f"(.size {t.value} {LEAN_TY[t.ty]})"
+        case TermOp.WEAK:
+            return f"(.weak {_int(t.value)})"
+        case TermOp.STRONG:
+            return f"(.strong {LEAN_TY[t.ty]} {_int(t.value)})"
+        case TermOp.ADD | TermOp.SUB | TermOp.MUL | TermOp.FLOORDIV | TermOp.MOD | TermOp.AND | TermOp.OR:
+            return f"(.{t.op.value} {sub(t.args[0])} {sub(t.args[1])})"
+        case TermOp.LT | TermOp.LE | TermOp.GT | TermOp.GE | TermOp.EQ | TermOp.NE:
+            return f"(.cmp {CMP_NAME[t.op]} {sub(t.args[0])} {sub(t.args[1])})"
+        case TermOp.WHERE:
+            return f"(.select {sub(t.args[0])} {sub(t.args[1])} {sub(t.args[2])})"
+        case TermOp.CAST:
+            return f"(.cast {LEAN_TY[t.ty]} {sub(t.args[0])})"
+    raise InstanceError(f"no Lean rendering for term op {t.op}")  # pragma: no cover - every op is matched
+
+
+def _payload_terms(p: Payload) -> list[Term]:
+    out = [p.cond] if p.cond is not None else []
+    for a in p.args:
+        out += _payload_terms(a)
+    return out
+
+
+def _render_payload(p: Payload, sub) -> str:
+    match p.op:
+        case PayloadOp.LOAD:
+            return f"(.load {p.index})"
+        case PayloadOp.CONST:
+            return f"(.const {_string(p.name)})"
+        case PayloadOp.UN:
+            return f"(.un {_string(p.name)} {_render_payload(p.args[0], sub)})"
+        case PayloadOp.BIN:
+            return f"(.bin {_string(p.name)} {_render_payload(p.args[0], sub)} {_render_payload(p.args[1], sub)})"
+        case PayloadOp.WHERE:
+            return f"(.select {sub(p.cond)} {_render_payload(p.args[0], sub)} {_render_payload(p.args[1], sub)})"
+    raise InstanceError(f"no Lean rendering for payload op {p.op}")  # pragma: no cover
+
+
+def _string(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+# ---------------------------------------------------------------- polynomials
+
+
+def _poly(expr: sympy.Expr, names: tuple[str, ...]) -> sympy.Poly:
+    gens = [sympy.Symbol(n, integer=True) for n in names]
+    expr = expr.subs({sympy.Symbol(n): g for n, g in zip(names, gens)})
+    try:
+        poly = sympy.Poly(sympy.expand(expr), *gens) if gens else sympy.Poly(sympy.expand(expr), sympy.Symbol("_"))
+    except sympy.PolynomialError as exc:
+        raise InstanceError(f"{expr} is not a polynomial in {list(names)}") from exc
+    for c in poly.coeffs():
+        if not c.is_integer:
+            raise InstanceError(f"{expr} has a non-integer coefficient {c}; side conditions are over integers")
+    return poly
+
+
+def _monomial_text(names: tuple[str, ...], exps: tuple[int, ...], lower: dict[str, int] | None = None) -> str:
+    """``s12 * s66`` (or ``(s12 - 1) * (s66 - 1)`` when ``lower`` shifts); repeated factors for powers."""
+    factors = []
+    for n, e in zip(names, exps):
+        lb = lower.get(n, 0) if lower else 0
+        f = n if lb == 0 else (f"({n} - {lb})" if lb > 0 else f"({n} + {-lb})")
+        factors += [f] * e
+    return " * ".join(factors)
+
+
+def render_poly(expr: sympy.Expr, names: tuple[str, ...]) -> str:
+    """Lean text of an integer polynomial: ``c * (x * y)`` terms, highest degree first, lex order.
+
+    Monomials are always parenthesised the same way so that ``omega`` sees one atom per monomial."""
+    poly = _poly(expr, names)
+    # Positive terms first (so bounds read `2147483647 - 2 * (s * w)`), each group by degree then lex.
+    terms = sorted(poly.terms(), key=lambda t: (int(t[1]) < 0, -sum(t[0]), tuple(-e for e in t[0])))
+    if not terms:
+        return "0"
+    out = ""
+    for i, (exps, coeff) in enumerate(terms):
+        c = int(coeff)
+        mono = _monomial_text(names, exps) if any(exps) else ""
+        mag = abs(c)
+        if mono:
+            atom = f"({mono})" if " * " in mono else mono
+            body = atom if mag == 1 else f"{mag} * {atom}"
+        else:
+            body = str(mag)
+        if i == 0:
+            out = f"-{body}" if c < 0 else body
+        else:
+            out += f" - {body}" if c < 0 else f" + {body}"
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Discharge:
+    """How ``narrowing_side`` closes one side condition: the product facts added before it, and the
+    nonnegative multipliers of the guards found by the emitter's linear-program check."""
+
+    hints: tuple[tuple[int, ...], ...]  # exponent vectors over the symbols, in t = x - lb
+    guard_multipliers: tuple[float, ...]
+
+
+def plan_discharge(claim: sympy.Expr, inst: LeanInstance, where: str) -> Discharge:
+    """Find a certificate ``p(lb+t) = Σ λ_j g_j(lb+t) + Σ c_m t^m`` with ``λ, c ≥ 0``, or refuse.
+
+    Every monomial ``t^m`` is nonnegative because every ``t_i = x_i - lb_i ≥ 0``; the certificate is what
+    ``grind``'s linear arithmetic needs once the degree->=2 monomial facts are in context."""
+    names = inst.symbol_names()
+    gens = [sympy.Symbol(n, integer=True) for n in names]
+    ts = [sympy.Symbol(f"_t_{n}", integer=True) for n in names]
+    shift = {g: s.lower + t for g, s, t in zip(gens, inst.symbols, ts)}
+
+    def shifted(e: sympy.Expr) -> dict[tuple[int, ...], int]:
+        e = e.subs({sympy.Symbol(n): g for n, g in zip(names, gens)}).subs(shift)
+        poly = sympy.Poly(sympy.expand(e), *ts) if ts else sympy.Poly(sympy.expand(e), sympy.Symbol("_"))
+        return {tuple(m): int(c) for m, c in poly.terms()}
+
+    p = shifted(claim)
+    gs = [shifted(g) for g in inst.guards]
+    monos = sorted(set(p).union(*[set(g) for g in gs]) if gs else set(p))
+    # Equality per monomial: p_m - Σ λ_j g_{j,m} = c_m >= 0  <=>  Σ λ_j g_{j,m} <= p_m.
+    if gs:
+        a_ub = np.array([[float(g.get(m, 0)) for g in gs] for m in monos])
+        b_ub = np.array([float(p.get(m, 0)) for m in monos])
+        res = linprog(np.ones(len(gs)), A_ub=a_ub, b_ub=b_ub, bounds=[(0, None)] * len(gs), method="highs")
+        ok, lam = res.status == 0, tuple(round(float(x), 9) for x in (res.x if res.status == 0 else []))
+    else:
+        ok, lam = all(c >= 0 for c in p.values()), ()
+    if not ok:
+        worst = min(monos, key=lambda m: p.get(m, 0))
+        raise InstanceError(
+            f"{where}: side condition 0 <= {claim} has no certificate from the lower bounds and guards "
+            f"(after x = lb + t the coefficient of {_monomial_text(names, worst) or '1'} cannot be made nonnegative); "
+            "the checker must not have certified it: re-run `workbench check` and inspect this condition"
+        )
+    hints = tuple(m for m in monos if sum(m) >= 2)
+    return Discharge(hints, lam)
+
+
+def _hint_proof(exps: tuple[int, ...]) -> str:
+    n = sum(exps)
+    proof = "Int.mul_nonneg (by omega) (by omega)"
+    for _ in range(n - 2):
+        proof = f"Int.mul_nonneg ({proof}) (by omega)"
+    return proof
+
+
+# ---------------------------------------------------------------- the file
+
+
+def emit_instance(inst: LeanInstance) -> str:
+    """The Lean text of one instance file (deterministic)."""
+    names = inst.symbol_names()
+    if len(set(names)) != len(names):
+        raise InstanceError(f"{inst.kernel}: duplicate shape symbols in {list(names)}")
+    for n in names:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n):
+            raise InstanceError(f"{inst.kernel}: symbol name {n!r} is not a Lean identifier; rename it in the certificate")
+    mod = module_name(inst)
+    lower = {s.name: s.lower for s in inst.symbols}
+    roots = [t for ld in inst.loads for t in (ld.offset, ld.mask)]
+    roots += [inst.store.offset, inst.store.mask] + _payload_terms(inst.store.value)
+    namer = _TermNamer(roots)
+    lines: list[str] = []
+    w = lines.append
+
+    w("import Narrowing")
+    w("")
+    w("/-!")
+    w(f"# Narrowing instance: `{inst.program}` kernel `{inst.kernel}`")
+    w("")
+    w("Generated by `workbench lean emit`; do not edit (regenerate instead).")
+    w("")
+    w(f"* kernel hash: `{inst.hash}`")
+    w(f"* mode: {inst.mode}; source: {inst.source}")
+    w(f"* {LEAN_STATUS_LINE}")
+    w("")
+    w("Shape symbols and lower bounds: " + ", ".join(f"`{s.name} ≥ {s.lower}`" for s in inst.symbols) + ".")
+    w("Guards (each `≥ 0`): " + (", ".join(f"`{render_poly(g, names)}`" for g in inst.guards) or "none") + ".")
+    w("Size arguments: " + ", ".join(
+        f"`{a.name}` = `{render_poly(a.expr, names)}` (`sizes {a.index}`, declared {a.wide_type}"
+        + (", narrowed to i32)" if a.narrowed else ")") for a in inst.size_args) + ".")
+    for note in inst.notes:
+        w(f"Note: {note}")
+    w("")
+    w("What is and is not established here: the side conditions are closed by `narrowing_side`; the")
+    w("per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives")
+    w("from them, and that derivation is not yet formalised in Lean (see docs/lean.md).")
+    w("")
+    w("## Main results")
+    for k, sc in enumerate(inst.side_conditions):
+        w(f"* `side_{k}`: {sc.reason} ({sc.origin}).")
+    w("* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe")
+    w("  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).")
+    w("-/")
+    w("")
+    w("set_option linter.unusedVariables false")
+    w("")
+    w(f"namespace Instances.{mod}")
+    w("")
+    w("open Narrowing")
+    w("")
+    for name, body in namer.definitions():
+        w(f"/-- Shared subterm. -/")
+        w(f"def {name} : Expr := {body}")
+        w("")
+    narrowed = sorted(a.index for a in inst.size_args if a.narrowed)
+    w(f"/-- The kernel `{inst.kernel}`: loads, store and the size arguments narrowed to `int32`. -/")
+    w("def kernel : Kernel where")
+    w(f"  name := {_string(inst.kernel)}")
+    w(f"  sizeArgs := [{', '.join(str(i) for i in narrowed)}]")
+    if inst.loads:
+        w("  loads := [")
+        for i, ld in enumerate(inst.loads):
+            sep = "," if i + 1 < len(inst.loads) else ""
+            w(f"    {{ ptr := {ld.ptr}, offset := {namer.render(ld.offset)},")
+            w(f"      mask := {namer.render(ld.mask)}, other := {_string(ld.other)} }}{sep}")
+        w("  ]")
+    else:
+        w("  loads := []")
+    w(f"  store := {{ ptr := {inst.store.ptr}, offset := {namer.render(inst.store.offset)},")
+    w(f"    mask := {namer.render(inst.store.mask)},")
+    w(f"    value := {_render_payload(inst.store.value, namer.render)} }}")
+    w("")
+    binders = " ".join(f"({n} : Int)" for n in names)
+    lb_hyps = " ".join(f"(h_{n} : {lower[n]} ≤ {n})" for n in names)
+    guard_hyps = " ".join(f"(g{j} : 0 ≤ {render_poly(g, names)})" for j, g in enumerate(inst.guards))
+    for k, sc in enumerate(inst.side_conditions):
+        plan = plan_discharge(sc.claim, inst, f"{inst.kernel} side condition {k}")
+        w(f"/-- {sc.reason}. Origin: {sc.origin}. -/")
+        w(f"theorem side_{k} {binders}")
+        w(f"    {lb_hyps}")
+        if guard_hyps:
+            w(f"    {guard_hyps}")
+        w(f"    : 0 ≤ {render_poly(sc.claim, names)} := by")
+        for h, exps in enumerate(plan.hints):
+            w(f"  have m{h} : 0 ≤ {_monomial_text(names, exps, lower)} := {_hint_proof(exps)}")
+        w("  narrowing_side")
+        w("")
+    w("/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide")
+    w("and narrowed kernels observe the same loads and the same store. -/")
+    w("theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :")
+    w("    kernel.observe .wide L = kernel.observe .narrow L :=")
+    w("  (Kernel.narrowing_exact_of_safe h).1")
+    w("")
+    w(f"end Instances.{mod}")
+    return "\n".join(lines) + "\n"
+
+
+def index_text(modules: list[str]) -> str:
+    """``lean/Instances.lean``: imports every instance module, sorted."""
+    body = "\n".join(f"import Instances.{m}" for m in sorted(modules))
+    return (
+        (body + "\n\n" if body else "")
+        + "/-!\n# Generated narrowing instances\n\nImports every file of `Instances/` (regenerated by "
+        "`workbench lean emit --out lean/Instances`).\n\n" + LEAN_STATUS_LINE + "\n-/\n"
+    )
+
+
+def write_instance(inst: LeanInstance, out_dir: Path) -> Path:
+    """Write the instance file; when ``out_dir`` is a Lake project's ``Instances/``, refresh its index."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{module_name(inst)}.lean"
+    path.write_text(emit_instance(inst))
+    if out_dir.name == "Instances" and (out_dir.parent / "lakefile.toml").exists():
+        modules = sorted(p.stem for p in out_dir.glob("*.lean"))
+        (out_dir.parent / "Instances.lean").write_text(index_text(modules))
+    return path
+
+
+def side_condition_table(inst: LeanInstance) -> list[dict]:
+    """Rows for notebooks and widgets: each side condition in Lean syntax, with its discharge plan."""
+    names = inst.symbol_names()
+    rows = []
+    for k, sc in enumerate(inst.side_conditions):
+        plan = plan_discharge(sc.claim, inst, f"{inst.kernel} side condition {k}")
+        rows.append({
+            "theorem": f"side_{k}",
+            "claim": f"0 ≤ {render_poly(sc.claim, names)}",
+            "reason": sc.reason,
+            "origin": sc.origin,
+            "product_facts": len(plan.hints),
+            "guard_multipliers": list(plan.guard_multipliers),
+            "lean_checked": False,
+        })
+    return rows
+
+
+__all__ = ["emit_instance", "index_text", "module_name", "plan_discharge", "render_poly", "side_condition_table",
+           "write_instance", "SideCondition"]

@@ -1,0 +1,202 @@
+"""GoalStepper: choose a theorem of a Lean file, step forward and back through its tactics, and see the
+hypotheses and goals before and after each step, with the diagnostics on that step's lines.
+
+The state lives in ``GoalStepperModel`` (plain Python, tested without a browser); every computation is a
+call into ``workbench.lean`` (the session for goals and diagnostics, ``steps`` for tactic positions).
+Without Lean the stepper still lists theorems and tactic steps from the text, says that Lean is not
+installed and how to install it, and never raises: failures of the server (not installed, crashed,
+timed out) become the ``message`` shown above the goals.
+"""
+
+from __future__ import annotations
+
+import html
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import ipywidgets as w
+
+from workbench.errors import WorkbenchError
+from workbench.lean.check import lean_status
+from workbench.lean.errors import INSTALL_HINT, LeanError, LeanNotInstalledError
+from workbench.lean.paths import PROJECT
+from workbench.lean.session import Diagnostic, GoalState, LeanSession, StepGoals
+from workbench.lean.steps import TacticStep, tactic_steps, theorems
+
+
+@dataclass(frozen=True, slots=True)
+class StepView:
+    """What the stepper shows for the current position."""
+
+    theorem: str | None
+    index: int
+    count: int
+    step: TacticStep | None
+    before: GoalState | None
+    after: GoalState | None
+    diagnostics: tuple[Diagnostic, ...]
+    message: str | None
+    lean_status: str
+
+
+class GoalStepperModel:
+    """Theorem choice, current step, and goals fetched lazily from a ``LeanSession``."""
+
+    def __init__(self, path: Path | str, *, project: Path | str = PROJECT, session: LeanSession | None = None,
+                 server_command: list[str] | None = None, timeout: float = 300.0) -> None:
+        self.project = Path(project).resolve()
+        self.session = session or LeanSession(self.project, server_command=server_command, timeout=timeout)
+        self.path = self.session.relpath(path)
+        self.text = (self.project / self.path).read_text(encoding="utf-8")
+        self.theorems = theorems(self.text)
+        self.theorem: str | None = None
+        self.steps: tuple[TacticStep, ...] = ()
+        self.index = 0
+        self.message: str | None = None
+        self._connected = False
+        self._goals: dict[tuple[str, int], StepGoals] = {}
+        self._diagnostics: tuple[Diagnostic, ...] | None = None
+        self.lean_status = lean_status(self.project)["summary"]
+        if server_command:
+            self.lean_status += f" Goals come from the language server `{' '.join(server_command)}`."
+        if self.theorems:
+            self.select(self.theorems[0])
+        command = self.session.server_command or ["lake"]
+        if shutil.which(command[0]) is None and not Path(command[0]).exists():
+            # Say so at once (not only when a step needs goals); connect() stays the one place that starts Lean.
+            self.message = f"Lean is not installed here, so no goals can be shown. {INSTALL_HINT}."
+
+    # -------------------------------------------------------------- navigation
+
+    def select(self, theorem: str) -> None:
+        if theorem not in self.theorems:
+            raise WorkbenchError(f"no theorem {theorem!r} in {self.path}; theorems there: {list(self.theorems)}")
+        self.theorem = theorem
+        self.steps = tactic_steps(self.text, theorem)
+        self.index = 0
+
+    def forward(self) -> None:
+        if self.index + 1 < len(self.steps):
+            self.index += 1
+
+    def back(self) -> None:
+        if self.index > 0:
+            self.index -= 1
+
+    def goto(self, index: int) -> None:
+        self.index = max(0, min(index, len(self.steps) - 1)) if self.steps else 0
+
+    # -------------------------------------------------------------- Lean
+
+    def connect(self) -> bool:
+        """Start the session once; on failure record why (with install instructions) and return False."""
+        if self._connected:
+            return self.session.running
+        self._connected = True
+        try:
+            self.session.start()
+            self.session.open(self.path)
+        except LeanNotInstalledError as exc:
+            self.message = f"Lean is not installed here, so no goals can be shown. {exc.install_hint}."
+            return False
+        except LeanError as exc:
+            self.message = f"Lean could not start: {exc}"
+            return False
+        return True
+
+    def _fetch(self) -> tuple[GoalState | None, GoalState | None]:
+        if not self.steps or self.theorem is None:
+            return None, None
+        key = (self.theorem, self.index)
+        if key in self._goals:
+            sg = self._goals[key]
+            return sg.before, sg.after
+        if not self.connect() or not self.session.running:
+            return None, None
+        step = self.steps[self.index]
+        try:
+            sg = StepGoals(step, self.session.goal(self.path, step.line, step.col),
+                           self.session.goal(self.path, step.end_line, step.end_col))
+            if self._diagnostics is None:
+                self._diagnostics = self.session.diagnostics(self.path)
+        except LeanError as exc:
+            self.message = f"Lean failed at step {self.index + 1} of {self.theorem}: {exc}"
+            return None, None
+        self._goals[key] = sg
+        return sg.before, sg.after
+
+    def current(self) -> StepView:
+        before, after = self._fetch()
+        step = self.steps[self.index] if self.steps else None
+        diags = ()
+        if step is not None and self._diagnostics:
+            diags = tuple(d for d in self._diagnostics if step.line <= d.line <= step.end_line)
+        return StepView(self.theorem, self.index, len(self.steps), step, before, after, diags, self.message,
+                        self.lean_status)
+
+    def close(self) -> None:
+        self.session.stop()
+
+
+# ------------------------------------------------------------------ rendering
+
+
+def _goal_html(label: str, state: GoalState | None) -> str:
+    if state is None:
+        body = "<i>goals unavailable</i>"
+    elif state.status == "no_goal":
+        body = "<i>no proof state at this position</i>"
+    elif state.status == "complete":
+        body = "<b>no goals</b>"
+    else:
+        parts = []
+        for g in state.goals:
+            hyps = "".join(f"<div><code>{html.escape(h)}</code></div>" for h in g.hypotheses)
+            parts.append(f"<div style='margin:4px 0;padding:4px;border-left:3px solid #888'>{hyps}"
+                         f"<div><code>⊢ {html.escape(g.target)}</code></div></div>")
+        body = "".join(parts)
+    return f"<div><b>{html.escape(label)}</b>{body}</div>"
+
+
+def render_html(view: StepView) -> str:
+    """The HTML of one step (used by the widget; testable on its own)."""
+    head = f"<div style='color:#555'>{html.escape(view.lean_status)}</div>"
+    if view.message:
+        head += f"<div style='color:#a40'><b>{html.escape(view.message)}</b></div>"
+    if view.step is None:
+        return head + "<div><i>no tactic steps (term-mode proof, or no theorem)</i></div>"
+    step = (f"<div>Step {view.index + 1} of {view.count} (line {view.step.line + 1}): "
+            f"<pre style='margin:2px 0'>{html.escape(view.step.text)}</pre></div>")
+    diags = "".join(
+        f"<li>{html.escape(d.kind)} at line {d.line + 1}: {html.escape(d.message)}</li>" for d in view.diagnostics)
+    return (head + step + _goal_html("Before", view.before) + _goal_html("After", view.after)
+            + (f"<div><b>Diagnostics</b><ul>{diags}</ul></div>" if diags else ""))
+
+
+class GoalStepper(w.VBox):
+    """The widget: a theorem dropdown, back/forward buttons, and the rendered step."""
+
+    def __init__(self, path: Path | str, **model_kwargs) -> None:
+        self.model = GoalStepperModel(path, **model_kwargs)
+        self.choice = w.Dropdown(options=list(self.model.theorems), description="theorem")
+        self.prev = w.Button(description="◀ back")
+        self.next = w.Button(description="forward ▶")
+        self.view = w.HTML()
+        self.choice.observe(self._on_choice, names="value")
+        self.prev.on_click(lambda _b: self._move(self.model.back))
+        self.next.on_click(lambda _b: self._move(self.model.forward))
+        super().__init__([w.HBox([self.choice, self.prev, self.next]), self.view])
+        self.refresh()
+
+    def _on_choice(self, change) -> None:
+        if change["new"]:
+            self.model.select(change["new"])
+            self.refresh()
+
+    def _move(self, action) -> None:
+        action()
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.view.value = render_html(self.model.current())
