@@ -2,6 +2,7 @@ import Narrowing.Int
 import Narrowing.Expr
 import Narrowing.Kernel
 import Narrowing.Tactic
+import Narrowing.BitVecBridge
 
 /-!
 # Narrowing: when declaring Inductor's size arguments `int32` is exact

@@ -52,6 +52,11 @@ inductive Mode where
   | narrow
   deriving DecidableEq, Repr
 
+/-- The type a size argument declared `t` has in a mode: its own in `wide`, `int32` in `narrow`. -/
+def Mode.sizeTy : Mode → Ty → Ty
+  | .wide, t => t
+  | .narrow, _ => .i32
+
 /-- One lane of the launch grid: its program id, its position in `tl.arange(0, XBLOCK)`, the block size
 `XBLOCK`, and the size arguments' values as the host computes them (exact integers). -/
 structure Lane where
@@ -97,9 +102,7 @@ def Expr.ty (m : Mode) : Expr → Ty
   | .programId => .i32
   | .arange => .i32
   | .block => .weak
-  | .size _ t => match m with
-    | .wide => t
-    | .narrow => .i32
+  | .size _ t => m.sizeTy t
   | .weak _ => .weak
   | .strong t _ => t
   | .add a b => (a.ty m).promote (b.ty m)
@@ -194,7 +197,7 @@ theorem Expr.eval_wide_eq_eval_narrow_of_agree (L : Lane) (e : Expr) (h : e.Agre
   | block => rfl
   | size i t =>
     simp only [Expr.Agree] at h
-    simp only [Expr.eval, Expr.ty]
+    simp only [Expr.eval, Expr.ty, Mode.sizeTy]
     exact SameWrap.wrap_eq h
   | weak c => rfl
   | strong t c => rfl

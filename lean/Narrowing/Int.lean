@@ -25,7 +25,6 @@ Status: not checked by Lean where it was written (see `docs/lean.md`).
 * `Narrowing.Ty.wrap_eq_self_of_fits32`: the same for every non-mask type.
 * `Narrowing.SameWrap.wrap_eq`: the condition under which the wide and narrow result types give the same
   value.
-* `Narrowing.wrap32_eq_toInt_ofInt`: `wrap32` is core's `BitVec.ofInt 32` read back with `BitVec.toInt`.
 -/
 
 namespace Narrowing
@@ -78,7 +77,7 @@ structure Size32 where
 /-- Builds a `Size32` from an integer known to be in range. -/
 def Size32.ofIntLE (v : Int) (hl : -2147483648 ≤ v) (hr : v ≤ 2147483647) : Size32 := ⟨v, hl, hr⟩
 
-theorem Size32.fits32 (s : Size32) : Fits32 s.val := ⟨s.ge, s.le⟩
+theorem Size32.fits32 (s : Size32) : Fits32 s.val := And.intro s.ge s.le
 
 theorem wrap32_eq_self_of_fits32 {v : Int} (h : Fits32 v) : wrap32 v = v := by
   obtain ⟨h₁, h₂⟩ := h
@@ -107,15 +106,5 @@ theorem SameWrap.wrap_eq {tw tn : Ty} {v : Int} (h : SameWrap tw tn v) : tw.wrap
   rcases h with rfl | ⟨hw, hn, hv⟩
   · rfl
   · rw [Ty.wrap_eq_self_of_fits32 hw hv, Ty.wrap_eq_self_of_fits32 hn hv]
-
-/-- Our `wrap32` agrees with core's bit-vector semantics (`BitVec.toInt_ofInt` gives `Int.bmod`). -/
-theorem wrap32_eq_toInt_ofInt (v : Int) : wrap32 v = (BitVec.ofInt 32 v).toInt := by
-  simp only [BitVec.toInt_ofInt, Nat.reducePow, Int.bmod, wrap32]
-  split <;> omega
-
-/-- Our `wrap64` agrees with core's bit-vector semantics. -/
-theorem wrap64_eq_toInt_ofInt (v : Int) : wrap64 v = (BitVec.ofInt 64 v).toInt := by
-  simp only [BitVec.toInt_ofInt, Nat.reducePow, Int.bmod, wrap64]
-  split <;> omega
 
 end Narrowing

@@ -32,6 +32,8 @@ namespace Narrowing
 inductive Val where
   /-- The cell at `offset` of pointer argument `ptr`. -/
   | mem (ptr : Nat) (offset : Int)
+  /-- An index value used as data (e.g. `x0.to(tl.float32)`). -/
+  | int (v : Int)
   /-- A named constant (a literal, or the `other=` of a masked-off load). -/
   | const (name : String)
   | un (f : String) (a : Val)
@@ -45,10 +47,11 @@ structure Load where
   mask : Expr
   other : String
 
-/-- Payload expressions: loads by index into the kernel's load list, constants, uninterpreted
-operations, and `tl.where` on payloads. -/
+/-- Payload expressions: loads by index into the kernel's load list, index values used as data,
+constants, uninterpreted operations, and `tl.where` on payloads. -/
 inductive Payload where
   | load (i : Nat)
+  | int (e : Expr)
   | const (name : String)
   | un (f : String) (a : Payload)
   | bin (f : String) (a b : Payload)
@@ -76,11 +79,16 @@ def Load.access (ld : Load) (m : Mode) (L : Lane) : Option (Nat × Int) :=
 def Load.value (ld : Load) (m : Mode) (L : Lane) : Val :=
   if ld.mask.eval m L ≠ 0 then .mem ld.ptr (ld.offset.eval m L) else .const ld.other
 
+/-- The symbolic value of the kernel's `i`-th load (a named constant if there is none). -/
+def loadValue (m : Mode) (L : Lane) (loads : List Load) (i : Nat) : Val :=
+  match loads[i]? with
+  | some ld => ld.value m L
+  | none => .const "missing-load"
+
 /-- The symbolic value of a payload on a lane. -/
 def Payload.eval (m : Mode) (L : Lane) (loads : List Load) : Payload → Val
-  | .load i => match loads[i]? with
-    | some ld => ld.value m L
-    | none => .const "missing-load"
+  | .load i => loadValue m L loads i
+  | .int e => .int (e.eval m L)
   | .const c => .const c
   | .un f a => .un f (a.eval m L loads)
   | .bin f a b => .bin f (a.eval m L loads) (b.eval m L loads)
@@ -98,9 +106,10 @@ def Kernel.observe (k : Kernel) (m : Mode) (L : Lane) : Observed where
       some (k.store.ptr, k.store.offset.eval m L, k.store.value.eval m L k.loads)
     else none
 
-/-- The payload's `where` conditions satisfy `Agree`. -/
+/-- The payload's `where` conditions and embedded index values satisfy `Agree`. -/
 def Payload.Agree (L : Lane) : Payload → Prop
   | .load _ => True
+  | .int e => e.Agree L
   | .const _ => True
   | .un _ a => a.Agree L
   | .bin _ a b => a.Agree L ∧ b.Agree L
@@ -145,9 +154,14 @@ theorem Payload.eval_wide_eq_eval_narrow {L : Lane} {loads : List Load}
   induction p with
   | load i =>
     simp only [Payload.eval]
+    unfold loadValue
     cases hi : loads[i]? with
     | none => rfl
     | some ld => exact Load.value_wide_eq_value_narrow (hl ld (List.mem_of_getElem? hi))
+  | int e =>
+    simp only [Payload.Agree] at h
+    simp only [Payload.eval]
+    rw [Expr.eval_wide_eq_eval_narrow_of_agree L e h]
   | const c => rfl
   | un f a iha =>
     simp only [Payload.Agree] at h

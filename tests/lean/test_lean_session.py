@@ -107,3 +107,12 @@ def test_lean_session_refuses_non_lake_folder(tmp_path):
 
     with pytest.raises(UsageError, match="is not a Lake project"):
         LeanSession(tmp_path, server_command=server("happy")).start()
+
+
+def test_lean_session_did_change_refreshes_diagnostics(project):
+    with LeanSession(project, server_command=server("happy"), timeout=10) as s:
+        assert [d.kind for d in s.diagnostics("Demo.lean")] == ["warning"]
+        s.update("Demo.lean", "theorem e (x : Int) : x = x := by\n  exact ERROR\n")
+        diags = s.diagnostics("Demo.lean")
+        assert [(d.line, d.kind, d.message) for d in diags] == [(1, "error", "unknown identifier 'ERROR'")]
+        assert (project / "Demo.lean").read_text().startswith("theorem demo")  # disk untouched

@@ -42,13 +42,15 @@ def test_lean_widget_without_lean_says_so_and_does_not_raise(monkeypatch):
     widget = GoalStepper(PROJECT / "Narrowing" / "Int.lean")
     assert widget.model.theorems[:2] == ("Size32.fits32", "wrap32_eq_self_of_fits32")
     assert "Lean is not installed here" in widget.view.value and "elan" in widget.view.value
-    assert "goals unavailable" in widget.view.value
     assert "nothing here was checked by Lean" in widget.view.value
-    widget.next.click()
-    assert widget.model.index == 1
+    assert "no tactic steps" in widget.view.value  # Size32.fits32 is a term-mode proof
     widget.choice.value = "Ty.wrap_eq_self_of_fits32"
     assert widget.model.steps[0].text == "cases t with"
-    assert "Step 1 of" in widget.view.value
+    assert "Step 1 of 5" in widget.view.value and "goals unavailable" in widget.view.value
+    widget.next.click()
+    assert widget.model.index == 1 and "Step 2 of 5" in widget.view.value
+    widget.prev.click()
+    assert widget.model.index == 0
 
 
 def test_lean_widget_server_crash_becomes_a_message(tmp_path):
@@ -60,5 +62,17 @@ def test_lean_widget_server_crash_becomes_a_message(tmp_path):
         assert "INTERNAL PANIC" in v.message
         m.forward()
         assert m.current().before is None  # still no raise
+    finally:
+        m.close()
+
+
+def test_lean_widget_slow_server_times_out_into_a_message(tmp_path, monkeypatch):
+    monkeypatch.setenv("FAKE_LEAN_DELAY", "5")
+    proj = fake_project(tmp_path / "p")
+    m = GoalStepperModel(proj / "Demo.lean", project=proj, server_command=server("slow"), timeout=0.5)
+    try:
+        v = m.current()
+        assert v.before is None
+        assert "timed out after 0.5 s and was cancelled" in v.message
     finally:
         m.close()

@@ -27,7 +27,7 @@ def _run(kernel, name, shape, xblock=32):
     import torch
 
     program = get(kernel.program)
-    ins = harness._inputs(program, tuple(shape.items()), "cpu", 3, dry_run=True)
+    ins = harness._inputs(program, tuple(shape.items()), "cpu", 3, interpreted=True)
     ref = program.fn(*ins)
     var = V.build(kernel, name)
     tensors, sizes, xnumel = harness.bind(kernel, program, ins, var.params)

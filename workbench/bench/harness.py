@@ -305,13 +305,17 @@ def compare_with_fake_capture(kernel: Any, program: Any) -> dict[str, Any]:
         return {"error": f"{type(exc).__name__}: {exc}"}
 
 
-def _inputs(program: Any, shape: Shape, device: str, seed: int, dry_run: bool) -> tuple[Any, ...]:
+def _inputs(program: Any, shape: Shape, device: str, seed: int, interpreted: bool) -> tuple[Any, ...]:
     import torch
 
     ins = program.make_inputs(dict(shape), device=device, seed=seed)
-    if dry_run:  # integer-valued floats: interpreter truncation == round-to-nearest-even (module docstring)
+    if interpreted:  # integer-valued floats: interpreter truncation == round-to-nearest-even (module docstring)
         ins = tuple(torch.round(t.float() * 4).to(t.dtype) if t.dtype.is_floating_point else t for t in ins)
     return ins
+
+
+def _poison(t: Any) -> None:
+    t.fill_(float("nan") if t.dtype.is_floating_point else -1)
 
 
 def _compile_count(fns: Mapping[str, Any]) -> int | None:
@@ -360,7 +364,7 @@ def run_process(plan: Plan, process: int, dry_run: bool, kernel: Any = None, pro
     shapes = list(dict.fromkeys(st.sequence + st.small))
     calls: dict[Shape, Call] = {}
     for i, sh in enumerate(shapes):
-        ins = _inputs(program, sh, device, plan.seed + i, dry_run)
+        ins = _inputs(program, sh, device, plan.seed + i, V.interpreting())
         ref = program.fn(*ins)
         tensors, sizes, xnumel = bind(kernel, program, ins, built[plan.variants[0]].params)
         calls[sh] = Call(sh, ins, ref, tensors, sizes, xnumel)
@@ -377,7 +381,7 @@ def run_process(plan: Plan, process: int, dry_run: bool, kernel: Any = None, pro
     correctness = []
     for n in built:
         for sh, c in calls.items():
-            outs[(n, sh)].fill_(float("nan")) if c.reference.dtype.is_floating_point else outs[(n, sh)].zero_()
+            _poison(outs[(n, sh)])  # so a launch that writes nothing cannot pass as equal
             launch(n, sh)
             timer.sync()
             correctness.append({"process": process, "variant": n, "shape": shape_key(sh),
@@ -392,6 +396,8 @@ def run_process(plan: Plan, process: int, dry_run: bool, kernel: Any = None, pro
     blocks = []
     for r, order in enumerate(plan_mod.schedule(plan, dry_run)[process]):
         for pos, n in enumerate(order):
+            for sh in shapes:  # poison, so the after-block check sees this block's writes, not older ones
+                _poison(outs[(n, sh)])
             # warm-up under sustained load: whole passes over the sequence until warmup_s has elapsed
             t_warm = time.perf_counter()
             passes = 0

@@ -117,14 +117,19 @@ def check_plan_file(rec: dict[str, Any], plan_path: str | Path | None = None) ->
     """Compare the plan file (given, or the record's ``plan_path`` when it exists) with the registered hash.
     Returns a one-line status; raises :class:`PlanChangedError` when the file changed."""
     p = Path(plan_path) if plan_path else (Path(rec["plan_path"]) if rec.get("plan_path") else None)
+    shown = p
+    if p is not None and not p.is_absolute() and not p.is_file():
+        from workbench.paths import ROOT  # a relative plan path is relative to the checkout (notebooks run elsewhere)
+
+        p = ROOT / p
     if p is None or not p.is_file():
         return "plan file not present here; the plan embedded in the record matches its registered hash"
     _, raw = plan_mod.load(p)
     now = plan_mod.digest(raw)
     if now != rec["plan_sha256"]:
         raise PlanChangedError(
-            f"plan {str(p)!r} now hashes to {now[:12]}..., but the run registered {rec['plan_sha256'][:12]}...; "
+            f"plan {str(shown)!r} now hashes to {now[:12]}..., but the run registered {rec['plan_sha256'][:12]}...; "
             "the plan changed after the run. Report against the plan embedded in the record by restoring the file, "
             "or register a new plan and run it again"
         )
-    return f"plan file {p} matches the registered hash ({now[:12]}...)"
+    return f"plan file {shown} matches the registered hash ({now[:12]}...)"

@@ -135,3 +135,17 @@ def report(record_path: str | Path, out_dir: str | Path = "figures", plan_path: 
 
 def load_plan_of(record_path: str | Path) -> Plan:
     return records.load(record_path)[0]
+
+
+def runs_in(folder: str | Path = "data/runs") -> dict[str, list[Path]]:
+    """Run records under ``folder`` split by kind: ``gpu`` (measured), ``dry-run`` and ``synthetic``.
+    Files that are not valid records are listed under ``invalid`` rather than silently skipped."""
+    out: dict[str, list[Path]] = {"gpu": [], "dry-run": [], "synthetic": [], "invalid": []}
+    for p in sorted(Path(folder).glob("*.json")):
+        try:
+            _, rec = records.load(p)
+        except records.RecordError:
+            out["invalid"].append(p)
+            continue
+        out["synthetic" if rec.get("synthetic") else rec["mode"]].append(p)
+    return out

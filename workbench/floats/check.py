@@ -31,7 +31,7 @@ from workbench.floats.gate import Safety, Shape, element_functions, gate
 from workbench.floats.ir import Node, Op, Ty, contract_fma, opaque_names, walk
 from workbench.floats.reference import evaluate_scalar, f32_bits, f32_from_bits
 from workbench.floats.spec import Spec
-from workbench.floats.sweep import same, sweep_unary
+from workbench.floats.sweep import classify, same, sweep_unary
 
 NAN_POLICIES = ("any", "payload")
 RANDOM_CASES = 1 << 20
@@ -184,7 +184,13 @@ def _search(spec: Spec, fns: tuple[Node, ...], sem: Semantics, nan: str, random_
     for fi, f in enumerate(fns):
         got = np.broadcast_to(np.asarray(evaluate(f, xs, sem), dtype=np.float32), cols[0].shape)
         bad = np.flatnonzero(~same(np.ascontiguousarray(got), np.ascontiguousarray(want), nan))
-        for j in bad[:4]:
+        # the first mismatch of each combination of input float classes, in case order, at most 8
+        picked: dict[tuple[str, ...], int] = {}
+        for j in bad[:4096]:
+            key = tuple(classify(int(c[j])) for c in cols)
+            if key not in picked and len(picked) < 8:
+                picked[key] = int(j)
+        for j in sorted(picked.values()):
             witnesses.append(Witness(tuple(int(c[j]) for c in cols), int(got[j:j + 1].view(np.uint32)[0]),
                                      int(want[j:j + 1].view(np.uint32)[0]), fi))
     return witnesses, len(cols[0])

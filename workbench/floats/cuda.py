@@ -624,7 +624,7 @@ class _Frontend:
         if d.kind is not K.VAR_DECL:
             self.refuse(f"declaration {d.kind.name}", d, "declare scalar, float4 or pointer locals")
         toks = [t.spelling for t in d.get_tokens()]
-        if "__shared__" in toks or "shared" in toks:
+        if "__shared__" in toks or any("SHARED" in ch.kind.name for ch in d.get_children()):
             self.refuse("shared memory", d, "elementwise kernels need no shared memory")
         ty = _ty_of(d.type.spelling)
         if ty is None or "[" in d.type.spelling:

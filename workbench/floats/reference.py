@@ -32,10 +32,8 @@ def f32_bits(x: float) -> int:
 
 def _round(ty: Ty, fn, *xs: float) -> float:
     ctx = _CTX[ty]
-    with gmpy2.local_context(ctx):
-        ops = [gmpy2.mpfr(x, 53) for x in xs]  # exact: every input already fits in 53 bits
-        r = fn(*ops)
-        return float(r)
+    ops = [gmpy2.mpfr(x, 53) for x in xs]  # exact: every input already fits in 53 bits
+    return float(fn(ctx)(*ops))
 
 
 def _flush32(x: float) -> float:
@@ -78,8 +76,11 @@ def evaluate_scalar(node: Node, args: dict, ftz: bool = False):
             case Op.CONST:
                 return float(n.value) if ty.is_float else n.value
             case Op.ADD | Op.SUB | Op.MUL | Op.DIV | Op.FMA | Op.SQRT if ty.is_float:
-                fn = {Op.ADD: gmpy2.add, Op.SUB: gmpy2.sub, Op.MUL: gmpy2.mul, Op.DIV: gmpy2.div,
-                      Op.FMA: gmpy2.fma, Op.SQRT: gmpy2.sqrt}[n.op]
+                name = {Op.ADD: "add", Op.SUB: "sub", Op.MUL: "mul", Op.DIV: "div", Op.FMA: "fma",
+                        Op.SQRT: "sqrt"}[n.op]
+
+                def fn(ctx, name=name):
+                    return getattr(ctx, name)
                 ins = [_flush32(x) if ftz and ty is Ty.F32 else x for x in a]
                 return fl(n, _round(ty, fn, *ins))
             case Op.NEG:
@@ -108,11 +109,11 @@ def evaluate_scalar(node: Node, args: dict, ftz: bool = False):
             case Op.SELECT:
                 return a[1] if a[0] else a[2]
             case Op.CAST if ty is Ty.F32 and n.args[0].ty is Ty.F64:
-                return fl(n, _round(Ty.F32, lambda v: +v, a[0]))
+                return fl(n, _round(Ty.F32, lambda ctx: ctx.plus, a[0]))
             case Op.CAST if ty is Ty.F64 and n.args[0].ty is Ty.F32:
                 return fl(n.args[0], a[0])
             case Op.CAST if ty.is_float:
-                return _round(ty, lambda v: +v, float(a[0]))
+                return _round(ty, lambda ctx: ctx.plus, float(a[0]))
             case Op.CAST:
                 raise FloatsUnsupportedError(f"reference: integer cast {n!r} is not needed for scalars")
             case Op.OPAQUE:

@@ -199,10 +199,16 @@ def load_program(path: str | Path):
 
 
 def _line_of(node, path: Path) -> int | None:
+    """The SPEC.py line of a graph node: from its stack trace when export kept one, else the first line
+    that names the op (``torch.floor(x)`` for ``aten.floor.default``)."""
     trace = node.meta.get("stack_trace") or ""
     for m in re.finditer(r'File "([^"]+)", line (\d+)', trace):
-        if Path(m.group(1)).name == path.name:
+        if Path(m.group(1)).resolve() == path.resolve():
             return int(m.group(2))
+    base = str(node.target).split(".")[1] if "." in str(node.target) else str(node.target)
+    for i, text in enumerate(path.read_text().splitlines(), start=1):
+        if re.search(rf"\b{re.escape(base)}\b", text) and not text.lstrip().startswith(("#", "import", "from")):
+            return i
     return None
 
 

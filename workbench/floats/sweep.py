@@ -113,7 +113,7 @@ def sweep_unary(spec: Node, fns: tuple[Node, ...], sem: Semantics, nan: str = "a
             for k, v in m[i].items():
                 mins[i][k] = min(v, mins[i].get(k, v))
         bar.update(TASK)
-        bar.set_postfix(mismatches=sum(counts), refresh=False)
+        bar.set_postfix_str(f"mismatches={sum(counts):,}", refresh=False)
 
     if workers <= 1:
         _init(spec, fns, sem, nan)

@@ -173,6 +173,7 @@ class PayloadOp(enum.Enum):
     """Payload (tensor value) ops, kept symbolic: one per ``Narrowing.Payload`` constructor."""
 
     LOAD = "load"
+    INT = "int"  # an index value used as data; the term is in ``cond``
     CONST = "const"
     UN = "un"
     BIN = "bin"

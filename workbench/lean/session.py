@@ -239,6 +239,13 @@ class LeanSession:
         self._call(self._client.open(rel), "textDocument/waitForDiagnostics (elaborating after didOpen)", rel)
         return rel
 
+    def update(self, path: Path | str, text: str) -> str:
+        """Replace the open document's text (``textDocument/didChange``, full text) and wait for elaboration;
+        the file on disk is not touched."""
+        rel = self.open(path)
+        self._call(self._client.update(rel, text, wait=True), "textDocument/didChange", rel)
+        return rel
+
     def text(self, path: Path | str) -> str:
         return (self.project / self.relpath(path)).read_text(encoding="utf-8")
 

@@ -1,0 +1,81 @@
+"""Spec capture: every corpus program's IR against torch eager (the brute-force oracle), defaults, errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from workbench.floats.check import SPECIAL_BITS
+from workbench.floats.errors import SpecLoadError, SpecOpUnsupportedError
+from workbench.floats.evaluate import evaluate
+from workbench.floats.ir import Op, Ty, walk
+from workbench.floats.spec import capture_spec, load_program
+
+ROOT = Path(__file__).resolve().parents[2]
+SPECS = sorted((ROOT / "data/floats/corpus").glob("*/spec.py"))
+
+
+def test_corpus_has_at_least_fifteen_programs_each_with_a_kernel() -> None:
+    assert len(SPECS) >= 15
+    for s in SPECS:
+        assert list(s.parent.glob("*.cu")), s
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: p.parent.name)
+def test_spec_ir_matches_torch_eager_bit_for_bit(path: Path) -> None:
+    spec = capture_spec(path)
+    if spec.opaque:
+        assert all(name.startswith("aten.") for name in spec.opaque)
+        return
+    rng = np.random.default_rng(1)
+    n = 1 << 16
+    special = np.array(SPECIAL_BITS, dtype=np.uint32)
+    cols = []
+    for i in range(spec.arity):
+        b = rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
+        if spec.arity == 1:
+            b[: len(special)] = special
+        else:  # every pair of special values, the rest random
+            grid = np.meshgrid(*([special] * spec.arity), indexing="ij")[i].reshape(-1)[:n]
+            b[: len(grid)] = grid
+        cols.append(b.view(np.float32))
+    mine = np.asarray(evaluate(spec.expr, dict(enumerate(cols))), dtype=np.float32)
+    eager = load_program(path)(*[torch.from_numpy(c.copy()) for c in cols]).numpy()
+    differ = (mine.view(np.uint32) != eager.view(np.uint32)) & ~(np.isnan(mine) & np.isnan(eager))
+    assert not differ.any(), [hex(int(c.view(np.uint32)[np.flatnonzero(differ)[0]])) for c in cols]
+
+
+def test_leaky_relu_default_slope_is_restored_as_a_float_constant() -> None:
+    spec = capture_spec(ROOT / "data/floats/corpus/leaky_relu/spec.py")
+    assert spec.ops == ("aten.leaky_relu.default",)  # the slope is not in the graph
+    consts = [n for n in walk(spec.expr) if n.op is Op.CONST and n.value not in (0.0,)]
+    assert [(c.ty, float(np.float32(c.value))) for c in consts] == [(Ty.F32, float(np.float32(0.01)))]
+
+
+def test_unsupported_spec_op_is_named_with_its_line(tmp_path: Path) -> None:
+    p = tmp_path / "spec.py"
+    p.write_text("import torch\n\n\ndef program(x):\n    return torch.floor(x)\n")
+    with pytest.raises(SpecOpUnsupportedError, match=r"aten\.floor\.default at spec\.py:5 has no float32 rule"):
+        capture_spec(p)
+
+
+def test_spec_without_program_is_refused(tmp_path: Path) -> None:
+    p = tmp_path / "spec.py"
+    p.write_text("import torch\n\ndef forward(x):\n    return x\n")
+    with pytest.raises(SpecLoadError, match=r"defines no function `program`"):
+        capture_spec(p)
+
+
+def test_missing_spec_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(SpecLoadError, match=r"does not exist"):
+        capture_spec(tmp_path / "nope.py")
+
+
+def test_spec_that_fails_to_import_is_reported(tmp_path: Path) -> None:
+    p = tmp_path / "spec.py"
+    p.write_text("import torch\nraise RuntimeError('boom')\n")
+    with pytest.raises(SpecLoadError, match=r"failed to import: RuntimeError: boom"):
+        capture_spec(p)

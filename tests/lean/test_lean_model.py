@@ -1,0 +1,140 @@
+"""The Lean definitions' Python mirror: the generic theorem's statement on random terms (Hypothesis), and the
+hand-built instances' side conditions implying the per-lane premise on sampled lanes near the guard limits."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.lean.hand_built import nested_cat_add, tile
+from workbench.lean.instance import Term, TermOp, arange, block, program_id, size, strong, weak, where
+from workbench.lean.model import NARROW, WIDE, Lane, agree, evaluate, observe, safe, tdiv, tmod, wrap
+
+
+def test_lean_model_truncating_division_examples():
+    assert (tdiv(7, 2), tmod(7, 2)) == (3, 1)
+    assert (tdiv(-7, 2), tmod(-7, 2)) == (-3, -1)  # sign of the dividend, as arith.remsi
+    assert (tdiv(7, -2), tmod(7, -2)) == (-3, 1)
+    assert (tdiv(5, 0), tmod(5, 0)) == (0, 5)  # Lean's Int.tdiv/tmod conventions
+    assert wrap("i32", 2**31) == -(2**31) and wrap("i64", 2**31) == 2**31 and wrap("i1", 7) == 1
+
+
+LEAVES = st.one_of(
+    st.just(program_id()), st.just(arange()), st.just(block()),
+    st.builds(size, st.integers(0, 2), st.sampled_from(["i64", "i32"])),
+    st.builds(weak, st.integers(-3, 3)),
+    st.builds(strong, st.integers(-3, 3), st.sampled_from(["i32", "i64"])),
+)
+
+
+def _extend(children):
+    binary = st.tuples(st.sampled_from([TermOp.ADD, TermOp.SUB, TermOp.MUL, TermOp.FLOORDIV, TermOp.MOD,
+                                        TermOp.LT, TermOp.GE, TermOp.EQ, TermOp.NE, TermOp.AND, TermOp.OR]),
+                       children, children).map(lambda x: Term(x[0], (x[1], x[2])))
+    cast = st.tuples(st.sampled_from(["i1", "i32", "i64"]), children).map(lambda x: x[1].to(x[0]))
+    sel = st.tuples(children, children, children).map(lambda x: where(*x))
+    return st.one_of(binary, cast, sel)
+
+
+TERMS = st.recursive(LEAVES, _extend, max_leaves=12)
+BIG = st.one_of(st.integers(-5, 5), st.integers(2**31 - 5, 2**31 + 5), st.integers(-(2**31) - 5, -(2**31) + 5),
+                st.integers(-(2**40), 2**40))
+LANES = st.builds(Lane, st.integers(0, 2**21), st.integers(0, 1023), st.sampled_from([1, 128, 1024]),
+                  st.tuples(BIG, BIG, BIG))
+
+
+@settings(max_examples=600, deadline=None)
+@given(TERMS, LANES)
+def test_lean_model_agree_implies_wide_equals_narrow(t, lane):
+    """`Expr.eval_wide_eq_eval_narrow_of_agree` and `Expr.divisorsPos_of_agree`, on random terms."""
+    if agree(lane, t):
+        assert evaluate(WIDE, lane, t) == evaluate(NARROW, lane, t)
+        for node in _nodes(t):
+            if node.op in (TermOp.FLOORDIV, TermOp.MOD):
+                assert evaluate(WIDE, lane, node.args[1]) >= 1 and evaluate(NARROW, lane, node.args[1]) >= 1
+
+
+def _nodes(t):
+    yield t
+    for a in t.args:
+        yield from _nodes(a)
+
+
+def test_lean_model_agree_is_not_vacuous():
+    ks = size(0)
+    lane = Lane(0, 0, 1024, (2**31 + 7,))
+    assert not agree(lane, ks + 1)
+    assert evaluate(WIDE, lane, ks + 1) != evaluate(NARROW, lane, ks + 1)
+    xindex = program_id() * block() + arange()
+    wrapped = Lane(2**21, 0, 1024, ())  # pid * XBLOCK = 2**31 wraps in i32 in *both* kernels: no condition
+    assert agree(wrapped, xindex) and evaluate(WIDE, wrapped, xindex) == -(2**31)
+
+
+def _shapes(inst):
+    """Symbol values: all at their lower bounds, and each symbol pushed to the largest value the guards allow
+    with the others at their bounds (the corners where int32 limits bite)."""
+    names = inst.symbol_names()
+    lows = {s.name: s.lower for s in inst.symbols}
+    out = [dict(lows)]
+    for n in names:
+        lo, hi = lows[n], 2**40
+        while lo < hi:  # largest value of n with every guard >= 0
+            mid = (lo + hi + 1) // 2
+            env = {**lows, n: mid}
+            if all(g.subs({sympy.Symbol(k, integer=True): v for k, v in env.items()}) >= 0 for g in inst.guards):
+                lo = mid
+            else:
+                hi = mid - 1
+        out.append({**lows, n: lo})
+        out.append({**lows, n: max(lows[n], lo // 3)})
+    return out
+
+
+def _sizes(inst, env):
+    subs = {sympy.Symbol(k, integer=True): v for k, v in env.items()}
+    vals = [0] * (1 + max(a.index for a in inst.size_args))
+    for a in inst.size_args:
+        vals[a.index] = int(a.expr.subs(subs))
+    return tuple(vals)
+
+
+def _lanes(inst, sizes, xblock=1024):
+    numel = sizes[[a.index for a in inst.size_args if a.name == "xnumel"][0]]
+    blocks = math.ceil(numel / xblock)
+    widths = [s for a, s in zip(inst.size_args, sizes) if a.name != "xnumel"]
+    idx = {0, 1, numel - 1, numel, blocks * xblock - 1}
+    for w in widths:  # segment and row boundaries
+        for base in (0, numel // 2, numel - w):
+            idx |= {base + w - 1, base + w, base + w + 1}
+    for x in sorted(i for i in idx if 0 <= i < blocks * xblock):
+        yield Lane(x // xblock, x % xblock, xblock, sizes)
+
+
+@pytest.mark.parametrize("make", [nested_cat_add, tile], ids=["nested_cat_add", "tile"])
+def test_lean_model_instances_side_conditions_give_safe_lanes(make):
+    """The trusted step of docs/lean.md ("side conditions => Safe on every lane"), tested on sampled lanes."""
+    inst = make()
+    checked = 0
+    for env in _shapes(inst):
+        subs = {sympy.Symbol(k, integer=True): v for k, v in env.items()}
+        assert all(c.claim.subs(subs) >= 0 for c in inst.side_conditions), env
+        sizes = _sizes(inst, env)
+        for lane in _lanes(inst, sizes):
+            assert safe(lane, inst), (env, lane)
+            assert observe(WIDE, lane, inst) == observe(NARROW, lane, inst), (env, lane)
+            checked += 1
+    assert checked > 50
+
+
+def test_lean_model_nested_cat_without_guard_disagrees():
+    """Widths that each fit in int32 but whose sum ks0 does not: the premise fails and the kernels differ."""
+    inst = nested_cat_add()
+    env = {"s12": 2**30, "s48": 2**30, "s66": 1, "s85": 2}
+    sizes = _sizes(inst, env)
+    lane = Lane(0, 5, 1024, sizes[:4] + (2**31 - 1,))
+    assert not safe(lane, inst)
+    assert observe(WIDE, lane, inst) != observe(NARROW, lane, inst)

@@ -1,0 +1,267 @@
+"""Discharging side conditions ``p >= 0``: an exact built-in procedure, an SMT cross-check, and a search for
+shapes that refute a condition.
+
+Stage: check. The exact procedure (:func:`exact_nonneg`) is the one the trusted checker relies on:
+
+    given multipliers ``lam_i >= 0`` for premises ``f_i >= 0``, let ``r = p - sum(lam_i * f_i)``; substitute
+    every symbol ``s`` by ``lower(s) + t_s`` and expand; if every coefficient of ``r`` is ``>= 0`` then
+    ``r >= 0`` for all ``t >= 0``, hence ``p = r + sum(lam_i * f_i) >= 0`` wherever the premises hold.
+
+It is sound over the reals, so it is sound over the integers; it is incomplete (it needs the multipliers,
+and a non-negative polynomial can have negative shifted coefficients). Multipliers are *choices*: the
+certificate search (:func:`find_multipliers`, untrusted) proposes them and the checker only verifies the
+coefficients. Example, the tile kernel: ``p = 2147483647 - (s27*s77 - 1)`` with the guard
+``f = 2147483647 - 2*s27*s77`` and ``lam = 1`` leaves ``r = s27*s77 + 1``, all coefficients positive.
+
+The SMT cross-check (:func:`smt_check`) asks z3 for an integer shape satisfying the premises where
+``p < 0``: ``unsat`` proves the condition independently, a model is a counterexample shape, ``unknown``
+(nonlinear integer arithmetic, timeout) proves nothing. Every guard Inductor recorded is asserted, including
+those the exact procedure cannot use (``Ne``, ``Mod``, ``Max``), so a counterexample shape is one Inductor
+would actually compile for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from workbench.check.poly import Poly
+from workbench.check.premises import Premises
+
+Multipliers = tuple[tuple[str, Fraction], ...]  # (fact name, lambda >= 0)
+
+
+def residual(p: Poly, premises: Premises, multipliers: Multipliers) -> Poly:
+    r = p
+    facts = {f.name: f for f in premises.facts}
+    for name, lam in multipliers:
+        r = r - facts[name].poly * lam
+    return r
+
+
+def exact_nonneg(p: Poly, premises: Premises, multipliers: Multipliers) -> bool:
+    """The trusted exact procedure (module docstring). Unknown fact names or negative multipliers fail."""
+    names = {f.name for f in premises.facts}
+    if any(n not in names or lam < 0 for n, lam in multipliers):
+        return False
+    r = residual(p, premises, multipliers)
+    lower = premises.lower_map
+    if any(s not in lower for s in r.symbols()):
+        return False
+    return all(c >= 0 for c in r.shift(lower).terms.values())
+
+
+def find_multipliers(p: Poly, premises: Premises) -> Multipliers | None:
+    """Untrusted search for multipliers that make :func:`exact_nonneg` succeed: none, then each single fact
+    with ``lam = 1`` and with ``lam`` matching a shared monomial's coefficient, then a linear program over
+    all facts (scipy), rounded to small rationals and re-verified."""
+    if exact_nonneg(p, premises, ()):
+        return ()
+    lower = premises.lower_map
+    usable = [f for f in premises.facts if all(s in lower for s in f.poly.symbols())]
+    for f in usable:
+        cands = {Fraction(1)}
+        pt, ft = p.terms, f.poly.terms
+        for m, c in pt.items():
+            if m and c < 0 and ft.get(m, 0) < 0:
+                cands.add(c / ft[m])
+        for lam in sorted(cands, key=lambda x: (x != 1, x)):
+            if exact_nonneg(p, premises, ((f.name, lam),)):
+                return ((f.name, lam),)
+    return _lp_multipliers(p, premises, usable)
+
+
+def _lp_multipliers(p: Poly, premises: Premises, usable) -> Multipliers | None:
+    if not usable:
+        return None
+    try:
+        from scipy.optimize import linprog
+    except ImportError:  # pragma: no cover - scipy is in requirements
+        return None
+    lower = premises.lower_map
+    if any(s not in lower for s in p.symbols()):
+        return None
+    ps = p.shift(lower).terms
+    fs = [f.poly.shift(lower).terms for f in usable]
+    monos = sorted(set(ps) | {m for t in fs for m in t})
+    # residual coefficient on m: ps[m] - sum lam_i fs_i[m] >= 0  <=>  sum lam_i fs_i[m] <= ps[m]
+    a_ub = [[float(t.get(m, 0)) for t in fs] for m in monos]
+    b_ub = [float(ps.get(m, 0)) for m in monos]
+    res = linprog(c=[1.0] * len(fs), A_ub=a_ub, b_ub=b_ub, bounds=[(0, None)] * len(fs), method="highs")
+    if not res.success:
+        return None
+    for den in (1, 2, 4, 8, 64, 1024, 2**20):
+        mult = tuple(
+            (f.name, Fraction(round(x * den), den)) for f, x in zip(usable, res.x) if round(x * den) != 0
+        )
+        if exact_nonneg(p, premises, mult):
+            return mult
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class SmtResult:
+    status: str  # "proved" | "refuted" | "unknown"
+    model: tuple[tuple[str, int], ...] = ()  # a refuting shape (shape symbols only), when refuted
+    detail: str = ""
+
+
+def smt_check(p: Poly, premises: Premises, timeout_ms: int = 2000, extra: tuple[Poly, ...] = ()) -> SmtResult:
+    """Ask z3 whether ``p >= 0`` follows from the premises (all guards asserted; see module docstring).
+    ``extra`` are further facts ``e >= 0`` to assume (used by the counterexample search)."""
+    import z3
+
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    env = _z3_env(premises, solver)
+    for g in premises.guards:
+        term = _z3_guard(g, env)
+        if term is not None:
+            solver.add(term)
+    for f in premises.facts:
+        if all(s in env for s in f.poly.symbols()):
+            solver.add(f.poly.scaled_integral().to_z3(env) >= 0)
+    for e in extra:
+        solver.add(e.scaled_integral().to_z3(env) >= 0)
+    solver.add(p.scaled_integral().to_z3(env) < 0)
+    got = solver.check()
+    if got == z3.unsat:
+        return SmtResult("proved")
+    if got == z3.sat:
+        m = solver.model()
+        model = tuple(
+            (s, m.eval(env[s], model_completion=True).as_long()) for s, _ in premises.lower if not s.startswith("_a")
+        )
+        return SmtResult("refuted", model)
+    return SmtResult("unknown", detail=str(solver.reason_unknown()))
+
+
+def _z3_env(premises: Premises, solver):
+    import z3
+
+    env = {}
+    for s, lo in premises.lower:
+        if s.startswith("_a"):
+            continue
+        env[s] = z3.Int(s)
+        solver.add(env[s] >= lo)
+    for s, hi in premises.upper:
+        if s in env:
+            solver.add(env[s] <= hi)
+    # Symbols without a lower bound (free symbols of weakened variants) are still integers.
+    for _, _, v, _ in premises.size_args + premises.numels:
+        for s in v.symbols():
+            if s not in env and not s.startswith("_a"):
+                env[s] = z3.Int(s)
+    for a in premises.atoms:
+        if a.kind == "opaque":
+            continue  # not integer-valued in general: facts mentioning it are not asserted
+        env[a.name] = z3.Int(a.name)
+        args = [x.scaled_integral().to_z3(env) if all(s in env for s in x.symbols()) else None for x in a.args]
+        if a.kind == "floor" and args[0] is not None:
+            # z3's integer division is floor division for a positive divisor.
+            solver.add(env[a.name] == args[0] / a.denominator)
+        elif a.kind == "max" and all(x is not None for x in args):
+            for x in args:
+                solver.add(env[a.name] >= x)
+            solver.add(z3.Or(*[env[a.name] == x for x in args]))
+        elif a.kind == "mod" and all(x is not None for x in args):
+            solver.add(env[a.name] == args[0] % args[1])
+    return env
+
+
+def _z3_guard(text: str, env):
+    """Translate a guard's sympy text to z3 (integer semantics); ``None`` when it uses something untranslated."""
+    import sympy
+    import z3
+
+    from workbench.check.premises import _sympify
+
+    def tr(e):
+        if e.is_Integer:
+            return z3.IntVal(int(e))
+        if e.is_Rational:
+            return None
+        if e.is_Symbol:
+            return env.get(e.name)
+        if e.is_Add or e.is_Mul:
+            parts = []
+            rat = None
+            for a in e.args:
+                if e.is_Mul and a.is_Rational and not a.is_Integer:
+                    rat = a
+                    continue
+                t = tr(a)
+                if t is None:
+                    return None
+                parts.append(t)
+            out = parts[0]
+            for t in parts[1:]:
+                out = out + t if e.is_Add else out * t
+            if rat is not None:
+                return None if e.is_Add else ("rat", out, rat)
+            return out
+        if e.is_Pow and e.exp.is_Integer and int(e.exp) > 0:
+            b = tr(e.base)
+            if b is None:
+                return None
+            out = b
+            for _ in range(int(e.exp) - 1):
+                out = out * b
+            return out
+        if isinstance(e, sympy.floor):
+            arg = e.args[0]
+            num, den = sympy.fraction(sympy.together(arg))
+            n, d = tr(sympy.expand(num)), tr(den)
+            if n is None or d is None or not den.is_Integer:
+                return None
+            return n / d
+        if isinstance(e, sympy.Mod):
+            a, b = tr(e.args[0]), tr(e.args[1])
+            return None if a is None or b is None else a % b
+        if isinstance(e, (sympy.Max, sympy.Min)):
+            xs = [tr(a) for a in e.args]
+            if any(x is None for x in xs):
+                return None
+            out = xs[0]
+            for x in xs[1:]:
+                out = z3.If(x > out, x, out) if isinstance(e, sympy.Max) else z3.If(x < out, x, out)
+            return out
+        return None
+
+    try:
+        rel = _sympify(text)
+    except Exception:  # noqa: BLE001 - an unparseable guard is simply not asserted
+        return None
+    if rel is sympy.true:
+        return None
+    ops = {
+        sympy.Le: lambda a, b: a <= b, sympy.Lt: lambda a, b: a < b, sympy.Ge: lambda a, b: a >= b,
+        sympy.Gt: lambda a, b: a > b, sympy.Eq: lambda a, b: a == b, sympy.Ne: lambda a, b: a != b,
+    }
+    for cls, fn in ops.items():
+        if isinstance(rel, cls):
+            a, b = tr(rel.lhs), tr(rel.rhs)
+            if a is None or b is None or isinstance(a, tuple) or isinstance(b, tuple):
+                return None
+            return fn(a, b)
+    return None
+
+
+def guards_hold(premises: Premises, values: dict[str, int]) -> tuple[bool, str]:
+    """Evaluate every captured guard at a concrete shape with sympy (integer semantics); ``(False, guard)``
+    names the first that fails. Used to confirm that a counterexample shape is one Inductor compiles for."""
+    import sympy
+
+    from workbench.check.premises import _sympify
+
+    for s, lo in premises.lower:
+        if s in values and values[s] < lo:
+            return False, f"{s} >= {lo}"
+    for g in premises.guards:
+        rel = _sympify(g)
+        subs = {sympy.Symbol(k): sympy.Integer(v) for k, v in values.items()}
+        got = rel.subs(subs)
+        if got not in (sympy.true, True):
+            return False, g
+    return True, ""

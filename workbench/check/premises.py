@@ -1,0 +1,263 @@
+"""Premises: what the checker may assume about a kernel's sizes, read from the captured symbolic facts.
+
+Stage: check. From a :class:`~workbench.capture.record.CapturedKernel` this builds
+
+* each shape symbol's lower (and, if Inductor recorded one, upper) bound;
+* each size argument's and element count's value as a :class:`~workbench.check.poly.Poly` in the symbols;
+* *facts* ``f >= 0``: the guards that are polynomial inequalities or equalities (``2*s27*s77 <= 2**31-1``
+  becomes ``2147483647 - 2*s27*s77 >= 0``), the symbols' upper bounds, and the defining inequalities of
+  auxiliary symbols.
+
+Non-polynomial atoms in the facts (``floor(s27/2)``, ``(s27+1)//2``, ``Max(1, s27)``, ``Mod(a, b)``) become
+auxiliary symbols ``_a0, _a1, ...`` with their defining inequalities as facts (for ``f = floor(P/D)`` with
+integer-coefficient ``P``: ``P - D*f >= 0`` and ``D*f - P + D - 1 >= 0``) and a lower bound when one follows
+from the symbols' lower bounds. Guards the checker cannot use (``Ne``, atoms it does not model) are kept
+verbatim and listed as unused: dropping a premise is always sound, it can only cost a certificate.
+
+Example sizes are never premises (STYLE: Inductor's ``backed_var_to_val`` is not evidence).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import sympy
+
+from workbench.capture.record import CapturedKernel
+from workbench.check.errors import FactError
+from workbench.check.poly import Poly, nonneg_after_shift
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A premise ``poly >= 0``; ``origin`` says where it comes from (a guard's text, a bound, a definition)."""
+
+    name: str
+    poly: Poly
+    origin: str
+
+
+@dataclass(frozen=True, slots=True)
+class Atom:
+    """An auxiliary symbol standing for a non-polynomial atom of the facts."""
+
+    name: str
+    kind: str  # "floor" | "max" | "mod" | "opaque"
+    text: str  # the sympy text it stands for
+    args: tuple[Poly, ...]
+    denominator: int  # for floor: value = floor(args[0] / denominator); args[0] has integer coefficients
+
+
+@dataclass(frozen=True, slots=True)
+class Premises:
+    """Everything the checker assumes about one kernel's sizes (see module docstring)."""
+
+    kernel: str
+    lower: tuple[tuple[str, int], ...]  # shape symbols and auxiliary symbols with a known lower bound
+    upper: tuple[tuple[str, int], ...]
+    size_args: tuple[tuple[str, str, Poly, str], ...]  # (name, expr text, value, declared type)
+    numels: tuple[tuple[str, str, Poly, str | None], ...]
+    facts: tuple[Fact, ...]
+    atoms: tuple[Atom, ...]
+    guards: tuple[str, ...]  # every captured guard, verbatim
+    unused_guards: tuple[str, ...]  # guards that gave no fact (and why)
+    index_dtype: str
+    grid_type: str
+
+    @property
+    def lower_map(self) -> dict[str, int]:
+        return dict(self.lower)
+
+    def size_value(self, name: str) -> Poly:
+        for n, _, v, _ in self.size_args:
+            if n == name:
+                return v
+        for n, _, v, _ in self.numels:
+            if n == name:
+                return v
+        raise KeyError(name)
+
+    def fact(self, name: str) -> Fact:
+        for f in self.facts:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+    def symbol_names(self) -> tuple[str, ...]:
+        return tuple(sorted({s for s, _ in self.lower} | {a.name for a in self.atoms}))
+
+
+class _AtomTable:
+    def __init__(self, lower: dict[str, int]):
+        self.lower = lower
+        self.atoms: dict[tuple, Atom] = {}
+        self.facts: list[Fact] = []
+
+    def _new(self, key, kind, text, args, den, facts, lo) -> Poly:
+        if key in self.atoms:
+            return Poly.sym(self.atoms[key].name)
+        name = f"_a{len(self.atoms)}"
+        atom = Atom(name, kind, text, tuple(args), den)
+        self.atoms[key] = atom
+        a = Poly.sym(name)
+        for i, f in enumerate(facts(a)):
+            self.facts.append(Fact(f"def:{name}:{i}", f, f"{name} = {text}"))
+        if lo is not None:
+            self.lower[name] = lo
+        return a
+
+    def opaque_names(self) -> set[str]:
+        return {a.name for a in self.atoms.values() if a.kind == "opaque"}
+
+    def floor(self, q: Poly, text: str) -> Poly:
+        if q.symbols() & self.opaque_names():
+            # floor of something not integer-valued polynomial: nothing known.
+            return self._new(("opaque", text), "opaque", text, (), 1, lambda a: (), None)
+        den = 1
+        for c in q.terms.values():
+            den = den * c.denominator // math.gcd(den, c.denominator)
+        p = q * den
+        if p.is_const():
+            return Poly.const(math.floor(p.const_value() / den))
+        if den == 1:
+            return p
+        lo = None
+        if nonneg_after_shift(p - p.shift(self.lower).const_value(), self.lower):
+            lo = math.floor(p.shift(self.lower).const_value() / den)
+        return self._new(
+            ("floor", p, den), "floor", text, (p,), den,
+            lambda a: (p - a * den, a * den - p + (den - 1)), lo,
+        )
+
+    def max(self, args: list[Poly], text: str) -> Poly:
+        if any(a.symbols() & self.opaque_names() for a in args):
+            return self._new(("opaque", text), "opaque", text, (), 1, lambda a: (), None)
+        los = [v for v in (_const_lower(a, self.lower) for a in args) if v is not None]
+        lo = max(los) if los else None
+        if lo is not None:
+            lo = math.ceil(lo)
+        key = ("max", tuple(sorted(args, key=str)))
+        return self._new(key, "max", text, args, 1, lambda a: tuple(a - x for x in args), lo)
+
+    def mod(self, a: Poly, b: Poly, text: str) -> Poly:
+        if (a.symbols() | b.symbols()) & self.opaque_names():
+            return self._new(("opaque", text), "opaque", text, (), 1, lambda r: (), None)
+        # sympy's Mod(a, b) with b > 0 lies in [0, b-1].
+        facts = (lambda r: (r, b - 1 - r)) if _const_lower(b, self.lower) not in (None,) and _const_lower(
+            b, self.lower
+        ) >= 1 else (lambda r: ())
+        return self._new(("mod", a, b), "mod", text, (a, b), 1, facts, 0)
+
+    def opaque(self, expr: sympy.Expr) -> Poly:
+        return self._new(("opaque", sympy.srepr(expr)), "opaque", str(expr), (), 1, lambda a: (), None)
+
+
+def _const_lower(p: Poly, lower: dict[str, int]) -> Fraction | None:
+    """A constant lower bound of ``p`` when it is monotone in the symbols' lower bounds, else ``None``."""
+    if any(s not in lower for s in p.symbols()):
+        return None
+    sh = p.shift(lower)
+    if all(c >= 0 for m, c in sh.terms.items() if m):
+        return sh.const_value()
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _sympify(text: str) -> sympy.Expr:
+    try:
+        return sympy.sympify(text, locals={"Max": sympy.Max, "Min": sympy.Min, "Mod": sympy.Mod})
+    except (sympy.SympifyError, SyntaxError, TypeError) as exc:
+        raise FactError(f"cannot parse symbolic fact {text!r} ({exc}); re-capture the kernel") from None
+
+
+def to_poly(expr: sympy.Expr, table: _AtomTable) -> Poly:
+    """Convert a sympy expression to a Poly, replacing non-polynomial atoms by auxiliary symbols."""
+    if expr.is_Integer or expr.is_Rational:
+        return Poly.const(Fraction(int(expr.p), int(expr.q)))
+    if expr.is_Symbol:
+        return Poly.sym(expr.name)
+    if expr.is_Add:
+        out = Poly()
+        for a in expr.args:
+            out = out + to_poly(a, table)
+        return out
+    if expr.is_Mul:
+        out = Poly.const(1)
+        for a in expr.args:
+            out = out * to_poly(a, table)
+        return out
+    if expr.is_Pow and expr.exp.is_Integer and int(expr.exp) >= 0:
+        base = to_poly(expr.base, table)
+        out = Poly.const(1)
+        for _ in range(int(expr.exp)):
+            out = out * base
+        return out
+    if isinstance(expr, sympy.floor):
+        return table.floor(to_poly(expr.args[0], table), str(expr))
+    if isinstance(expr, sympy.Max):
+        return table.max([to_poly(a, table) for a in expr.args], str(expr))
+    if isinstance(expr, sympy.Mod):
+        return table.mod(to_poly(expr.args[0], table), to_poly(expr.args[1], table), str(expr))
+    return table.opaque(expr)
+
+
+def premises_of(kernel: CapturedKernel) -> Premises:
+    """Build the premises of a captured kernel (see module docstring)."""
+    lower = {s.name: int(s.lower) for s in kernel.symbols if s.lower is not None}
+    upper = {s.name: int(s.upper) for s in kernel.symbols if s.upper is not None}
+    table = _AtomTable(lower)
+    size_args = tuple(
+        (a.name, a.expr, to_poly(_sympify(a.expr), table), a.type) for a in kernel.size_args
+    )
+    numels = tuple((n.name, n.expr, to_poly(_sympify(n.expr), table), n.type) for n in kernel.numels)
+    facts: list[Fact] = []
+    unused: list[str] = []
+    for i, g in enumerate(kernel.guards):
+        try:
+            rel = _sympify(g)
+        except FactError:
+            unused.append(f"{g}  (not parseable)")
+            continue
+        got = _guard_facts(rel, table)
+        if got is None:
+            unused.append(f"{g}  (not an inequality or equality of polynomials)")
+            continue
+        for j, p in enumerate(got):
+            facts.append(Fact(f"guard:{i}" + (f":{j}" if len(got) > 1 else ""), p, g))
+    for s, u in sorted(upper.items()):
+        facts.append(Fact(f"upper:{s}", Poly.const(u) - Poly.sym(s), f"{s} <= {u}"))
+    facts.extend(table.facts)
+    return Premises(
+        kernel=kernel.name,
+        lower=tuple(sorted(lower.items())),
+        upper=tuple(sorted(upper.items())),
+        size_args=size_args,
+        numels=numels,
+        facts=tuple(facts),
+        atoms=tuple(table.atoms.values()),
+        guards=tuple(kernel.guards),
+        unused_guards=tuple(unused),
+        index_dtype=kernel.index_dtype,
+        grid_type=kernel.grid_type,
+    )
+
+
+def _guard_facts(rel, table: _AtomTable) -> tuple[Poly, ...] | None:
+    if rel is sympy.true or rel is True:
+        return ()
+    if isinstance(rel, (sympy.Le, sympy.Lt, sympy.Ge, sympy.Gt)):
+        lhs, rhs = to_poly(rel.lhs, table), to_poly(rel.rhs, table)
+        if isinstance(rel, sympy.Le):
+            return (rhs - lhs,)
+        if isinstance(rel, sympy.Lt):  # integers: a < b iff b - a - 1 >= 0
+            return (rhs - lhs - 1,)
+        if isinstance(rel, sympy.Ge):
+            return (lhs - rhs,)
+        return (lhs - rhs - 1,)
+    if isinstance(rel, sympy.Eq):
+        lhs, rhs = to_poly(rel.lhs, table), to_poly(rel.rhs, table)
+        return (lhs - rhs, rhs - lhs)
+    return None

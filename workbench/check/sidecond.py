@@ -1,0 +1,90 @@
+"""Side conditions: typed obligations ``claim >= 0`` the checker emits, and how each was discharged.
+
+Stage: check. A :class:`SideCondition` is ``(claim, reason, origin)`` (STYLE guideline 6): ``claim`` is a
+polynomial in the shape symbols that must be non-negative under the premises; ``reason`` says which part of
+the safety question needs it; ``origin`` names the subexpression, its source line and the lane class.
+``claim`` is ``None`` when the interval analysis found no bound at all (the obligation cannot hold as
+stated; the rejection says which subexpression had no bound).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from workbench.check.poly import Poly
+
+
+class Reason(Enum):
+    SIZE_ARG_FITS = "size argument fits int32"  # passing ks* as int32 is exact
+    NUMEL_FITS = "element count fits its declared type"  # xnumel's value equals its expression
+    FITS_NARROW = "intermediate fits the narrowed type"  # narrowed arithmetic computes the exact value
+    FITS_INT32 = "intermediate fits int32 (strict mode)"
+    DIVISOR = "divisor >= 1"  # // and % are undefined for 0 (LLVM sdiv/srem); both widths
+    QUOTIENT = "quotient bound"  # the premise of the chosen quotient rule
+    TAIL_MASKED = "access masked off on the tail lanes"  # structural, claim None when violated
+    DEFINED_VALUE = "no unspecified masked-off value reaches the store"  # structural
+
+
+class Status(Enum):
+    PROVED = "proved"
+    REFUTED = "refuted"  # z3 found a shape satisfying the premises where the claim is negative
+    UNKNOWN = "unknown"  # neither prover could show it
+    CONFLICT = "conflict"  # the exact procedure and z3 disagree: a bug; the kernel is refused
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a side condition comes from: the node (stable key in the kernel's walk order), its rendered
+    subexpression, the source line (1 = ``def``; 0 if none) and the lane class it must hold on."""
+
+    node: str
+    subexpression: str
+    line: int
+    lane_class: str
+    bound: str = ""  # "upper" | "lower" | "" (which end of the interval)
+
+
+@dataclass(frozen=True, slots=True)
+class SideCondition:
+    claim: Poly | None
+    reason: Reason
+    origin: Origin
+
+    @property
+    def key(self) -> str:
+        """Stable identifier; certificates attach their multiplier choices to it."""
+        o = self.origin
+        return f"{self.reason.name}|{o.node}|{o.bound}|{o.lane_class}"
+
+    def text(self) -> str:
+        return "no bound" if self.claim is None else f"{self.claim} >= 0"
+
+
+@dataclass(frozen=True, slots=True)
+class Discharged:
+    """A side condition with its status, the prover that settled it and the multipliers used."""
+
+    condition: SideCondition
+    status: Status
+    prover: str  # "exact" | "z3" | "structural" | ""
+    multipliers: tuple[tuple[str, str], ...] = ()  # (fact name, lambda as text)
+    model: tuple[tuple[str, int], ...] = ()  # refuting shape, when z3 found one
+    detail: str = ""
+
+    def to_json(self) -> dict:
+        c, o = self.condition, self.condition.origin
+        return {
+            "claim": c.text(),
+            "reason": c.reason.value,
+            "subexpression": o.subexpression,
+            "node": o.node,
+            "line": o.line,
+            "lane_class": o.lane_class,
+            "bound": o.bound,
+            "status": self.status.value,
+            "prover": self.prover,
+            "multipliers": [list(m) for m in self.multipliers],
+            "model": dict(self.model),
+            "detail": self.detail,
+        }

@@ -1,0 +1,340 @@
+"""Cross-check: the evaluator against Triton's own interpreter, lane by lane, wide and narrowed.
+
+Stage: kir. For every captured kernel the IR reads, :func:`crosscheck` picks shapes (small, medium, numel
+just under the int32 guard, and one past it where int32 index arithmetic wraps), lanes at block, row and
+segment boundaries plus random ones, and compares every load's and store's address and mask computed by
+:func:`~workbench.kir.evaluate` with what Triton's interpreter computes for the same program, in both the
+declared mode (size arguments int64) and the narrowed mode (size arguments int32). The interpreter runs in
+one subprocess (``workbench.kir.interp``, ``TRITON_INTERPRET=1``) with loads and stores intercepted, so no
+memory is touched. :func:`whole_kernel_runs` runs kernels on small real tensors and compares the output
+with eager PyTorch bit for bit.
+
+Sampling is deterministic (``seed``). Shapes respect the kernel's recorded guards except the "past the
+guard" shape, which deliberately violates the int32 numel guard to exercise wraparound.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from workbench.errors import WorkbenchError
+from workbench.kir.errors import EvaluationError, UndefinedBehaviour
+from workbench.kir.evaluator import NARROW, WIDE, Lane, Mode, evaluate, launch
+from workbench.kir.nodes import Kernel
+from workbench.kir.parser import parse
+
+INT32_MAX = (1 << 31) - 1
+MODES: tuple[Mode, ...] = (WIDE, NARROW)
+
+
+class CrosscheckError(WorkbenchError):
+    """The interpreter subprocess failed (its stderr tail is in the message)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    kernel: str
+    mode: str
+    sizes: tuple[tuple[str, int], ...]
+    lane: Lane
+    access: str  # "load 3" / "store 0"
+    evaluator: tuple
+    interpreter: tuple
+
+
+@dataclass(slots=True)
+class KernelReport:
+    program: str
+    kernel: str
+    status: str  # "compared" | "refused: <construct>"
+    lanes: int = 0
+    lanes_by_mode: dict[str, int] = field(default_factory=dict)
+    mismatches: list[Mismatch] = field(default_factory=list)
+    undefined: int = 0
+    shapes: list[tuple[str, tuple[tuple[str, int], ...], int]] = field(default_factory=list)  # (label, sizes, numel)
+
+
+@dataclass(frozen=True, slots=True)
+class _Case:
+    label: str
+    sizes: tuple[tuple[str, int], ...]
+    mode: Mode
+    blocks: tuple[tuple[str, int], ...]
+    lanes: tuple[Lane, ...]
+
+
+# -- shapes --------------------------------------------------------------------------------------------------
+
+
+def _guards_hold(guards: Sequence, values: dict[str, int]) -> bool:
+    import sympy
+
+    for g in guards:
+        sub = {s: sympy.Integer(values[str(s)]) for s in g.free_symbols if str(s) in values}
+        try:
+            v = g.xreplace(sub)
+            if v is sympy.false or v == False:  # noqa: E712 - sympy booleans
+                return False
+            if v is not sympy.true and v != True:  # noqa: E712
+                v = bool(v.simplify())
+                if not v:
+                    return False
+        except (TypeError, ZeroDivisionError):
+            return False
+    return True
+
+
+def _numel(ck, values: dict[str, int]) -> int:
+    from workbench.kir.evaluator import _eval_expr
+
+    out = 1
+    for n in ck.numels:
+        if n.expr:
+            out *= max(1, _eval_expr(n.expr, tuple(sorted(values.items()))))
+    return out
+
+
+def _shapes(ck, rng: random.Random) -> list[tuple[str, dict[str, int]]]:
+    from workbench.kir.evaluator import _sympify
+
+    syms = [s.name for s in ck.symbols]
+    lower = {s.name: max(1, s.lower or 1) for s in ck.symbols}
+    guards = [_sympify(g) for g in ck.guards]
+
+    def draw(hi: int) -> dict[str, int]:
+        for _ in range(400):
+            v = {s: rng.randint(lower[s], max(lower[s], hi)) for s in syms}
+            if _guards_hold(guards, v):
+                return v
+        for hi2 in range(2, 64):  # deterministic fallback: small even/odd values
+            v = {s: max(lower[s], hi2 + (i % 2)) for i, s in enumerate(syms)}
+            if _guards_hold(guards, v):
+                return v
+        raise EvaluationError(f"{ck.name}: no shape satisfies the guards {ck.guards}")
+
+    small = draw(9)
+    medium = draw(300)
+    near = dict(draw(40))
+    numel_syms = [s for s in syms if any(s in (n.expr or "") for n in ck.numels)] or syms
+    pick = rng.choice(numel_syms)
+    base = near[pick]
+    lo, hi = 1, (1 << 31) // max(1, base)
+    while lo < hi:  # largest multiple of ``pick``'s value with the guards holding (they bound numel by 2**31-1);
+        mid = (lo + hi + 1) // 2  # multiples keep divisibility guards such as "s is even" true
+        trial = dict(near, **{pick: base * mid})
+        if _guards_hold(guards, trial) and _numel(ck, trial) <= INT32_MAX:
+            lo = mid
+        else:
+            hi = mid - 1
+    near[pick] = base * lo
+    past = dict(near)
+    past[pick] = near[pick] * 2
+    return [("small", small), ("medium", medium), ("near 2**31-1", near), ("past the guard", past)]
+
+
+# -- lanes ---------------------------------------------------------------------------------------------------
+
+
+def _axis_candidates(n: int, block: int, gridn: int, sizes: Iterable[int], rng: random.Random, want: int) -> list[int]:
+    limit = max(1, gridn * block)
+    cands = {0, 1, block - 1, block, block + 1, n - 1, n, n + 1, limit - 1, limit - block}
+    vals = sorted({v for v in sizes if 0 < v < limit})
+    prefix = 0
+    for v in vals:
+        prefix += v
+        cands.add(prefix)
+    for v in vals + [prefix]:
+        if v <= 0:
+            continue
+        for m in (1, 2, max(1, n // v - 1), max(1, n // v), rng.randint(1, max(1, n // v))):
+            for d in (-1, 0, 1):
+                cands.add(m * v + d)
+        row = rng.randint(0, max(0, n // max(1, v)))
+        for w in vals:
+            for d in (-1, 0, 1):
+                cands.add(row * v + w + d)
+    out = sorted(c for c in cands if 0 <= c < limit)
+    while len(out) < want * 2:
+        out.append(rng.randrange(limit))
+    return out
+
+
+def _lanes(k: Kernel, ln, rng: random.Random, want: int) -> tuple[Lane, ...]:
+    args = dict(ln.args)
+    blocks = dict(ln.blocks)
+    sizes = [v for name, v in args.items() if name.startswith("ks")]
+    xb = blocks.get("XBLOCK", 1)
+    xs = _axis_candidates(args.get("xnumel", 1), xb, ln.grid[0], sizes, rng, want)
+    if k.grid == "1d":
+        chosen_set = set(rng.sample(xs, min(want, len(xs)))) | set(xs[:8]) | set(xs[-8:])
+        limit = max(1, ln.grid[0] * xb)
+        while len(chosen_set) < min(want, limit):
+            chosen_set.add(rng.randrange(limit))
+        chosen = sorted(chosen_set)
+        return tuple(Lane((x // xb, 0, 0), (("XBLOCK", x % xb),), ln.grid) for x in chosen)
+    yb = blocks.get("YBLOCK", 1)
+    gy = max(1, ln.grid[1])
+    ys = _axis_candidates(args.get("ynumel", 1), yb, gy * max(1, ln.grid[2]), sizes, rng, want)
+    pairs = {(rng.choice(xs), rng.choice(ys)) for _ in range(want)} | {(xs[0], ys[0]), (xs[-1], ys[-1])}
+    xl, yl = max(1, ln.grid[0] * xb), max(1, gy * max(1, ln.grid[2]) * yb)
+    while len(pairs) < min(want, xl * yl):
+        pairs.add((rng.randrange(xl), rng.randrange(yl)))
+    lanes = []
+    for x, y in sorted(pairs):
+        yblock = y // yb
+        lanes.append(Lane((x // xb, yblock % gy, yblock // gy), (("XBLOCK", x % xb), ("YBLOCK", y % yb)), ln.grid))
+    return tuple(lanes)
+
+
+def plan(k: Kernel, ck, lanes: int = 300, seed: int = 0) -> list[_Case]:
+    """The cases compared for one kernel: 4 shapes x 2 modes, lanes split so each mode gets >= ``lanes``."""
+    rng = random.Random(f"{seed}:{k.program}:{k.name}")
+    per_shape = math.ceil(lanes / 4) + 2
+    block_choices = [{"XBLOCK": 64}, {"XBLOCK": 128}, {"XBLOCK": 1024}, {"XBLOCK": 256}] if k.grid == "1d" else [
+        {"XBLOCK": 16, "YBLOCK": 16}, {"XBLOCK": 32, "YBLOCK": 8}, {"XBLOCK": 64, "YBLOCK": 64}, {"XBLOCK": 8, "YBLOCK": 32}]
+    cases = []
+    for (label, sizes), blocks in zip(_shapes(ck, rng), block_choices):
+        ln = launch(k, sizes, blocks)
+        chosen = _lanes(k, ln, rng, per_shape)
+        for mode in MODES:
+            cases.append(_Case(label, tuple(sorted(sizes.items())), mode, tuple(sorted(blocks.items())), chosen))
+    return cases
+
+
+# -- running -------------------------------------------------------------------------------------------------
+
+
+def _bases(k: Kernel) -> dict[str, int]:
+    return {p.name: (i + 1) << 44 for i, p in enumerate(p for p in k.params if p.kind == "pointer")}
+
+
+def _job_kernel(k: Kernel, ck, cases: list[_Case]) -> dict:
+    jcases = []
+    for c in cases:
+        ln = launch(k, dict(c.sizes), dict(c.blocks))
+        scalars = {}
+        for p in k.params:
+            if p.kind in ("pointer", "constexpr"):
+                continue
+            bits = c.mode.param_type(p).bits  # type: ignore[union-attr]
+            scalars[p.name] = [ln.arg(p.name), bits]
+        groups: dict[tuple[int, int, int], list[list[int]]] = {}
+        for lane in c.lanes:
+            pos = [lane.pos("YBLOCK"), lane.pos("XBLOCK")] if k.grid == "2d" else [lane.pos("XBLOCK")]
+            groups.setdefault(lane.program_id, []).append(pos)
+        jcases.append({
+            "scalars": scalars,
+            "constexprs": dict(c.blocks),
+            "grid": list(ln.grid),
+            "pids": [[list(pid), pos] for pid, pos in sorted(groups.items())],
+        })
+    return {
+        "name": k.name,
+        "jit_source": ck.jit_source,
+        "pointers": [[p.name, str(p.type)] for p in k.params if p.kind == "pointer"],
+        "cases": jcases,
+    }
+
+
+def _run_worker(job: dict, timeout: float = 1800) -> list:
+    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONWARNINGS="ignore")
+    proc = subprocess.run(
+        [sys.executable, "-m", "workbench.kir.interp"], input=json.dumps(job), capture_output=True, text=True,
+        env=env, timeout=timeout,
+    )
+    if proc.returncode != 0:
+        raise CrosscheckError(
+            f"Triton interpreter worker failed (exit {proc.returncode}): {proc.stderr[-2000:]}; "
+            "run `python -m workbench.kir.interp` with TRITON_INTERPRET=1 to reproduce"
+        )
+    return json.loads(proc.stdout)
+
+
+def crosscheck(records: Sequence, lanes: int = 300, seed: int = 0, control: bool = False) -> list[KernelReport]:
+    """Compare evaluator and interpreter on ``records`` (captured kernels); one interpreter subprocess.
+
+    ``control=True`` is the negative control: the interpreter runs the declared kernel while the evaluator
+    runs the narrowed one, so shapes past the guard must show mismatches (proves the comparison bites)."""
+    from workbench.kir.errors import KernelSourceError, RefusedConstruct
+
+    reports: list[KernelReport] = []
+    work = []
+    for ck in records:
+        try:
+            k = parse(ck)
+        except (RefusedConstruct, KernelSourceError) as exc:
+            reports.append(KernelReport(ck.program, ck.name, f"refused: {getattr(exc, 'construct', exc)}"))
+            continue
+        cases = plan(k, ck, lanes, seed)
+        rep = KernelReport(ck.program, ck.name, "compared")
+        seen = set()
+        for c in cases:
+            if c.label not in seen:
+                seen.add(c.label)
+                rep.shapes.append((c.label, c.sizes, _numel(ck, dict(c.sizes))))
+        reports.append(rep)
+        work.append((k, ck, cases, rep))
+    if not work:
+        return reports
+    if control:
+        work = [(k, ck, [c for c in cases if c.mode == WIDE], rep) for k, ck, cases, rep in work]
+    results = _run_worker({"mode": "offsets", "kernels": [_job_kernel(k, ck, cases) for k, ck, cases, _ in work]})
+    for (k, ck, cases, rep), kres in zip(work, results):
+        bases = _bases(k)
+        elem = {p.name: max(1, p.type.element.bits // 8) for p in k.params if p.kind == "pointer"}  # type: ignore[union-attr]
+        for c, cres in zip(cases, kres):
+            ln = launch(k, dict(c.sizes), dict(c.blocks))
+            groups: dict[tuple[int, int, int], list[Lane]] = {}
+            for lane in c.lanes:
+                groups.setdefault(lane.program_id, []).append(lane)
+            for (pid, lanes_), accesses in zip(sorted(groups.items()), cres):
+                for li, lane in enumerate(lanes_):
+                    try:
+                        r = evaluate(k, ln, lane, NARROW if control else c.mode)
+                    except UndefinedBehaviour:
+                        rep.undefined += 1
+                        continue
+                    ev = [("load", a) for a in r.loads] + [("store", a) for a in r.stores]
+                    rep.lanes += 1
+                    rep.lanes_by_mode[c.mode.name] = rep.lanes_by_mode.get(c.mode.name, 0) + 1
+                    if len(ev) != len(accesses):
+                        rep.mismatches.append(Mismatch(k.name, c.mode.name, c.sizes, lane, "access count",
+                                                       (len(ev),), (len(accesses),)))
+                        continue
+                    for j, ((kind, a), (ikind, addrs, masks)) in enumerate(zip(ev, accesses)):
+                        addr = addrs[li]
+                        want = (bases[a.pointer] + elem[a.pointer] * a.offset) % (1 << 64)
+                        got = (bases[a.pointer] + addr[1] * elem[a.pointer] + addr[2]) % (1 << 64)
+                        same_ptr = addr[0] == a.pointer
+                        if kind != ikind or want != got or masks[li] != a.mask or not (same_ptr or want == got):
+                            rep.mismatches.append(Mismatch(
+                                k.name, c.mode.name, c.sizes, lane, f"{kind} {j}",
+                                (a.pointer, a.offset, a.mask), (addr[0], addr[1], masks[li])))
+    return reports
+
+
+def records_for(names: Sequence[str] | None, data_dir: Path | None = None) -> list:
+    """Captured kernel records for program or kernel names (all under ``data/kernels`` when ``names`` is empty)."""
+    from workbench.capture import load
+    from workbench.errors import UsageError
+    from workbench.paths import KERNELS
+
+    root = Path(data_dir) if data_dir is not None else KERNELS
+    paths = sorted(root.glob("*/*.json"))
+    if not names:
+        return [load(p) for p in paths]
+    out = []
+    for name in names:
+        hit = [p for p in paths if p.parent.name == name or p.stem == name]
+        if not hit:
+            raise UsageError(f"no captured kernel or program named {name!r} under {root}; run `workbench capture {name}`")
+        out.extend(load(p) for p in hit)
+    return out

@@ -1,0 +1,443 @@
+"""Evaluator: a kernel's memory accesses at one lane, in the declared, narrowed or a small-model width.
+
+Stage: kir. Given a parsed :class:`~workbench.kir.nodes.Kernel`, concrete sizes (values of the shape symbols,
+from which the size arguments follow through their recorded expressions, or the arguments directly), a
+:class:`Lane` (program ids and the position inside each block) and a :class:`Mode` (the widths that stand for
+Triton's int32 and int64, and the width of the size arguments), :func:`evaluate` returns every load's
+``(pointer, offset, mask)`` and every store's ``(pointer, offset, mask, value term)``.
+
+Integers are exact Python ints reduced into their type after every operation (two's complement); ``//`` and
+``%`` truncate toward zero (LLVM ``sdiv``/``srem``, which Triton emits for signed ``//``/``%``); division by
+zero and ``INT_MIN // -1`` raise :class:`~workbench.kir.errors.UndefinedBehaviour`. Scalar arguments are
+reduced into their parameter's width, as a C cast would (whether they *fit* is the checker's question).
+Tensor data stays symbolic: a value term is a nested tuple (see :data:`Term`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Union
+
+from workbench.kir.build import IMPLICIT, Builder
+from workbench.kir.errors import EvaluationError, UndefinedBehaviour
+from workbench.kir.nodes import Kernel, Node, Param, walk
+from workbench.kir.ops import Op
+from workbench.kir.types import FloatType, IntType, PtrType, Type
+
+# A value term: ('load', pointer, offset) | ('undef', type) | ('const', text, type) | ('int', value, type)
+# | (payload op name, type, *argument terms) | ('where', condition term, then term, else term).
+Term = Union[tuple, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Mode:
+    """Widths: ``int32``/``int64`` stand for Triton's int32/int64 (index dtype, program ids, ``tl.arange``,
+    literals / the wide type); ``size_args`` is the width of the ``ks*`` size arguments (``None`` = as
+    declared). ``Mode()`` is the kernel as emitted, ``Mode(size_args=32)`` the narrowed kernel, and e.g.
+    ``Mode(int32=8, int64=16)`` vs ``Mode(int32=8, int64=16, size_args=8)`` a small model of the pair."""
+
+    int32: int = 32
+    int64: int = 64
+    size_args: int | None = None
+
+    def __post_init__(self) -> None:
+        if not (2 <= self.int32 <= self.int64) or (self.size_args is not None and self.size_args < 2):
+            raise EvaluationError(f"bad widths {self}: need 2 <= int32 <= int64 and size_args >= 2")
+
+    @property
+    def name(self) -> str:
+        base = "" if (self.int32, self.int64) == (32, 64) else f"i{self.int32}/i{self.int64} "
+        return base + ("declared" if self.size_args is None else f"size args i{self.size_args}")
+
+    def map_type(self, t: Type) -> Type:
+        if isinstance(t, IntType):
+            return IntType(self.int64) if t.bits == 64 else IntType(self.int32) if t.bits == 32 else t
+        if isinstance(t, PtrType):
+            return PtrType(self.map_type(t.element))  # type: ignore[arg-type]
+        return t
+
+    def param_type(self, p: Param) -> Type | None:
+        if p.type is None:
+            return None
+        if p.kind == "size" and self.size_args is not None:
+            return IntType(self.size_args)
+        return self.map_type(p.type)
+
+
+WIDE = Mode()
+NARROW = Mode(size_args=32)
+
+
+@dataclass(frozen=True, slots=True)
+class Lane:
+    """One lane of a launch: program ids (x, y, z), the grid (``num_programs``) and the position inside each
+    block (``(("XBLOCK", i), ("YBLOCK", j))``)."""
+
+    program_id: tuple[int, int, int]
+    position: tuple[tuple[str, int], ...]
+    num_programs: tuple[int, int, int] = (1, 1, 1)
+
+    @classmethod
+    def x(cls, pid: int, i: int, num_programs: int | None = None) -> "Lane":
+        return cls((pid, 0, 0), (("XBLOCK", i),), (num_programs or pid + 1, 1, 1))
+
+    def pos(self, block: str) -> int:
+        for b, i in self.position:
+            if b == block:
+                return i
+        raise EvaluationError(f"lane {self} has no position along {block}")
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """Concrete launch facts: scalar argument values (exact, before reduction into their types), block sizes
+    and the grid Inductor would launch (``Grid1D`` / ``Grid2DWithYZOverflow``)."""
+
+    args: tuple[tuple[str, int], ...]
+    blocks: tuple[tuple[str, int], ...]
+    grid: tuple[int, int, int]
+
+    def arg(self, name: str) -> int:
+        return dict(self.args)[name]
+
+    def block(self, name: str) -> int:
+        return dict(self.blocks)[name]
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """A load or store at one lane: byte-free element ``offset`` from ``pointer``, and whether ``mask`` holds.
+    Stores carry the stored ``value`` term; ``line`` is the source line (1 = ``def``)."""
+
+    kind: str
+    pointer: str
+    offset: int
+    mask: bool
+    line: int
+    value: Term | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LaneResult:
+    lane: Lane
+    mode: Mode
+    loads: tuple[Access, ...]
+    stores: tuple[Access, ...]
+
+    @property
+    def store(self) -> Access:
+        if len(self.stores) != 1:
+            raise EvaluationError(f"{len(self.stores)} stores at this lane; use .stores")
+        return self.stores[0]
+
+
+DEFAULT_BLOCKS = {"1d": {"XBLOCK": 1024}, "2d": {"XBLOCK": 32, "YBLOCK": 32}}
+MAX_Y_GRID = 65535  # torch._inductor.runtime.runtime_utils.get_max_y_grid
+
+
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def launch(kernel: Kernel, sizes: Mapping[str, int], blocks: Mapping[str, int] | None = None) -> Launch:
+    """Compute the launch for shape-symbol values ``sizes`` (``{'s27': 5, ...}``): every size/numel
+    argument from its recorded expression, and the grid. Entries of ``sizes`` that name a parameter
+    (``'ks0'``, ``'xnumel'``) set it directly."""
+    args: dict[str, int] = {}
+    for p in kernel.params:
+        if p.kind in ("pointer", "constexpr"):
+            continue
+        if p.name in sizes:
+            args[p.name] = int(sizes[p.name])
+        elif p.expr is not None:
+            args[p.name] = _eval_expr(p.expr, tuple(sorted((k, int(v)) for k, v in sizes.items() if not k.startswith(("ks", "x", "y")))))
+        else:
+            raise EvaluationError(f"{kernel.name}: no value for parameter {p.name} (give it in sizes)")
+    bl = dict(DEFAULT_BLOCKS[kernel.grid]) if blocks is None else dict(blocks)
+    for b, _axis in kernel.blocks:
+        if b not in bl or bl[b] < 1 or bl[b] & (bl[b] - 1):
+            raise EvaluationError(f"{kernel.name}: block {b} needs a power-of-two size (got {bl.get(b)})")
+    gx = _cdiv(args.get("xnumel", 1), bl.get("XBLOCK", 1))
+    if kernel.grid == "2d":
+        raw = _cdiv(args.get("ynumel", 1), bl.get("YBLOCK", 1))
+        div = _cdiv(raw, MAX_Y_GRID)
+        grid = (gx, 0 if div == 0 else _cdiv(raw, div), div)
+    else:
+        grid = (gx, 1, 1)
+    return Launch(tuple(sorted(args.items())), tuple(sorted(bl.items())), grid)
+
+
+@functools.lru_cache(maxsize=4096)
+def _eval_expr(expr: str, sizes: tuple[tuple[str, int], ...]) -> int:
+    import sympy
+
+    e = _sympify(expr)
+    missing = sorted(str(s) for s in e.free_symbols if str(s) not in dict(sizes))
+    if missing:
+        raise EvaluationError(f"size expression {expr!r} needs values for {missing}")
+    d = dict(sizes)
+    v = e.subs({s: sympy.Integer(d[str(s)]) for s in e.free_symbols})
+    if not v.is_integer:
+        raise EvaluationError(f"size expression {expr!r} is not an integer at {dict(sizes)}: {v}")
+    return int(v)
+
+
+@functools.lru_cache(maxsize=1024)
+def _sympify(expr: str):
+    import sympy
+
+    names = {"floor": sympy.floor, "Max": sympy.Max, "Min": sympy.Min, "Mod": sympy.Mod, "ceiling": sympy.ceiling}
+    syms = {}
+    import re
+
+    for s in set(re.findall(r"\b[a-z]+\d+\b", expr)):
+        syms[s] = sympy.Symbol(s, integer=True, positive=True)
+    return sympy.sympify(expr, locals={**names, **syms})
+
+
+# -- instantiation at other widths ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=256)
+def _instantiate_cached(kernel_id: int, mode: Mode, kernel: Kernel) -> Kernel:
+    return _instantiate(kernel, mode)
+
+
+def instantiate(kernel: Kernel, mode: Mode) -> Kernel:
+    """The kernel re-typed for ``mode``: parameters take the mode's widths, every implicit conversion and
+    weak literal is re-derived by Triton's promotion rules (so narrowing ``ks*`` to int32 turns
+    ``ks1*x1`` into an int32 product, as in the real narrowed kernel); explicit casts keep their meaning
+    (``.to(tl.int64)`` becomes the mode's int64)."""
+    if mode == WIDE:
+        return kernel
+    return _instantiate_cached(id(kernel), mode, kernel)
+
+
+def _instantiate(kernel: Kernel, mode: Mode) -> Kernel:
+    b = Builder(kernel.name, IntType(mode.int32), IntType(mode.int64))
+    params = tuple(replace(p, type=mode.param_type(p)) for p in kernel.params)
+    ptypes = {p.name: p.type for p in params}
+    memo: dict[int, Node] = {}
+
+    def get(n: Node) -> Node:
+        return memo[id(n)]
+
+    for n in walk(*kernel.loads, *kernel.stores):
+        a = n.args
+        match n.op:
+            case Op.CONST:
+                value, weak = n.attr
+                new = b.literal(value) if weak else b.full(value, mode.map_type(n.type))  # type: ignore[arg-type]
+            case Op.FCONST:
+                new = n
+            case Op.UNDEF:
+                new = _undef(mode.map_type(n.type))
+            case Op.ARG:
+                new = b.arg(n.attr, ptypes[n.attr])  # type: ignore[arg-type]
+            case Op.CONSTEXPR:
+                new = b.constexpr(n.attr)
+            case Op.PROGRAM_ID:
+                new = b.program_id(n.attr)
+            case Op.NUM_PROGRAMS:
+                new = b.num_programs(n.attr)
+            case Op.ARANGE:
+                new = b.arange(*n.attr)
+            case Op.ADD | Op.SUB | Op.MUL | Op.FLOORDIV | Op.MOD | Op.LT | Op.LE | Op.GT | Op.GE | Op.EQ | Op.NE | Op.AND | Op.OR:
+                new = b.binary(n.op, get(a[0]), get(a[1]))
+            case Op.NEG:
+                new = b.neg(get(a[0]))
+            case Op.CAST:
+                new = get(a[0]) if n.attr == IMPLICIT else b.cast(get(a[0]), mode.map_type(n.type))
+            case Op.BROADCAST:
+                new = b.broadcast(get(a[0]))
+            case Op.WHERE:
+                new = b.where(get(a[0]), get(a[1]), get(a[2]))
+            case Op.LOAD:
+                other = a[2]
+                other_new = None if other.op is Op.UNDEF else get(other)
+                new = b.load(n.attr, mode.map_type(n.type), get(a[0]), get(a[1]), other_new)  # type: ignore[arg-type]
+            case Op.STORE:
+                new = b.store(n.attr, mode.map_type(n.type), get(a[0]), get(a[1]), get(a[2]))  # type: ignore[arg-type]
+            case Op.PAYLOAD:
+                from workbench.kir.nodes import node
+
+                new = node(Op.PAYLOAD, mode.map_type(n.type), tuple(get(x) for x in a), n.attr)
+        memo[id(n)] = new
+    return replace(
+        kernel,
+        params=params,
+        loads=tuple(get(x) for x in kernel.loads),
+        stores=tuple(get(x) for x in kernel.stores),
+        bindings=(),
+    )
+
+
+def _undef(t: Type) -> Node:
+    from workbench.kir.nodes import node
+
+    return node(Op.UNDEF, t)
+
+
+# -- evaluation ----------------------------------------------------------------------------------------------
+
+
+def evaluate(
+    kernel: Kernel,
+    sizes: Mapping[str, int] | Launch,
+    lane: Lane,
+    mode: Mode = WIDE,
+    *,
+    blocks: Mapping[str, int] | None = None,
+) -> LaneResult:
+    """Every load's and store's ``(pointer, offset, mask)`` (and the stored value term) at ``lane``.
+
+    ``sizes`` maps shape symbols (and optionally parameter names) to values, or is a :class:`Launch` from
+    :func:`launch`. ``lane.num_programs`` supplies ``tl.num_programs``; positions must lie inside the blocks.
+    """
+    ln = sizes if isinstance(sizes, Launch) else launch(kernel, sizes, blocks)
+    k = instantiate(kernel, mode)
+    env = _Env(k, ln, lane, mode)
+    loads = tuple(env.access("load", n, line) for n, line in zip(k.loads, _lines(k.load_lines, kernel.load_lines)))
+    stores = tuple(env.access("store", n, line) for n, line in zip(k.stores, _lines(k.store_lines, kernel.store_lines)))
+    return LaneResult(lane, mode, loads, stores)
+
+
+def _lines(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return a or b
+
+
+class _Env:
+    def __init__(self, k: Kernel, ln: Launch, lane: Lane, mode: Mode):
+        self.k, self.ln, self.lane, self.mode = k, ln, lane, mode
+        self.values: dict[int, Any] = {}
+        self.args = {}
+        blocks = dict(ln.blocks)
+        for b, _axis in k.blocks:
+            i = lane.pos(b)
+            if not 0 <= i < blocks[b]:
+                raise EvaluationError(f"{k.name}: lane position {i} outside {b}={blocks[b]}")
+        self.blocks = blocks
+        for p in k.params:
+            if p.kind in ("pointer", "constexpr"):
+                continue
+            v = dict(ln.args).get(p.name)
+            if v is None:
+                raise EvaluationError(f"{k.name}: no value for {p.name}")
+            self.args[p.name] = p.type.wrap(v) if isinstance(p.type, IntType) else v
+
+    def access(self, kind: str, n: Node, line: int) -> Access:
+        for x in walk(n):
+            if id(x) not in self.values:
+                self.values[id(x)] = self.node(x)
+        offset = self.values[id(n.args[0])]
+        mask = self.values[id(n.args[2] if kind == "store" else n.args[1])]
+        value = self.values[id(n.args[1])] if kind == "store" else None
+        if kind == "store" and isinstance(value, int):
+            value = ("int", value, str(n.args[1].type))
+        return Access(kind, n.attr, offset, bool(mask), line, value)
+
+    def ub(self, op: str, x: int, y: int, t: Type) -> UndefinedBehaviour:
+        return UndefinedBehaviour(self.k.name, op, (x, y), str(t), self.lane)
+
+    def term(self, x: Node) -> Term:
+        v = self.values[id(x)]
+        return ("int", v, str(x.type)) if isinstance(v, int) else v
+
+    def node(self, n: Node) -> Any:
+        v = self.values
+        a = [v[id(x)] for x in n.args]
+        t = n.type
+        if n.payload and n.op not in (Op.LOAD, Op.WHERE):
+            # opaque: the term records the operation and its inputs
+            match n.op:
+                case Op.FCONST:
+                    return ("const", n.attr[0], str(t))
+                case Op.UNDEF:
+                    return ("undef", str(t))
+                case _:
+                    return (n.attr if n.op is Op.PAYLOAD else n.op.name.lower(), str(t), *(self.term(x) for x in n.args))
+        match n.op:
+            case Op.CONST:
+                return n.attr[0]
+            case Op.ARG:
+                return self.args[n.attr]
+            case Op.CONSTEXPR:
+                return t.wrap(self.blocks[n.attr])  # type: ignore[union-attr]
+            case Op.PROGRAM_ID:
+                return t.wrap(self.lane.program_id[n.attr])  # type: ignore[union-attr]
+            case Op.NUM_PROGRAMS:
+                return t.wrap(self.lane.num_programs[n.attr])  # type: ignore[union-attr]
+            case Op.ARANGE:
+                return t.wrap(n.attr[0] + self.lane.pos(n.attr[1]))  # type: ignore[union-attr]
+            case Op.ADD:
+                return t.wrap(a[0] + a[1])  # type: ignore[union-attr]
+            case Op.SUB:
+                return t.wrap(a[0] - a[1])  # type: ignore[union-attr]
+            case Op.MUL:
+                return t.wrap(a[0] * a[1])  # type: ignore[union-attr]
+            case Op.NEG:
+                return t.wrap(-a[0])  # type: ignore[union-attr]
+            case Op.FLOORDIV:
+                return self._div(n, a[0], a[1], t)[0]
+            case Op.MOD:
+                return self._div(n, a[0], a[1], t)[1]
+            case Op.LT:
+                return int(a[0] < a[1])
+            case Op.LE:
+                return int(a[0] <= a[1])
+            case Op.GT:
+                return int(a[0] > a[1])
+            case Op.GE:
+                return int(a[0] >= a[1])
+            case Op.EQ:
+                return int(a[0] == a[1])
+            case Op.NE:
+                return int(a[0] != a[1])
+            case Op.AND:
+                return t.wrap(a[0] & a[1])  # type: ignore[union-attr]  (Python & is two's complement on ints)
+            case Op.OR:
+                return t.wrap(a[0] | a[1])  # type: ignore[union-attr]
+            case Op.CAST:
+                # semantic.cast: int1 target is ``x != 0``; otherwise truncate/sign-extend (values are kept
+                # signed, so extension is the identity and truncation is ``wrap``; int1 sources are 0/1).
+                return int(a[0] != 0) if t.bits == 1 else t.wrap(a[0])  # type: ignore[union-attr]
+            case Op.BROADCAST:
+                return a[0]
+            case Op.WHERE:
+                c = a[0]
+                if isinstance(c, int):
+                    return a[1] if c else a[2]
+                return ("where", str(t), c, self.term(n.args[1]), self.term(n.args[2]))
+            case Op.LOAD:
+                offset, mask = a[0], a[1]
+                if mask:
+                    return ("load", n.attr, offset)
+                return self.term(n.args[2])
+            case Op.STORE:
+                return None
+            case Op.FCONST | Op.UNDEF | Op.PAYLOAD:
+                raise AssertionError(f"{n.op} is payload")  # handled above
+        raise AssertionError(f"no rule for {n.op}")
+
+    def _div(self, n: Node, x: int, y: int, t: Type) -> tuple[int, int]:
+        # arith.divsi / arith.remsi: truncate toward zero; y == 0 and INT_MIN / -1 are undefined.
+        assert isinstance(t, IntType)
+        if y == 0 or (x == t.min and y == -1):
+            raise self.ub("//" if n.op is Op.FLOORDIV else "%", x, y, t)
+        q = abs(x) // abs(y)
+        if (x < 0) != (y < 0):
+            q = -q
+        return t.wrap(q), x - q * y
+
+
+def truncdiv(x: int, y: int) -> int:
+    """C-style integer division (toward zero), as ``arith.divsi``."""
+    q = abs(x) // abs(y)
+    return -q if (x < 0) != (y < 0) else q
+
+
+def truncmod(x: int, y: int) -> int:
+    """C-style remainder (sign of the dividend), as ``arith.remsi``."""
+    return x - truncdiv(x, y) * y

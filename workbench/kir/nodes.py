@@ -1,0 +1,131 @@
+"""Kernel IR nodes: frozen, slotted, hash-consed; and the ``Kernel`` artefact the parser returns.
+
+Stage: kir. A ``Node`` is ``(op, type, args, attr)`` with tuple children. Nodes are *interned*: build them
+with :func:`node` (never ``Node(...)`` directly) and two structurally equal nodes are the same object, so
+equality and hashing are O(1) even on DAGs with heavy sharing. Transformations build new nodes.
+
+Values are per lane: a node denotes the value of its Triton tensor at one lane (one program id and one
+position of each ``tl.arange``). Block shapes only matter for broadcasting, which is the identity per lane.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.kir.ops import OPAQUE, Op
+from workbench.kir.types import IntType, Type
+
+Attr = Any  # None, int, str, or a tuple of those: hashable, immutable
+
+
+@dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
+class Node:
+    op: Op
+    type: Type
+    args: tuple[Node, ...] = ()
+    attr: Attr = None
+    # True when the value depends on tensor data (a load) or is a float: opaque to the IR.
+    payload: bool = field(default=False, compare=False)
+
+    def __repr__(self) -> str:  # short and non-recursive; use ``render`` for the whole term
+        a = f", {self.attr!r}" if self.attr is not None else ""
+        return f"<{self.op.name} {self.type}{a} #{len(self.args)}>"
+
+
+_INTERN: weakref.WeakValueDictionary[tuple, Node] = weakref.WeakValueDictionary()
+
+
+def node(op: Op, type_: Type, args: tuple[Node, ...] = (), attr: Attr = None) -> Node:
+    """The interned node ``(op, type, args, attr)``."""
+    key = (op, type_, tuple(id(a) for a in args), attr)
+    found = _INTERN.get(key)
+    if found is not None:
+        return found
+    payload = op in OPAQUE or not isinstance(type_, IntType) or any(a.payload for a in args)
+    if op is Op.STORE:
+        payload = False
+    n = Node(op, type_, tuple(args), attr, payload)
+    _INTERN[key] = n
+    return n
+
+
+def walk(*roots: Node) -> Iterator[Node]:
+    """Every node reachable from ``roots``, children before parents, each once (deterministic order)."""
+    seen: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(r, False) for r in reversed(roots)]
+    while stack:
+        n, expanded = stack.pop()
+        if id(n) in seen:
+            continue
+        if expanded:
+            seen.add(id(n))
+            yield n
+            continue
+        stack.append((n, True))
+        for a in reversed(n.args):
+            if id(a) not in seen:
+                stack.append((a, False))
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A kernel parameter. ``kind``: ``pointer``, ``size`` (``ks*``, a symbolic size), ``numel``
+    (``xnumel``/``ynumel``), ``scalar`` (another scalar) or ``constexpr`` (``XBLOCK``). ``expr`` is the
+    parameter's expression in shape symbols (sympy text) for sizes and numels, when captured."""
+
+    name: str
+    kind: str
+    type: Type | None
+    expr: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """One assignment of the source: ``name = ...`` at ``line`` (1 = the ``def`` line) bound to ``node``."""
+
+    name: str
+    line: int
+    node: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Kernel:
+    """A parsed pointwise kernel: its parameters, loads and stores (in source order) and the bindings that
+    tie the IR back to the source lines. ``grid`` is ``"1d"`` or ``"2d"`` (x/y program ids with the
+    y-overflow into z of ``Grid2DWithYZOverflow``); ``blocks`` maps each block constexpr to its lane axis."""
+
+    name: str
+    params: tuple[Param, ...]
+    loads: tuple[Node, ...]
+    stores: tuple[Node, ...]
+    grid: str
+    blocks: tuple[tuple[str, str], ...]  # (constexpr name, axis 'x' | 'y')
+    bindings: tuple[Binding, ...] = ()
+    load_lines: tuple[int, ...] = ()
+    store_lines: tuple[int, ...] = ()
+    program: str = ""
+    source: str = ""  # the ``def`` text parsed
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def store(self) -> Node:
+        """The kernel's only store (pointwise kernels have one; raises if there are several)."""
+        if len(self.stores) != 1:
+            raise ValueError(f"{self.name} has {len(self.stores)} stores; use .stores")
+        return self.stores[0]
+
+    @property
+    def size_params(self) -> tuple[Param, ...]:
+        return tuple(p for p in self.params if p.kind == "size")
+
+    def nodes(self) -> Iterator[Node]:
+        """Every node of the kernel's memory operations (loads, then stores), children first."""
+        return walk(*self.loads, *self.stores)

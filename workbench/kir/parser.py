@@ -1,0 +1,747 @@
+"""Parser: Inductor's pointwise ``@triton.jit`` kernel text -> :class:`~workbench.kir.nodes.Kernel`.
+
+Stage: kir. Reads the kernel with Python's ``ast`` (no regular expressions over code) and builds typed IR
+nodes through :class:`~workbench.kir.build.Builder`, so Triton's promotion rules apply exactly as
+``triton/language/semantic.py`` states them. The supported language is what Inductor emits for pointwise
+kernels: single assignments, ``tl.program_id``/``tl.num_programs``/``tl.arange``, integer ``+ - * // %``,
+comparisons, ``& |``, ``.to(dtype)``, ``tl.full``, ``tl.broadcast_to``, ``tl.where``, ``tl.load``,
+``tl.store``, and float payload (arithmetic, casts, ``tl_math``/``libdevice``/``triton_helpers`` calls) kept
+opaque. Everything else is refused by name (:class:`~workbench.kir.errors.RefusedConstruct`, carrying the
+kernel, the line, counted from the ``def`` line as 1, and the construct).
+
+Limits: one ``def`` per kernel, no helper calls, pointer arithmetic only as ``ptr + offset`` directly inside
+``tl.load``/``tl.store``; lanes of 1-D grids and of ``Grid2DWithYZOverflow`` (x/y program ids).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from workbench.errors import VersionMismatchError
+from workbench.kir.build import Builder, is_weak
+from workbench.kir.errors import KernelSourceError, RefusedConstruct
+from workbench.kir.nodes import Binding, Kernel, Node, Param, walk
+from workbench.kir.ops import Op
+from workbench.kir.types import TL_DTYPES, FloatType, IntType, PtrType, Type, parse_signature_type
+
+# The versions the IR was validated against (cross-checked against Triton's interpreter).
+TORCH_SERIES = "2.13"
+TRITON_SERIES = "3.7"
+
+GRID_TYPES = {"Grid1D": "1d", "Grid2DWithYZOverflow": "2d"}
+BLOCK_AXES = {"XBLOCK": "x", "YBLOCK": "y"}
+REDUCTION_BLOCKS = re.compile(r"^R\d*_?BLOCK$")
+
+_BINOPS = {
+    ast.Add: Op.ADD,
+    ast.Sub: Op.SUB,
+    ast.Mult: Op.MUL,
+    ast.FloorDiv: Op.FLOORDIV,
+    ast.Mod: Op.MOD,
+    ast.BitAnd: Op.AND,
+    ast.BitOr: Op.OR,
+}
+_CMPOPS = {ast.Lt: Op.LT, ast.LtE: Op.LE, ast.Gt: Op.GT, ast.GtE: Op.GE, ast.Eq: Op.EQ, ast.NotEq: Op.NE}
+_OPERATOR_NAMES = {
+    ast.Pow: "**",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.BitXor: "^",
+    ast.MatMult: "@",
+    ast.Invert: "~",
+    ast.Not: "not",
+}
+
+ATOMICS = re.compile(r"^atomic_")
+REDUCTIONS = frozenset(
+    {"sum", "max", "min", "reduce", "argmax", "argmin", "xor_sum", "cumsum", "cumprod", "associative_scan",
+     "histogram", "sort", "reduce_or", "max2", "min2", "sum2", "prod", "welford", "welford_reduce",
+     "welford_combine", "any", "gather", "dot", "dot_scaled", "topk", "bucketize_binary_search"}
+)
+ASSERTS = frozenset({"device_assert", "static_assert", "device_print", "static_print", "assume"})
+# Float payload functions: their values stay opaque; allowed only where the IR needs no value.
+PAYLOAD_MODULES = frozenset({"tl_math", "libdevice", "triton_helpers", "math"})
+PAYLOAD_TL = frozenset(
+    {"abs", "maximum", "minimum", "exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos",
+     "sigmoid", "erf", "fma", "floor", "ceil", "clamp", "fdiv", "div_rn", "softmax", "cdiv", "umulhi"}
+)
+IGNORED_MEMORY_KEYWORDS = frozenset({"eviction_policy", "cache_modifier", "volatile"})
+
+
+def parse(
+    kernel: Any,
+    *,
+    signature: Mapping[str, str] | None = None,
+    name: str | None = None,
+    grid_type: str | None = None,
+    check_versions: bool = True,
+) -> Kernel:
+    """Parse a kernel into IR.
+
+    ``kernel`` is a :class:`~workbench.capture.CapturedKernel` (its ``jit_source``, signature, grid type and
+    size expressions are used) or kernel text (a module or a bare ``def``). For text, ``signature`` maps
+    parameters to Triton signature types (``'*bf16'``, ``'i64'``, ``'constexpr'``); without it, string
+    annotations on the parameters (``ks0: 'i64'``, as :func:`~workbench.kir.renderer` writes them) are used.
+
+    Raises :class:`RefusedConstruct` for constructs outside the IR, :class:`KernelSourceError` for text that
+    is not a readable kernel, :class:`~workbench.errors.VersionMismatchError` for records captured under
+    another torch/triton series (pass ``check_versions=False`` to try anyway).
+    """
+    exprs: dict[str, str] = {}
+    program = ""
+    if hasattr(kernel, "jit_source") and hasattr(kernel, "signature"):
+        ck = kernel
+        if check_versions:
+            _check_versions(ck)
+        try:
+            text = ck.jit_source
+        except Exception as exc:  # InputError from capture.record: no def of that name
+            raise KernelSourceError(getattr(ck, "name", "<kernel>"), None, str(exc)) from None
+        signature = dict(ck.signature) if signature is None else signature
+        name = ck.name
+        grid_type = ck.grid_type if grid_type is None else grid_type
+        program = ck.program
+        exprs = {a.name: a.expr for a in ck.size_args}
+        exprs.update({n.name: n.expr for n in ck.numels})
+    elif isinstance(kernel, str):
+        text = kernel
+    else:
+        raise KernelSourceError(
+            "<kernel>", None, f"cannot parse a {type(kernel).__name__}",
+            "pass a CapturedKernel (workbench.capture.load) or the kernel's text",
+        )
+    return _Parser(text, signature, name, grid_type, exprs, program).run()
+
+
+def _check_versions(ck: Any) -> None:
+    tv, trv = str(getattr(ck, "torch_version", "")), str(getattr(ck, "triton_version", ""))
+    if not tv.startswith(TORCH_SERIES) or not trv.startswith(TRITON_SERIES):
+        raise VersionMismatchError(
+            f"{ck.name}: captured under torch {tv or '?'} / triton {trv or '?'}, but the kernel IR models "
+            f"Inductor's output for torch {TORCH_SERIES}.x / triton {TRITON_SERIES}.x; re-capture it with the "
+            "pinned versions, or parse with check_versions=False and review the result"
+        )
+
+
+class _Parser:
+    def __init__(self, text: str, signature, name, grid_type, exprs, program):
+        self.text = text
+        self.signature = dict(signature) if signature is not None else None
+        self.want_name = name
+        self.grid_type = grid_type
+        self.exprs = exprs
+        self.program = program
+        self.kname = name or "<kernel>"
+        self.b = Builder(self.kname)
+        self.env: dict[str, Node] = {}
+        self.assigned: dict[str, int] = {}
+        self.used: dict[str, int] = {}
+        self.params: dict[str, Param] = {}
+        self.bindings: list[Binding] = []
+        self.loads: list[Node] = []
+        self.load_lines: list[int] = []
+        self.stores: list[Node] = []
+        self.store_lines: list[int] = []
+        self.def_line = 1
+
+    # -- errors -------------------------------------------------------------------------------------------
+    def refuse(self, construct: str, detail: str = "", fix: str = "") -> RefusedConstruct:
+        return RefusedConstruct(self.kname, self.b.line, construct, detail, fix)
+
+    def bad(self, problem: str, line: int | None = None) -> KernelSourceError:
+        return KernelSourceError(self.kname, line if line is not None else self.b.line, problem)
+
+    def _line(self, n: ast.AST) -> int:
+        return getattr(n, "lineno", self.def_line) - self.def_line + 1
+
+    # -- driver -------------------------------------------------------------------------------------------
+    def run(self) -> Kernel:
+        try:
+            tree = ast.parse(self.text)
+        except SyntaxError as exc:
+            raise KernelSourceError(self.kname, exc.lineno, f"not valid Python ({exc.msg})") from None
+        except (ValueError, RecursionError, MemoryError) as exc:
+            raise KernelSourceError(self.kname, None, f"not parseable ({type(exc).__name__})") from None
+        fn = self._find_def(tree)
+        self.def_line = fn.lineno
+        self.kname = self.want_name or fn.name
+        self.b.kernel = self.kname
+        self._docstring_facts(fn)
+        self._params(fn)
+        for stmt in fn.body:
+            self.b.line = self._line(stmt)
+            self._statement(stmt)
+        self.b.line = None
+        if not self.stores:
+            raise self.refuse("kernel without a store", "nothing is written")
+        self._check_indices()
+        grid, blocks = self._grid()
+        used_args = {n.attr for n in walk(*self.loads, *self.stores) if n.op is Op.ARG}
+        del used_args  # every parameter is kept (position matters for the hash), used or not
+        return Kernel(
+            name=self.kname,
+            params=tuple(self.params.values()),
+            loads=tuple(self.loads),
+            stores=tuple(self.stores),
+            grid=grid,
+            blocks=blocks,
+            bindings=tuple(self.bindings),
+            load_lines=tuple(self.load_lines),
+            store_lines=tuple(self.store_lines),
+            program=self.program,
+            source=self.text,
+        )
+
+    def _find_def(self, tree: ast.Module) -> ast.FunctionDef:
+        defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if self.want_name is not None:
+            defs = [d for d in defs if d.name == self.want_name]
+        elif len(defs) > 1:
+            jit = [d for d in defs if any("jit" in ast.unparse(dec) for dec in d.decorator_list)]
+            defs = jit if len(jit) == 1 else defs
+        if not defs:
+            raise KernelSourceError(
+                self.kname, None, "no kernel `def` found" + (f" named {self.want_name!r}" if self.want_name else "")
+            )
+        if len(defs) > 1:
+            raise self.refuse("several function definitions", ", ".join(d.name for d in defs),
+                              "pass name= to pick the kernel; helpers are not supported")
+        fn = defs[0]
+        if isinstance(fn, ast.AsyncFunctionDef):
+            raise KernelSourceError(self.kname, fn.lineno, "an async def is not a Triton kernel")
+        return fn
+
+    def _docstring_facts(self, fn: ast.FunctionDef) -> None:
+        """For text input, read the facts :func:`~workbench.kir.renderer` writes in the docstring:
+        ``grid: Grid1D`` and ``ks0 = 2*s27`` lines (a record's own facts take precedence)."""
+        doc = ast.get_docstring(fn)
+        if not doc or self.exprs:
+            return
+        for line in doc.splitlines():
+            line = line.strip()
+            m = re.fullmatch(r"grid:\s*(\w+)", line)
+            if m and self.grid_type is None:
+                self.grid_type = m.group(1)
+                continue
+            m = re.fullmatch(r"(\w+)\s*=\s*(.+)", line)
+            if m:
+                self.exprs[m.group(1)] = m.group(2).strip()
+
+    def _params(self, fn: ast.FunctionDef) -> None:
+        a = fn.args
+        self.b.line = 1
+        if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults:
+            raise self.refuse("unusual parameters", "*args, **kwargs, keyword-only or default values")
+        names = [p.arg for p in a.args]
+        if len(set(names)) != len(names):
+            raise self.bad("duplicate parameter names")
+        sig = self.signature
+        if sig is not None:
+            missing = [n for n in names if n not in sig]
+            extra = [n for n in sig if n not in names]
+            if missing or extra:
+                raise self.bad(
+                    f"parameters {names} do not match the signature {sorted(sig)} "
+                    f"(missing {missing}, extra {extra}); was the record captured by another torch version?",
+                    1,
+                )
+        for p in a.args:
+            text = sig[p.arg] if sig is not None else self._annotation(p)
+            try:
+                t = parse_signature_type(text)
+            except ValueError:
+                raise self.refuse("parameter type", f"{p.arg}: {text!r}") from None
+            if t is None:
+                kind = "constexpr"
+                if REDUCTION_BLOCKS.match(p.arg):
+                    raise self.refuse("reduction", f"reduction block parameter {p.arg}")
+            elif isinstance(t, PtrType):
+                kind = "pointer"
+            elif isinstance(t, IntType):
+                kind = "numel" if re.fullmatch(r"[xyzr]\d*_?numel", p.arg) else "size" if re.fullmatch(r"ks\d+", p.arg) else "scalar"
+                if kind == "numel" and p.arg.startswith("r"):
+                    raise self.refuse("reduction", f"reduction extent {p.arg}")
+            else:
+                kind = "scalar"
+            self.params[p.arg] = Param(p.arg, kind, t, self.exprs.get(p.arg))
+
+    def _annotation(self, p: ast.arg) -> str:
+        ann = p.annotation
+        if ann is None:
+            raise self.bad(f"parameter {p.arg} has no type (give signature= or an annotation such as 'i64')", 1)
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            return ann.value
+        if isinstance(ann, ast.Attribute) and ann.attr == "constexpr":
+            return "constexpr"
+        raise self.bad(f"parameter {p.arg}: unreadable annotation {ast.unparse(ann)!r}", 1)
+
+    # -- statements ---------------------------------------------------------------------------------------
+    def _statement(self, s: ast.stmt) -> None:
+        match s:
+            case ast.Assign(targets=[ast.Name(id=name)], value=value):
+                if isinstance(value, ast.Constant) or (
+                    isinstance(value, ast.UnaryOp) and isinstance(value.operand, ast.Constant)
+                ):
+                    # The compiler keeps ``x = 3`` a constexpr, the interpreter makes it an int32 tensor.
+                    raise self.refuse("assignment of a bare literal", f"{name} = {ast.unparse(value)}",
+                                      "the compiler and the interpreter type it differently")
+                n = self._value(self._expr(value))
+                self._assign(name, n)
+            case ast.Assign(targets=targets):
+                raise self.refuse("multiple or destructuring assignment", ast.unparse(s)[:60])
+            case ast.AugAssign(target=ast.Name(id=name)):
+                raise self.refuse("name reassigned after use", f"{name} updated in place")
+            case ast.Expr(value=ast.Constant(value=str())):
+                pass  # docstring
+            case ast.Expr(value=ast.Call() as call):
+                result = self._call(call, statement=True)
+                if result is not None:
+                    raise self.refuse("expression statement", ast.unparse(s)[:60])
+            case ast.Pass():
+                pass
+            case ast.For() | ast.While() | ast.AsyncFor():
+                raise self.refuse("loop", ast.unparse(s).splitlines()[0][:60])
+            case ast.If():
+                raise self.refuse("control flow", "if statement")
+            case ast.Assert():
+                raise self.refuse("device assert", ast.unparse(s)[:60])
+            case ast.Return():
+                raise self.refuse("return statement")
+            case ast.With() | ast.AsyncWith():
+                raise self.refuse("with block")
+            case ast.FunctionDef() | ast.AsyncFunctionDef() | ast.ClassDef() | ast.Lambda():
+                raise self.refuse("nested definition")
+            case _:
+                raise self.refuse(f"{type(s).__name__} statement", ast.unparse(s)[:60])
+
+    def _assign(self, name: str, n: Node) -> None:
+        if name in self.params:
+            raise self.refuse("name reassigned after use", f"parameter {name} is reassigned")
+        if name in self.assigned and name in self.used:
+            raise self.refuse(
+                "name reassigned after use",
+                f"{name} assigned on line {self.assigned[name]}, used on line {self.used[name]}, reassigned",
+            )
+        if name in ("tl", "triton", "tl_math", "libdevice", "triton_helpers", "math"):
+            raise self.refuse("name reassigned after use", f"module name {name} is rebound")
+        self.assigned[name] = self.b.line or 0
+        self.used.pop(name, None)
+        self.env[name] = n
+        self.bindings.append(Binding(name, self.b.line or 0, n))
+
+    # -- expressions --------------------------------------------------------------------------------------
+    def _value(self, v: Any) -> Node:
+        if isinstance(v, Node):
+            return v
+        raise self.refuse("non-tensor value", f"{v!r} used as a value")
+
+    def _expr(self, e: ast.expr) -> Any:
+        match e:
+            case ast.Name(id=name):
+                return self._name(name)
+            case ast.Constant(value=bool() | int() as v):
+                return self.b.literal(v)
+            case ast.Constant(value=float() as v):
+                return self.b.fconst(v)
+            case ast.Constant(value=v):
+                raise self.refuse("constant", f"{v!r}")
+            case ast.BinOp(left=l, op=op, right=r):
+                if type(op) in _BINOPS:
+                    return self.b.binary(_BINOPS[type(op)], self._value(self._expr(l)), self._value(self._expr(r)))
+                if isinstance(op, ast.Div):
+                    a, b = self._value(self._expr(l)), self._value(self._expr(r))
+                    # semantic.truediv: integer operands are converted to fp32; the result is payload
+                    return self.b.payload("truediv", FloatType("fp32") if not _is_float(a, b) else _float_of(a, b), (a, b))
+                raise self.refuse(f"operator {_OPERATOR_NAMES.get(type(op), type(op).__name__)}")
+            case ast.UnaryOp(op=ast.USub(), operand=x):
+                return self.b.neg(self._value(self._expr(x)))
+            case ast.UnaryOp(op=ast.UAdd(), operand=x):
+                return self._value(self._expr(x))
+            case ast.UnaryOp(op=op):
+                raise self.refuse(f"operator {_OPERATOR_NAMES.get(type(op), type(op).__name__)}")
+            case ast.Compare(left=l, ops=[op], comparators=[r]):
+                return self.b.binary(_CMPOPS[type(op)], self._value(self._expr(l)), self._value(self._expr(r))) \
+                    if type(op) in _CMPOPS else self._refuse_cmp(op)
+            case ast.Compare():
+                raise self.refuse("chained comparison")
+            case ast.Call():
+                return self._call(e)
+            case ast.Subscript(value=v, slice=sl):
+                return self._subscript(v, sl)
+            case ast.Attribute(value=v, attr=attr):
+                return self._attribute(v, attr)
+            case ast.BoolOp():
+                raise self.refuse("boolean operator and/or")
+            case ast.IfExp():
+                raise self.refuse("conditional expression")
+            case ast.List() | ast.Tuple():
+                return [self._expr(x) for x in e.elts]
+            case _:
+                raise self.refuse(f"expression {type(e).__name__}", ast.unparse(e)[:60])
+
+    def _refuse_cmp(self, op: ast.cmpop):
+        raise self.refuse(f"comparison {type(op).__name__}")
+
+    def _name(self, name: str) -> Any:
+        if name in self.env:
+            self.used.setdefault(name, self.b.line or 0)
+            return self.env[name]
+        if name in self.params:
+            p = self.params[name]
+            self.used.setdefault(name, self.b.line or 0)
+            if p.kind == "constexpr":
+                return self.b.constexpr(name)
+            if p.kind == "pointer":
+                return _Pointer(name, p.type)  # type: ignore[arg-type]
+            return self.b.arg(name, p.type)  # type: ignore[arg-type]
+        if name in ("tl", "tl_math", "libdevice", "triton_helpers", "math", "triton"):
+            return _Module(name)
+        if name in ("float", "int", "min", "max", "abs", "range", "len"):
+            return _Builtin(name)
+        raise self.refuse("unknown name", name)
+
+    def _attribute(self, v: ast.expr, attr: str) -> Any:
+        base = self._expr(v)
+        if isinstance(base, _Module):
+            if base.name == "tl" and attr in TL_DTYPES:
+                return TL_DTYPES[attr]
+            if base.name == "tl" and re.fullmatch(r"u?int\d+|float\w*|bfloat16|pointer_type", attr):
+                raise self.refuse("unsupported dtype", f"tl.{attr}")
+            if base.name == "tl" and attr == "math":
+                return _Module("math")
+            return _Function(base.name, attr)
+        if isinstance(base, Node):
+            if attr == "dtype":
+                return base.type
+            if attr == "shape":
+                return _Shape()
+            if attr in ("T",):
+                raise self.refuse("attribute outside the supported set", f".{attr}")
+            return _Method(base, attr)
+        if isinstance(base, _Pointer):
+            if attr in ("dtype",):
+                return base.type
+            raise self.refuse("attribute outside the supported set", f"pointer .{attr}")
+        raise self.refuse("attribute outside the supported set", f".{attr}")
+
+    def _subscript(self, v: ast.expr, sl: ast.expr) -> Node:
+        base = self._value(self._expr(v))
+        parts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+        for p in parts:
+            is_colon = isinstance(p, ast.Slice) and p.lower is None and p.upper is None and p.step is None
+            is_none = isinstance(p, ast.Constant) and p.value is None
+            if not (is_colon or is_none):
+                raise self.refuse("indexing a tensor", ast.unparse(sl), "only [:], [:, None], [None, :] reshape")
+        if len(parts) > 2:
+            raise self.refuse("3-D block", ast.unparse(sl))
+        return base  # shape only: the identity at each lane
+
+    # -- calls --------------------------------------------------------------------------------------------
+    def _call(self, call: ast.Call, statement: bool = False) -> Any:
+        func = self._expr(call.func)
+        if isinstance(func, _Method):
+            return self._method(func, call)
+        if isinstance(func, _Builtin):
+            return self._builtin(func.name, call)
+        if isinstance(func, _Function):
+            if func.module == "tl":
+                return self._tl(func.name, call, statement)
+            if func.module in PAYLOAD_MODULES:
+                return self._payload_call(f"{func.module}.{func.name}", func.name, call)
+            raise self.refuse("attribute call outside the supported set", f"{func.module}.{func.name}")
+        if isinstance(call.func, ast.Name):
+            raise self.refuse("unknown helper", f"{call.func.id}()")
+        raise self.refuse("attribute call outside the supported set", ast.unparse(call.func)[:60])
+
+    def _builtin(self, name: str, call: ast.Call) -> Node:
+        if name == "float" and len(call.args) == 1 and isinstance(call.args[0], ast.Constant) \
+                and isinstance(call.args[0].value, str) and not call.keywords:
+            try:
+                return self.b.fconst(float(call.args[0].value))
+            except ValueError:
+                pass
+        raise self.refuse("unknown helper", f"{name}()")
+
+    def _args(self, call: ast.Call, names: tuple[str, ...], required: int, ignore: frozenset[str] = frozenset()) -> dict[str, ast.expr]:
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            raise self.refuse("star arguments")
+        if len(call.args) > len(names):
+            raise self.refuse("too many arguments", ast.unparse(call)[:60])
+        out = dict(zip(names, call.args))
+        for k in call.keywords:
+            if k.arg in ignore:
+                continue
+            if k.arg not in names or k.arg in out:
+                raise self.refuse("keyword argument", f"{k.arg}= in {ast.unparse(call.func)}")
+            out[k.arg] = k.value
+        if any(n not in out for n in names[:required]):
+            raise self.refuse("missing argument", ast.unparse(call)[:60])
+        return out
+
+    def _int_literal(self, e: ast.expr, what: str) -> int:
+        v = e
+        neg = False
+        if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub):
+            v, neg = v.operand, True
+        if isinstance(v, ast.Constant) and isinstance(v.value, int) and not isinstance(v.value, bool):
+            return -v.value if neg else v.value
+        raise self.refuse(f"non-literal {what}", ast.unparse(e)[:60])
+
+    def _number_literal(self, e: ast.expr) -> int | float:
+        v, neg = e, False
+        if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub):
+            v, neg = v.operand, True
+        if isinstance(v, ast.Constant) and isinstance(v.value, (int, float)):
+            x = v.value
+            return -x if neg else x
+        if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "float" and len(v.args) == 1 \
+                and isinstance(v.args[0], ast.Constant) and isinstance(v.args[0].value, str):
+            try:
+                x = float(v.args[0].value)
+            except ValueError:
+                raise self.refuse("tl.full value", ast.unparse(e)[:60]) from None
+            return -x if neg else x
+        raise self.refuse("tl.full value", ast.unparse(e)[:60])
+
+    def _dtype(self, e: ast.expr) -> IntType | FloatType:
+        t = self._expr(e)
+        if isinstance(t, (IntType, FloatType)):
+            return t
+        raise self.refuse("dtype", ast.unparse(e)[:60])
+
+    def _tl(self, fname: str, call: ast.Call, statement: bool) -> Any:
+        if statement and fname != "store":
+            if fname in ASSERTS:
+                raise self.refuse("device assert" if "assert" in fname or fname == "assume" else "device print", f"tl.{fname}")
+            if ATOMICS.match(fname):
+                raise self.refuse("atomic", f"tl.{fname}")
+            if fname in ("debug_barrier",):
+                raise self.refuse("barrier", "tl.debug_barrier")
+            if fname not in ("store",):
+                pass
+        match fname:
+            case "program_id":
+                a = self._args(call, ("axis",), 1)
+                axis = self._int_literal(a["axis"], "program_id axis")
+                if axis not in (0, 1, 2):
+                    raise self.refuse("program_id axis", str(axis))
+                return self.b.program_id(axis)
+            case "num_programs":
+                a = self._args(call, ("axis",), 1)
+                axis = self._int_literal(a["axis"], "num_programs axis")
+                if axis not in (0, 1, 2):
+                    raise self.refuse("num_programs axis", str(axis))
+                return self.b.num_programs(axis)
+            case "arange":
+                a = self._args(call, ("start", "end"), 2)
+                start = self._int_literal(a["start"], "arange start")
+                end = a["end"]
+                if not (isinstance(end, ast.Name) and end.id in self.params and self.params[end.id].kind == "constexpr"):
+                    raise self.refuse("tl.arange with a literal bound", ast.unparse(call)[:60])
+                self.used.setdefault(end.id, self.b.line or 0)
+                if start != 0:
+                    raise self.refuse("tl.arange not starting at 0", ast.unparse(call)[:60])
+                if REDUCTION_BLOCKS.match(end.id):
+                    raise self.refuse("reduction", f"tl.arange over {end.id}")
+                if end.id not in BLOCK_AXES:
+                    raise self.refuse("block axis", f"tl.arange over {end.id}")
+                return self.b.arange(start, end.id)
+            case "full":
+                a = self._args(call, ("shape", "value", "dtype"), 3)
+                self._shape(a["shape"])
+                t = self._dtype(a["dtype"])
+                return self.b.full(self._number_literal(a["value"]), t)
+            case "broadcast_to":
+                a = self._args(call, ("input", "shape"), 2)
+                x = self._value(self._expr(a["input"]))
+                self._shape(a["shape"])
+                return self.b.broadcast(x)
+            case "where":
+                a = self._args(call, ("condition", "x", "y"), 3)
+                return self.b.where(*(self._value(self._expr(a[k])) for k in ("condition", "x", "y")))
+            case "load":
+                a = self._args(call, ("pointer", "mask", "other"), 1, IGNORED_MEMORY_KEYWORDS)
+                pointer, elem, offset = self._pointer(a["pointer"])
+                mask = self._value(self._expr(a["mask"])) if "mask" in a and not _is_none(a["mask"]) else None
+                other = self._value(self._expr(a["other"])) if "other" in a and not _is_none(a["other"]) else None
+                if other is not None and mask is None:
+                    raise self.refuse("tl.load with other= but no mask")
+                n = self.b.load(pointer, elem, offset, mask, other)
+                self.loads.append(n)
+                self.load_lines.append(self.b.line or 0)
+                return n
+            case "store":
+                if not statement:
+                    raise self.refuse("tl.store used as a value")
+                a = self._args(call, ("pointer", "value", "mask"), 2, IGNORED_MEMORY_KEYWORDS)
+                pointer, elem, offset = self._pointer(a["pointer"])
+                value = self._value(self._expr(a["value"]))
+                mask = self._value(self._expr(a["mask"])) if "mask" in a and not _is_none(a["mask"]) else None
+                n = self.b.store(pointer, elem, offset, value, mask)
+                self.stores.append(n)
+                self.store_lines.append(self.b.line or 0)
+                return None
+        if ATOMICS.match(fname):
+            raise self.refuse("atomic", f"tl.{fname}")
+        if fname in REDUCTIONS:
+            raise self.refuse("reduction", f"tl.{fname}")
+        if fname in ASSERTS:
+            raise self.refuse("device assert" if "assert" in fname or fname == "assume" else "device print", f"tl.{fname}")
+        if fname.startswith("inline_asm"):
+            raise self.refuse("inline asm", f"tl.{fname}")
+        if fname in PAYLOAD_TL:
+            return self._payload_call(f"tl.{fname}", fname, call)
+        raise self.refuse("attribute call outside the supported set", f"tl.{fname}")
+
+    def _shape(self, e: ast.expr) -> None:
+        """A block shape argument: a list of literals/block constexprs, or ``x.shape``; only checked."""
+        if isinstance(e, ast.Attribute) and e.attr == "shape":
+            self._value(self._expr(e.value))
+            return
+        if isinstance(e, (ast.List, ast.Tuple)) and len(e.elts) <= 2:
+            for x in e.elts:
+                if isinstance(x, ast.Constant) and isinstance(x.value, int) and not isinstance(x.value, bool):
+                    continue
+                if isinstance(x, ast.Name) and x.id in self.params and self.params[x.id].kind == "constexpr":
+                    self.used.setdefault(x.id, self.b.line or 0)
+                    continue
+                raise self.refuse("block shape", ast.unparse(e)[:60])
+            return
+        raise self.refuse("block shape", ast.unparse(e)[:60])
+
+    def _pointer(self, e: ast.expr) -> tuple[str, IntType | FloatType, Node]:
+        """``ptr`` or ``ptr + offset`` (either order) with ``ptr`` a pointer parameter."""
+        match e:
+            case ast.Name():
+                p = self._expr(e)
+                if isinstance(p, _Pointer):
+                    return p.name, p.type.element, self.b.literal(0)
+            case ast.BinOp(op=ast.Add(), left=l, right=r):
+                lv = self._expr(l) if isinstance(l, ast.Name) else None
+                rv = self._expr(r) if isinstance(r, ast.Name) else None
+                if isinstance(lv, _Pointer) and not isinstance(rv, _Pointer):
+                    return lv.name, lv.type.element, self._offset(r)
+                if isinstance(rv, _Pointer) and not isinstance(lv, _Pointer):
+                    return rv.name, rv.type.element, self._offset(l)
+                if isinstance(l, ast.BinOp) and _mentions_pointer(l, self.params):
+                    raise self.refuse("pointer arithmetic chain", ast.unparse(e)[:60], "use ptr + (offset)")
+        raise self.refuse("pointer expression", ast.unparse(e)[:60], "only `ptr + offset` with a pointer parameter")
+
+    def _offset(self, e: ast.expr) -> Node:
+        n = self._value(self._expr(e))
+        if not isinstance(n.type, IntType) and not n.payload:
+            raise self.refuse("non-integer offset", str(n.type))
+        return n
+
+    def _method(self, m: "_Method", call: ast.Call) -> Node:
+        if m.name == "to":
+            a = self._args(call, ("dtype",), 1)
+            bad = [k.arg for k in call.keywords if k.arg != "dtype"]
+            if bad:
+                raise self.refuse("cast option", ", ".join(str(b) for b in bad))
+            return self.b.cast(m.base, self._dtype(a["dtype"]))
+        raise self.refuse("attribute call outside the supported set", f".{m.name}()")
+
+    def _payload_call(self, full: str, short: str, call: ast.Call) -> Node:
+        if short in REDUCTIONS:
+            raise self.refuse("reduction", full)
+        if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+            raise self.refuse("keyword argument", f"{full}(...)")
+        args = tuple(self._value(self._expr(a)) for a in call.args)
+        if not args:
+            raise self.refuse("attribute call outside the supported set", f"{full}()")
+        if not any(a.payload for a in args):
+            raise self.refuse("libdevice outside payload position", f"{full} on integer index values")
+        floats = [a.type for a in args if isinstance(a.type, FloatType)]
+        t: Type = floats[0] if floats else args[0].type
+        return self.b.payload(full, t, args)
+
+    # -- whole-kernel checks ------------------------------------------------------------------------------
+    def _check_indices(self) -> None:
+        for kind, nodes, lines in (("load", self.loads, self.load_lines), ("store", self.stores, self.store_lines)):
+            for n, line in zip(nodes, lines):
+                self.b.line = line
+                offset, mask = n.args[0], n.args[2] if kind == "store" else n.args[1]
+                for what, x in (("offset", offset), ("mask", mask)):
+                    if x.payload:
+                        raise self._payload_refusal(kind, what, x)
+
+    def _payload_refusal(self, kind: str, what: str, x: Node) -> RefusedConstruct:
+        ops = list(walk(x))
+        if any(o.op is Op.LOAD for o in ops):
+            return self.refuse("indirect indexing", f"the {kind} {what} depends on a value loaded from memory")
+        lib = [o.attr for o in ops if o.op is Op.PAYLOAD and "." in str(o.attr)]
+        if lib:
+            return self.refuse("libdevice outside payload position", f"{lib[0]} in a {kind} {what}")
+        return self.refuse("float arithmetic in an index", f"the {kind} {what} is computed in floating point")
+
+    def _grid(self) -> tuple[str, tuple[tuple[str, str], ...]]:
+        nodes = list(walk(*self.loads, *self.stores))
+        axes = {n.attr for n in nodes if n.op is Op.PROGRAM_ID} | {n.attr for n in nodes if n.op is Op.NUM_PROGRAMS}
+        blocks = sorted({n.attr[1] for n in nodes if n.op is Op.ARANGE})
+        grid = "2d" if (axes - {0}) or "YBLOCK" in blocks else "1d"
+        if self.grid_type is not None:
+            want = GRID_TYPES.get(self.grid_type)
+            if want is None:
+                raise self.refuse("grid type", self.grid_type, "only Grid1D and Grid2DWithYZOverflow are modelled")
+            if grid == "2d" and want == "1d":
+                raise self.refuse("grid type", f"{self.grid_type} but the kernel uses program ids {sorted(axes)}")
+            grid = want
+        if grid == "2d" and 2 in axes and 1 not in {n.attr for n in nodes if n.op is Op.NUM_PROGRAMS}:
+            raise self.refuse("grid type", "program_id(2) without the y-overflow form")
+        return grid, tuple((b, BLOCK_AXES[b]) for b in blocks)
+
+
+class _Module:
+    def __init__(self, name: str):
+        self.name = name
+
+
+class _Builtin:
+    def __init__(self, name: str):
+        self.name = name
+
+
+class _Function:
+    def __init__(self, module: str, name: str):
+        self.module, self.name = module, name
+
+
+class _Method:
+    def __init__(self, base: Node, name: str):
+        self.base, self.name = base, name
+
+
+class _Shape:
+    pass
+
+
+class _Pointer:
+    def __init__(self, name: str, type_: PtrType):
+        self.name, self.type = name, type_
+
+
+def _is_none(e: ast.expr) -> bool:
+    return isinstance(e, ast.Constant) and e.value is None
+
+
+def _is_float(a: Node, b: Node) -> bool:
+    return isinstance(a.type, FloatType) or isinstance(b.type, FloatType)
+
+
+def _float_of(a: Node, b: Node) -> FloatType:
+    for x in (a, b):
+        if isinstance(x.type, FloatType) and x.type.name in ("fp64",):
+            return x.type
+    return FloatType("fp32")
+
+
+def _mentions_pointer(e: ast.expr, params: dict[str, Param]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in params and params[n.id].kind == "pointer" for n in ast.walk(e))
+
+
+del math, is_weak  # imported for documentation cross-reference only

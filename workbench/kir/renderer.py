@@ -1,0 +1,136 @@
+"""Renderer: IR -> readable Triton-like text that :func:`~workbench.kir.parser` reads back.
+
+Stage: kir. One line per operation (``tN = ...  # type``) in a deterministic order (children first, loads
+then stores), leaves inline (parameters, literals, ``tl.program_id``, ``tl.arange``). Implicit conversions
+are not written (re-parsing re-derives them), explicit ``.to(...)`` casts are. Parameters carry their
+declared types as string annotations and the docstring carries the grid and the size expressions, so
+``parse(render(k))`` has the same canonical hash as ``k``. Used by the KernelView widget and golden files.
+"""
+
+from __future__ import annotations
+
+from workbench.kir.build import IMPLICIT
+from workbench.kir.nodes import Kernel, Node, walk
+from workbench.kir.ops import BINARY_SYMBOL, Op
+from workbench.kir.types import TL_NAME, FloatType, IntType
+
+_PAYLOAD_BINARY = {op.name.lower(): sym for op, sym in BINARY_SYMBOL.items()}
+_GRID_NAME = {"1d": "Grid1D", "2d": "Grid2DWithYZOverflow"}
+
+
+def render(kernel: Kernel) -> str:
+    params = []
+    for p in kernel.params:
+        params.append(f"{p.name} : tl.constexpr" if p.type is None else f"{p.name}: '{p.type}'")
+    out = [f"def {kernel.name}({', '.join(params)}):"]
+    doc = [f"grid: {_GRID_NAME[kernel.grid]}"]
+    doc += [f"{p.name} = {p.expr}" for p in kernel.params if p.expr is not None]
+    out.append('    """' + "\n    ".join(doc) + '\n    """')
+    names: dict[int, str] = {}
+    body: list[str] = []
+
+    def ref(n: Node) -> str:
+        if id(n) in names:
+            return names[id(n)]
+        return _inline(n, kernel, ref)
+
+    for n in walk(*kernel.loads, *kernel.stores):
+        if n.op is Op.STORE:
+            offset, value, mask = n.args
+            m = "" if _is_true(mask) else f", {ref(mask)}"
+            body.append(f"tl.store({n.attr} + ({ref(offset)}), {ref(value)}{m})")
+            continue
+        if _is_inline(n):
+            continue
+        name = f"t{len(names)}"
+        body.append(f"{name} = {_expression(n, kernel, ref)}  # {n.type}")
+        names[id(n)] = name
+    out += ["    " + line for line in body]
+    return "\n".join(out) + "\n"
+
+
+def _is_true(n: Node) -> bool:
+    return n.op is Op.CONST and n.type == IntType(1) and n.attr == (1, False)
+
+
+def _is_inline(n: Node) -> bool:
+    return n.op in (Op.CONST, Op.FCONST, Op.ARG, Op.CONSTEXPR, Op.PROGRAM_ID, Op.NUM_PROGRAMS, Op.ARANGE,
+                    Op.UNDEF) or (n.op is Op.CAST and n.attr == IMPLICIT) or (n.op is Op.PAYLOAD and n.attr == "to_i1")
+
+
+def _dtype(t) -> str:
+    return f"tl.{TL_NAME[t]}"
+
+
+def _float_text(text: str) -> str:
+    return f"float('{text}')" if text in ("inf", "-inf", "nan") else text
+
+
+def _inline(n: Node, kernel: Kernel, ref) -> str:
+    match n.op:
+        case Op.CONST:
+            value, weak = n.attr
+            if weak:
+                return f"({value})" if value < 0 else str(value)
+            return f"tl.full([1], {value}, {_dtype(n.type)})"
+        case Op.FCONST:
+            text, weak = n.attr
+            return _float_text(text) if weak else f"tl.full([1], {_float_text(text)}, {_dtype(n.type)})"
+        case Op.ARG | Op.CONSTEXPR:
+            return n.attr
+        case Op.PROGRAM_ID:
+            return f"tl.program_id({n.attr})"
+        case Op.NUM_PROGRAMS:
+            return f"tl.num_programs({n.attr})"
+        case Op.ARANGE:
+            start, block = n.attr
+            sub = "[:]" if kernel.grid == "1d" else ("[None, :]" if block == "XBLOCK" else "[:, None]")
+            return f"tl.arange({start}, {block}){sub}"
+        case Op.UNDEF:
+            raise AssertionError("UNDEF is written as a missing other=")
+        case Op.CAST:
+            return ref(n.args[0])  # implicit: re-derived by promotion
+        case Op.PAYLOAD:
+            return ref(n.args[0])  # to_i1: tl.where's own condition conversion
+    raise AssertionError(n.op)
+
+
+def _expression(n: Node, kernel: Kernel, ref) -> str:
+    a = n.args
+    match n.op:
+        case Op.ADD | Op.SUB | Op.MUL | Op.FLOORDIV | Op.MOD | Op.LT | Op.LE | Op.GT | Op.GE | Op.EQ | Op.NE | Op.AND | Op.OR:
+            return f"{ref(a[0])} {BINARY_SYMBOL[n.op]} {ref(a[1])}"
+        case Op.NEG:
+            return f"-{ref(a[0])}"
+        case Op.CAST:
+            return f"({ref(a[0])}).to({_dtype(n.type)})"
+        case Op.BROADCAST:
+            block = "XBLOCK" if kernel.grid == "1d" else "YBLOCK, XBLOCK"
+            return f"tl.broadcast_to({ref(a[0])}, [{block}])"
+        case Op.WHERE:
+            return f"tl.where({ref(a[0])}, {ref(a[1])}, {ref(a[2])})"
+        case Op.LOAD:
+            offset, mask, other = a
+            text = f"tl.load({n.attr} + ({ref(offset)})"
+            if not _is_true(mask):
+                text += f", {ref(mask)}"
+                if other.op is not Op.UNDEF:
+                    text += f", other={ref(other)}"
+            return text + ")"
+        case Op.PAYLOAD:
+            name = n.attr
+            if name in _PAYLOAD_BINARY:
+                return f"{ref(a[0])} {_PAYLOAD_BINARY[name]} {ref(a[1])}"
+            if name == "truediv":
+                return f"{ref(a[0])} / {ref(a[1])}"
+            if name == "neg":
+                return f"-{ref(a[0])}"
+            if name == "to":
+                return f"({ref(a[0])}).to({_dtype(n.type)})"
+            return f"{name}({', '.join(ref(x) for x in a)})"
+        case Op.CONST | Op.FCONST | Op.ARG | Op.CONSTEXPR | Op.PROGRAM_ID | Op.NUM_PROGRAMS | Op.ARANGE | Op.UNDEF | Op.STORE:
+            raise AssertionError(f"{n.op} is written inline")
+    raise AssertionError(f"no rendering for {n.op}")
+
+
+del FloatType

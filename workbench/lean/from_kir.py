@@ -1,0 +1,187 @@
+"""From ``workbench.kir`` kernels to the emitter's term trees (stage: prove; no Lean needed).
+
+``kernel_terms`` maps a parsed 1-D pointwise kernel onto ``Load``/``Store``/``Term``/``Payload``, op by op:
+every ``kir.Op`` is handled on purpose and anything the Lean model does not have is refused by name
+(``UnsupportedError``): 2-D grids, ``tl.num_programs``, bitwise ``&``/``|`` on non-mask integers, integer types
+other than i1/i32/i64. Implicit casts (kir's promotion of an operand to the computation type) are dropped,
+because ``Narrowing.Expr.ty`` re-derives promotion in each mode; an implicit ``i32 -> i64`` cast kept as an
+explicit one would make the narrowed kernel compute in 64 bits. Size arguments and element counts become
+``size i`` where ``i`` is the parameter's position among the kernel's scalar parameters (``Lane.sizes``);
+pointers are numbered by position among the pointer parameters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench.errors import UnsupportedError
+from workbench.lean.instance import (
+    Load,
+    Payload,
+    PayloadOp,
+    Store,
+    Term,
+    TermOp,
+    arange,
+    block,
+    load_value,
+    pconst,
+    program_id,
+    size,
+    strong,
+    weak,
+)
+
+_ARITH = {"ADD": TermOp.ADD, "SUB": TermOp.SUB, "MUL": TermOp.MUL, "FLOORDIV": TermOp.FLOORDIV, "MOD": TermOp.MOD}
+_CMP = {"LT": TermOp.LT, "LE": TermOp.LE, "GT": TermOp.GT, "GE": TermOp.GE, "EQ": TermOp.EQ, "NE": TermOp.NE}
+
+
+@dataclass(frozen=True, slots=True)
+class KernelTerms:
+    loads: tuple[Load, ...]
+    store: Store
+    scalars: tuple[str, ...]  # scalar parameter names; position = index in Lane.sizes
+    pointers: tuple[str, ...]
+    narrowed: tuple[int, ...]  # scalar positions of the `size` parameters (declared int32 by the narrowing)
+
+
+def _ty(t, where: str) -> str:
+    from workbench.kir.types import IntType
+
+    if isinstance(t, IntType) and t.bits in (1, 32, 64):
+        return f"i{t.bits}"
+    raise UnsupportedError(f"{where}: integer type {t} has no Lean counterpart (only i1, i32, i64 are modelled)")
+
+
+class _Converter:
+    def __init__(self, kernel) -> None:
+        from workbench.kir import Op
+
+        self.Op = Op
+        self.k = kernel
+        if kernel.grid != "1d":
+            raise UnsupportedError(f"{kernel.name}: {kernel.grid} grids are not modelled in Lean (1-D pointwise kernels only)")
+        self.scalars = tuple(p.name for p in kernel.params if p.kind not in ("pointer", "constexpr"))
+        self.pointers = tuple(p.name for p in kernel.params if p.kind == "pointer")
+        self.loads_by_id: dict[int, int] = {id(n): i for i, n in enumerate(kernel.loads)}
+        self.memo: dict[int, Term] = {}
+        self.pmemo: dict[int, Payload] = {}
+
+    def where(self, n) -> str:
+        return f"{self.k.name}: {n.op.name} node"
+
+    def term(self, n) -> Term:
+        """An integer (index or mask) node as a ``Term``."""
+        if id(n) in self.memo:
+            return self.memo[id(n)]
+        Op = self.Op
+        if n.payload:
+            raise UnsupportedError(f"{self.where(n)} depends on tensor data (indirect indexing) and cannot be an index term")
+        match n.op:
+            case Op.CONST:
+                value, is_weak = n.attr
+                t = weak(int(value)) if is_weak else strong(int(value), _ty(n.type, self.where(n)))
+            case Op.ARG:
+                t = size(self.scalars.index(n.attr), _ty(n.type, self.where(n)))
+            case Op.CONSTEXPR:
+                t = block()
+            case Op.PROGRAM_ID:
+                if n.attr != 0:
+                    raise UnsupportedError(f"{self.where(n)}: program_id({n.attr}) (only axis 0 is modelled)")
+                t = program_id()
+            case Op.ARANGE:
+                start, _blk = n.attr
+                t = arange() if start == 0 else Term(TermOp.ADD, (arange(), weak(int(start))))
+            case Op.NUM_PROGRAMS:
+                raise UnsupportedError(f"{self.where(n)}: tl.num_programs is not modelled in Lean")
+            case Op.ADD | Op.SUB | Op.MUL | Op.FLOORDIV | Op.MOD:
+                t = Term(_ARITH[n.op.name], (self.term(n.args[0]), self.term(n.args[1])))
+            case Op.NEG:
+                t = Term(TermOp.SUB, (weak(0), self.term(n.args[0])))  # semantic.minus: 0 - x in x's type
+            case Op.LT | Op.LE | Op.GT | Op.GE | Op.EQ | Op.NE:
+                t = Term(_CMP[n.op.name], (self.term(n.args[0]), self.term(n.args[1])))
+            case Op.AND | Op.OR:
+                if _ty(n.type, self.where(n)) != "i1":
+                    raise UnsupportedError(f"{self.where(n)}: bitwise {n.op.name.lower()} on {n.type} (only masks are modelled)")
+                t = Term(TermOp.AND if n.op is Op.AND else TermOp.OR, (self.term(n.args[0]), self.term(n.args[1])))
+            case Op.CAST:
+                inner = self.term(n.args[0])
+                # Implicit casts are kir's promotion, which Narrowing.Expr.ty re-derives per mode.
+                from workbench.kir.build import IMPLICIT
+
+                t = inner if n.attr == IMPLICIT else inner.to(_ty(n.type, self.where(n)))
+            case Op.BROADCAST:
+                t = self.term(n.args[0])  # the same value in every lane
+            case Op.WHERE:
+                t = Term(TermOp.WHERE, tuple(self.term(a) for a in n.args))
+            case Op.FCONST | Op.UNDEF | Op.LOAD | Op.STORE | Op.PAYLOAD:
+                raise UnsupportedError(f"{self.where(n)} is a payload value, not an index term")
+            case _:
+                raise UnsupportedError(f"{self.where(n)} has no Lean counterpart")
+        self.memo[id(n)] = t
+        return t
+
+    def payload(self, n) -> Payload:
+        if id(n) in self.pmemo:
+            return self.pmemo[id(n)]
+        Op = self.Op
+        if not n.payload and n.op is not Op.WHERE:
+            p = Payload(PayloadOp.INT, cond=self.term(n))  # an index value stored or converted as data
+        else:
+            match n.op:
+                case Op.LOAD:
+                    p = load_value(self.loads_by_id[id(n)])
+                case Op.FCONST:
+                    p = pconst(str(n.attr[0]))
+                case Op.UNDEF:
+                    p = pconst("undef")
+                case Op.BROADCAST:
+                    p = self.payload(n.args[0])
+                case Op.WHERE if not n.args[0].payload:
+                    cond = self.term(n.args[0])
+                    p = Payload(PayloadOp.WHERE, (self.payload(n.args[1]), self.payload(n.args[2])), cond=cond)
+                case _:
+                    # Every other payload operation (float math, conversions, comparisons or where on data) is
+                    # an uninterpreted function of its arguments: same arguments give the same value.
+                    name = f"{n.attr if n.op is Op.PAYLOAD else n.op.name.lower()}:{n.type}"
+                    p = self._apply(name, [self.payload(a) for a in n.args])
+        self.pmemo[id(n)] = p
+        return p
+
+    @staticmethod
+    def _apply(name: str, args: list[Payload]) -> Payload:
+        if not args:
+            return pconst(name)
+        if len(args) == 1:
+            return Payload(PayloadOp.UN, (args[0],), name=name)
+        if len(args) == 2:
+            return Payload(PayloadOp.BIN, (args[0], args[1]), name=name)
+        p = args[-1]  # n-ary operations as a right-nested chain of named pairs (still injective)
+        for i in range(len(args) - 2, -1, -1):
+            p = Payload(PayloadOp.BIN, (args[i], p), name=f"{name}#{i}")
+        return p
+
+    def other(self, n) -> str:
+        Op = self.Op
+        match n.op:
+            case Op.FCONST:
+                return str(n.attr[0])
+            case Op.UNDEF:
+                return "undef"
+            case Op.CONST:
+                return str(n.attr[0])
+        raise UnsupportedError(f"{self.where(n)}: load `other=` of this form is not modelled")
+
+
+def kernel_terms(kernel) -> KernelTerms:
+    """The emitter's terms for a parsed ``workbench.kir.Kernel`` (1-D, one store)."""
+    c = _Converter(kernel)
+    if len(kernel.stores) != 1:
+        raise UnsupportedError(f"{kernel.name}: {len(kernel.stores)} stores (the Lean model has one store per kernel)")
+    loads = tuple(
+        Load(c.pointers.index(n.attr), c.term(n.args[0]), c.term(n.args[1]), c.other(n.args[2])) for n in kernel.loads
+    )
+    st = kernel.stores[0]
+    store = Store(c.pointers.index(st.attr), c.term(st.args[0]), c.term(st.args[2]), c.payload(st.args[1]))
+    narrowed = tuple(i for i, name in enumerate(c.scalars) if kernel.param(name).kind == "size")
+    return KernelTerms(loads, store, c.scalars, c.pointers, narrowed)

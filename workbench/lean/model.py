@@ -1,0 +1,239 @@
+"""A Python mirror of the Lean definitions in ``lean/Narrowing`` (stage: prove; for testing, no Lean).
+
+Each function transcribes one Lean definition, clause by clause: ``wrap`` (``Ty.wrap``), ``promote``
+(``Ty.promote``), ``ty`` (``Expr.ty``), ``evaluate`` (``Expr.eval``), ``agree`` (``Expr.Agree``), ``observe``
+(``Kernel.observe``) and ``safe`` (``Kernel.Safe``). Tests use it to exercise the generic theorem's statement
+on random terms and the hand-built instances on sampled lanes, which is the evidence available where Lean
+is not. It is a second transcription, not a substitute for Lean checking the first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench.lean.errors import InstanceError
+from workbench.lean.instance import LeanInstance, Payload, PayloadOp, Term, TermOp
+
+WIDE, NARROW = "wide", "narrow"
+
+
+@dataclass(frozen=True, slots=True)
+class Lane:
+    """``Narrowing.Lane``: program id, lane within the block, ``XBLOCK``, size-argument values."""
+
+    pid: int
+    lane: int
+    block: int
+    sizes: tuple[int, ...]
+
+    def size(self, i: int) -> int:
+        return self.sizes[i] if 0 <= i < len(self.sizes) else 0
+
+
+def wrap(ty: str, v: int) -> int:
+    match ty:
+        case "weak":
+            return v
+        case "i1":
+            return 0 if v == 0 else 1
+        case "i32":
+            return (v + 2**31) % 2**32 - 2**31
+        case "i64":
+            return (v + 2**63) % 2**64 - 2**63
+    raise InstanceError(f"no wrap rule for type {ty!r}")
+
+
+def fits32(v: int) -> bool:
+    return -(2**31) <= v <= 2**31 - 1
+
+
+def promote(a: str, b: str) -> str:
+    if a == "weak":
+        return b
+    if b == "weak":
+        return a
+    if "i64" in (a, b):
+        return "i64"
+    if "i32" in (a, b):
+        return "i32"
+    return "i1"
+
+
+def tdiv(a: int, b: int) -> int:
+    """``Int.tdiv``: rounds toward zero; ``tdiv a 0 = 0``."""
+    if b == 0:
+        return 0
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def tmod(a: int, b: int) -> int:
+    """``Int.tmod``: ``a - b * tdiv a b`` (sign of the dividend); ``tmod a 0 = a``."""
+    return a - b * tdiv(a, b)
+
+
+_CMP = {
+    TermOp.LT: lambda a, b: a < b,
+    TermOp.LE: lambda a, b: a <= b,
+    TermOp.GT: lambda a, b: a > b,
+    TermOp.GE: lambda a, b: a >= b,
+    TermOp.EQ: lambda a, b: a == b,
+    TermOp.NE: lambda a, b: a != b,
+}
+_ARITH = {
+    TermOp.ADD: lambda a, b: a + b,
+    TermOp.SUB: lambda a, b: a - b,
+    TermOp.MUL: lambda a, b: a * b,
+    TermOp.FLOORDIV: tdiv,
+    TermOp.MOD: tmod,
+}
+
+
+def ty(mode: str, t: Term) -> str:
+    match t.op:
+        case TermOp.PROGRAM_ID | TermOp.ARANGE:
+            return "i32"
+        case TermOp.BLOCK | TermOp.WEAK:
+            return "weak"
+        case TermOp.SIZE:
+            return t.ty if mode == WIDE else "i32"
+        case TermOp.STRONG | TermOp.CAST:
+            return t.ty
+        case TermOp.ADD | TermOp.SUB | TermOp.MUL | TermOp.FLOORDIV | TermOp.MOD:
+            return promote(ty(mode, t.args[0]), ty(mode, t.args[1]))
+        case TermOp.LT | TermOp.LE | TermOp.GT | TermOp.GE | TermOp.EQ | TermOp.NE | TermOp.AND | TermOp.OR:
+            return "i1"
+        case TermOp.WHERE:
+            return promote(ty(mode, t.args[1]), ty(mode, t.args[2]))
+    raise InstanceError(f"no type rule for {t.op}")  # pragma: no cover
+
+
+def _raw(op: TermOp, vals: list[int]) -> int:
+    """The exact result of an operation on its operands' values, before wrapping."""
+    match op:
+        case TermOp.ADD | TermOp.SUB | TermOp.MUL | TermOp.FLOORDIV | TermOp.MOD:
+            return _ARITH[op](vals[0], vals[1])
+        case TermOp.LT | TermOp.LE | TermOp.GT | TermOp.GE | TermOp.EQ | TermOp.NE:
+            return 1 if _CMP[op](vals[0], vals[1]) else 0
+        case TermOp.AND:
+            return 1 if vals[0] != 0 and vals[1] != 0 else 0
+        case TermOp.OR:
+            return 1 if vals[0] != 0 or vals[1] != 0 else 0
+        case TermOp.WHERE:
+            return vals[1] if vals[0] != 0 else vals[2]
+        case TermOp.CAST:
+            return vals[0]
+    raise InstanceError(f"no evaluation rule for {op}")  # pragma: no cover
+
+
+def evaluate(mode: str, lane: Lane, t: Term, memo: dict | None = None) -> int:
+    memo = {} if memo is None else memo
+    key = (mode, id(t))
+    if key in memo:
+        return memo[key][1]
+    match t.op:
+        case TermOp.PROGRAM_ID:
+            v = lane.pid
+        case TermOp.ARANGE:
+            v = lane.lane
+        case TermOp.BLOCK:
+            v = lane.block
+        case TermOp.SIZE:
+            v = wrap(ty(mode, t), lane.size(t.value))
+        case TermOp.WEAK:
+            v = t.value
+        case TermOp.STRONG:
+            v = wrap(t.ty, t.value)
+        case TermOp.LT | TermOp.LE | TermOp.GT | TermOp.GE | TermOp.EQ | TermOp.NE | TermOp.AND | TermOp.OR:
+            v = _raw(t.op, [evaluate(mode, lane, a, memo) for a in t.args])  # already 0/1, not wrapped (as in Lean)
+        case _:
+            v = wrap(ty(mode, t), _raw(t.op, [evaluate(mode, lane, a, memo) for a in t.args]))
+    memo[key] = (t, v)  # keep t alive so its id is not reused
+    return v
+
+
+def same_wrap(tw: str, tn: str, v: int) -> bool:
+    return tw == tn or (tw != "i1" and tn != "i1" and fits32(v))
+
+
+def agree(lane: Lane, t: Term, memo: dict | None = None) -> bool:
+    """``Expr.Agree``: evaluated on the narrowed operands, node by node."""
+    memo = {} if memo is None else memo
+    key = ("agree", id(t))
+    if key not in memo:
+        memo[key] = (t, _agree(lane, t, memo))
+    return memo[key][1]
+
+
+def _agree(lane: Lane, t: Term, memo: dict) -> bool:
+    if t.op is TermOp.SIZE:
+        return same_wrap(t.ty, "i32", lane.size(t.value))
+    if not t.args:
+        return True
+    if not all(agree(lane, a, memo) for a in t.args):
+        return False
+    vals = [evaluate(NARROW, lane, a, memo) for a in t.args]
+    if t.op in (TermOp.FLOORDIV, TermOp.MOD) and vals[1] < 1:
+        return False
+    if t.op in (TermOp.ADD, TermOp.SUB, TermOp.MUL, TermOp.FLOORDIV, TermOp.MOD, TermOp.WHERE):
+        return same_wrap(ty(WIDE, t), ty(NARROW, t), _raw(t.op, vals))
+    return True  # comparisons, masks and casts add no condition of their own
+
+
+def _payload(mode: str, lane: Lane, inst: LeanInstance, p: Payload, memo: dict):
+    match p.op:
+        case PayloadOp.LOAD:
+            if p.index is None or not 0 <= p.index < len(inst.loads):
+                return ("const", "missing-load")
+            ld = inst.loads[p.index]
+            if evaluate(mode, lane, ld.mask, memo) != 0:
+                return ("mem", ld.ptr, evaluate(mode, lane, ld.offset, memo))
+            return ("const", ld.other)
+        case PayloadOp.INT:
+            return ("int", evaluate(mode, lane, p.cond, memo))
+        case PayloadOp.CONST:
+            return ("const", p.name)
+        case PayloadOp.UN:
+            return ("un", p.name, _payload(mode, lane, inst, p.args[0], memo))
+        case PayloadOp.BIN:
+            return ("bin", p.name, _payload(mode, lane, inst, p.args[0], memo), _payload(mode, lane, inst, p.args[1], memo))
+        case PayloadOp.WHERE:
+            pick = p.args[0] if evaluate(mode, lane, p.cond, memo) != 0 else p.args[1]
+            return _payload(mode, lane, inst, pick, memo)
+    raise InstanceError(f"no payload rule for {p.op}")  # pragma: no cover
+
+
+def observe(mode: str, lane: Lane, inst: LeanInstance) -> tuple:
+    """``Kernel.observe``: each load's (ptr, offset) or None, and the store's (ptr, offset, value) or None."""
+    memo: dict = {}
+    loads = tuple((ld.ptr, evaluate(mode, lane, ld.offset, memo)) if evaluate(mode, lane, ld.mask, memo) != 0 else None
+                  for ld in inst.loads)
+    st = inst.store
+    store = None
+    if evaluate(mode, lane, st.mask, memo) != 0:
+        store = (st.ptr, evaluate(mode, lane, st.offset, memo), _payload(mode, lane, inst, st.value, memo))
+    return loads, store
+
+
+def _payload_agree(lane: Lane, p: Payload, memo: dict) -> bool:
+    if p.cond is not None and not agree(lane, p.cond, memo):
+        return False
+    return all(_payload_agree(lane, a, memo) for a in p.args)
+
+
+def safe(lane: Lane, inst: LeanInstance) -> bool:
+    """``Kernel.Safe`` on one lane."""
+    memo: dict = {}
+    if not all(fits32(lane.size(a.index)) for a in inst.size_args if a.narrowed):
+        return False
+    for ld in inst.loads:
+        if not agree(lane, ld.mask, memo):
+            return False
+        if evaluate(NARROW, lane, ld.mask, memo) != 0 and not agree(lane, ld.offset, memo):
+            return False
+    st = inst.store
+    if not agree(lane, st.mask, memo):
+        return False
+    if evaluate(NARROW, lane, st.mask, memo) != 0:
+        return agree(lane, st.offset, memo) and _payload_agree(lane, st.value, memo)
+    return True

@@ -1,0 +1,84 @@
+"""The compiler rule: narrow a kernel's size arguments to int32 only when a certificate binds to the live
+compilation (see :mod:`workbench.rule.binding`), and report 1's kernel variants (:mod:`workbench.rule.variants`).
+
+``with workbench.rule.narrowing(): torch.compile(fn, dynamic=True)(*inputs)`` hooks Inductor's kernel
+definition for the duration of the block: each kernel Inductor defines is parsed, hashed and matched against
+the certificate store; a kernel that binds gets its proven size arguments declared ``i32`` in its signature,
+every other kernel is untouched. Leaving the block restores Inductor exactly (the hook is a ``mock.patch``;
+the FX graph cache is off inside so a cached graph can neither skip the decision nor carry it out of the
+block).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from workbench.rule.binding import Binding, CertifiedKernel, bind
+
+__all__ = ["Binding", "CertifiedKernel", "Decisions", "bind", "best_binding", "narrowing", "load_store"]
+
+
+@dataclass
+class Decisions:
+    """What the rule decided inside one ``narrowing()`` block, in order."""
+
+    bindings: list[Binding] = field(default_factory=list)
+
+    @property
+    def narrowed(self) -> list[Binding]:
+        return [b for b in self.bindings if b.bound]
+
+
+def live_ir_hash(record) -> str:
+    from workbench import kir
+
+    return kir.canonical_hash(kir.parse(record), facts=False)
+
+
+def best_binding(store: Sequence[CertifiedKernel], live, ir_hash: str | None = None) -> Binding:
+    """Bind ``live`` (a CapturedKernel) to the first certificate whose premises all match; else the refusal
+    that got furthest (the most premises matched), or a plain refusal when no certificate has its body."""
+    from workbench.errors import WorkbenchError
+
+    if ir_hash is None:
+        try:
+            ir_hash = live_ir_hash(live)
+        except WorkbenchError as exc:
+            return Binding(False, live.name, None, (), (), f"body: not in the IR's class ({exc})", ())
+    best: Binding | None = None
+    for cert in store:
+        b = bind(cert, live, ir_hash)
+        if b.bound:
+            return b
+        if best is None or len(b.matched) > len(best.matched):
+            best = b
+    return best or Binding(False, live.name, None, (), (), "no certificate in the store", ())
+
+
+@contextlib.contextmanager
+def narrowing(store: Sequence[CertifiedKernel] | None = None) -> Iterator[Decisions]:
+    """Narrow proven size arguments of kernels Inductor defines inside the block (see module docstring)."""
+    import torch
+
+    from workbench.capture.integration import kernel_definition_hook
+
+    store = load_store() if store is None else list(store)
+    decisions = Decisions()
+
+    def decide(live):
+        b = best_binding(store, live.record)
+        decisions.bindings.append(b)
+        return {a: "i32" for a in b.narrow} if b.bound else None
+
+    with torch._inductor.config.patch(fx_graph_cache=False), kernel_definition_hook(decide):
+        yield decisions
+
+
+def load_store(path=None) -> list[CertifiedKernel]:
+    """Certified kernels from the checker's results (``data/check/results.json``) and the kernel records
+    they were checked against."""
+    from workbench.rule.store import load
+
+    return load(path)

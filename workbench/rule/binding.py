@@ -1,0 +1,169 @@
+"""Binding: does a certificate apply to the kernel Inductor is compiling right now?
+
+A certificate was checked against one captured kernel (its body and its premises: size-argument expressions,
+symbol lower bounds, guards, index dtype, grid). A live kernel *binds* to it only when
+
+1. its body is the certified body (canonical IR hash from :mod:`workbench.kir`; also equal signatures apart
+   from the arguments being narrowed), and
+2. there is a renaming of the certificate's shape symbols onto the live ones under which every size
+   argument and element count has the same expression, every live lower bound is at least the certified
+   one (and every certified upper bound still holds), and every guard the certificate was checked under is
+   among the live guards, and the index dtype and grid type are the same.
+
+Anything else refuses, naming the first premise that failed. Example sizes never enter. Binding is a pure
+function of two records, so refusals are tested on real live compilations with each premise mutated.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+import sympy
+
+from workbench.capture.record import CapturedKernel
+
+
+@dataclass(frozen=True, slots=True)
+class CertifiedKernel:
+    """What the rule needs from a certificate: the record it was checked against, the IR hash of that
+    record's body, and the size arguments it proved narrowable."""
+
+    record: CapturedKernel
+    ir_hash: str
+    narrow: tuple[str, ...]
+    mode: str
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    bound: bool
+    kernel: str
+    certificate: str | None  # "<program>/<kernel>" of the certificate tried (the closest one when refused)
+    renaming: tuple[tuple[str, str], ...]
+    matched: tuple[str, ...]  # premises that matched, in order
+    failed: str | None  # the first premise that did not, with the values
+    narrow: tuple[str, ...]
+
+    def explain(self) -> str:
+        head = f"{self.kernel}: " + ("BOUND to " if self.bound else "not bound") + (
+            f"{self.certificate}" if self.bound else (f" (closest certificate {self.certificate})" if self.certificate else ""))
+        lines = [head]
+        lines += [f"  ok   {m}" for m in self.matched]
+        if self.failed:
+            lines.append(f"  FAIL {self.failed}")
+        if self.bound:
+            lines.append(f"  narrows {', '.join(self.narrow)} to i32")
+        return "\n".join(lines)
+
+
+@lru_cache(maxsize=4096)
+def _sym(text: str) -> sympy.Expr:
+    return sympy.sympify(text)
+
+
+def _rename(text: str, renaming: Mapping[str, str]) -> sympy.Expr:
+    e = _sym(text)
+    return e.xreplace({sympy.Symbol(a): sympy.Symbol(b) for a, b in renaming.items()})
+
+
+def _same(a: sympy.Basic, b: sympy.Basic) -> bool:
+    if a == b:
+        return True
+    if isinstance(a, sympy.Rel) or isinstance(b, sympy.Rel):
+        return type(a) is type(b) and sympy.expand(a.lhs - a.rhs - (b.lhs - b.rhs)) == 0
+    return sympy.expand(a - b) == 0
+
+
+def _renamings(cert: CapturedKernel, live: CapturedKernel) -> Iterable[dict[str, str]]:
+    """Candidate bijections from certificate symbols to live symbols: those forced by single-symbol size
+    arguments first, the rest by trying the (few) remaining permutations."""
+    cs = [s.name for s in cert.symbols]
+    ls = [s.name for s in live.symbols]
+    if len(cs) != len(ls):
+        return
+    forced: dict[str, str] = {}
+    for ca, la in zip(cert.size_args, live.size_args):
+        if ca.expr in cs and la.expr in ls:
+            if forced.get(ca.expr, la.expr) != la.expr:
+                return
+            forced[ca.expr] = la.expr
+    if len(set(forced.values())) != len(forced):
+        return
+    rest_c = [s for s in cs if s not in forced]
+    rest_l = [s for s in ls if s not in forced.values()]
+    for perm in itertools.islice(itertools.permutations(rest_l), 5040):
+        yield {**forced, **dict(zip(rest_c, perm))}
+
+
+def bind(cert: CertifiedKernel, live: CapturedKernel, live_ir_hash: str) -> Binding:
+    matched: list[str] = []
+    name = f"{cert.record.program}/{cert.record.name}"
+
+    def refuse(msg: str, renaming: Mapping[str, str] = {}) -> Binding:
+        return Binding(False, live.name, name, tuple(sorted(renaming.items())), tuple(matched), msg, ())
+
+    if live_ir_hash != cert.ir_hash:
+        return refuse(f"body: IR hash {live_ir_hash[:12]} differs from the certified {cert.ir_hash[:12]}")
+    matched.append(f"body: IR hash {live_ir_hash[:12]}")
+    sig_c = {k: v for k, v in cert.record.signature.items() if k not in cert.narrow}
+    sig_l = {k: v for k, v in live.signature.items() if k not in cert.narrow}
+    if sig_c != sig_l:
+        diff = sorted(k for k in set(sig_c) | set(sig_l) if sig_c.get(k) != sig_l.get(k))
+        return refuse(f"signature: {', '.join(f'{k} {sig_l.get(k)} vs certified {sig_c.get(k)}' for k in diff)}")
+    if [a.name for a in cert.record.size_args] != [a.name for a in live.size_args]:
+        return refuse("size arguments: different argument lists")
+    matched.append("signature and size-argument list")
+    if live.index_dtype != cert.record.index_dtype:
+        return refuse(f"index dtype: {live.index_dtype} vs certified {cert.record.index_dtype}")
+    if live.grid_type != cert.record.grid_type:
+        return refuse(f"grid: {live.grid_type} vs certified {cert.record.grid_type}")
+    matched.append(f"index dtype {live.index_dtype}, grid {live.grid_type}")
+
+    best: tuple[int, str, dict[str, str], list[str]] | None = None
+    for ren in _renamings(cert.record, live):
+        ok: list[str] = []
+        failure = _premises(cert.record, live, ren, ok)
+        if failure is None:
+            return Binding(True, live.name, name, tuple(sorted(ren.items())), tuple(matched + ok), None, cert.narrow)
+        if best is None or len(ok) > best[0]:
+            best = (len(ok), failure, ren, ok)
+    if best is None:
+        return refuse(
+            f"shape symbols: no renaming of the certificate's {[s.name for s in cert.record.symbols]} "
+            f"onto the live {[s.name for s in live.symbols]} matches the size arguments"
+        )
+    matched.extend(best[3])
+    return refuse(best[1], best[2])
+
+
+def _premises(cert: CapturedKernel, live: CapturedKernel, ren: Mapping[str, str], ok: list[str]) -> str | None:
+    for ca, la in zip(cert.size_args, live.size_args):
+        if not _same(_rename(ca.expr, ren), _sym(la.expr)):
+            return f"{la.name}: live {la.expr} is not the certified {ca.expr} (renamed {_rename(ca.expr, ren)})"
+    ok.append("size-argument expressions " + ", ".join(f"{a.name}={a.expr}" for a in live.size_args))
+    live_numels = {n.name: n for n in live.numels}
+    for cn in cert.numels:
+        ln = live_numels.get(cn.name)
+        if ln is None or not _same(_rename(cn.expr, ren), _sym(ln.expr)):
+            return f"{cn.name}: live {ln.expr if ln else None} is not the certified {cn.expr}"
+        if ln.type != cn.type:
+            return f"{cn.name}: declared {ln.type}, certified {cn.type}"
+    ok.append("element counts " + ", ".join(f"{n.name}={n.expr}" for n in live.numels))
+    live_syms = {s.name: s for s in live.symbols}
+    for cs in cert.symbols:
+        ls = live_syms[ren[cs.name]]
+        if cs.lower is not None and (ls.lower is None or ls.lower < cs.lower):
+            return f"lower bound of {ls.name}: live {ls.lower} < certified {cs.lower}"
+        if cs.upper is not None and (ls.upper is None or ls.upper > cs.upper):
+            return f"upper bound of {ls.name}: live {ls.upper} > certified {cs.upper}"
+    ok.append("symbol bounds " + ", ".join(f"{s.name}>={s.lower}" for s in live.symbols))
+    live_guards = [_sym(g) for g in live.guards]
+    for g in cert.guards:
+        want = _rename(g, ren)
+        if not any(_same(want, lg) for lg in live_guards):
+            return f"guard {want} (certified {g}) is not among the live guards"
+    ok.append(f"{len(cert.guards)} guards present")
+    return None

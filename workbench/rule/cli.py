@@ -1,0 +1,30 @@
+"""CLI: ``workbench rule show NAME`` — for each kernel of a program, whether a certificate bound and which
+premises matched, or which one failed."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("rule", help="the narrowing rule: which certificates bind to a live compilation")
+    rsub = p.add_subparsers(dest="rule_command", metavar="SUBCOMMAND")
+    s = rsub.add_parser("show", help="compile a program with the rule on and explain each kernel's binding")
+    s.add_argument("program", help="a registered program name or FILE.py")
+    s.add_argument("--device", default="cuda", choices=["cuda", "fake-cuda"], help="capture device")
+    s.set_defaults(func=_show)
+    p.set_defaults(func=lambda args: (p.print_help(), 1)[1])
+
+
+def _show(args) -> int:
+    from workbench.capture import capture
+    from workbench.rule import narrowing
+
+    with narrowing() as decisions:
+        kernels = capture(args.program, device=args.device)
+    for b in decisions.bindings:
+        print(b.explain())
+    sig = {k.name: {a.name: k.signature[a.name] for a in k.size_args} for k in kernels}
+    for name, types in sig.items():
+        print(f"{name}: size arguments as compiled: {', '.join(f'{a}: {t}' for a, t in types.items()) or '(none)'}")
+    return 0
