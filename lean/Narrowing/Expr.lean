@@ -14,7 +14,9 @@ Status: not checked by Lean where it was written (see `docs/lean.md`).
 ## Main definitions
 * `Narrowing.Expr`, `Narrowing.Expr.ty`, `Narrowing.Expr.eval`.
 * `Narrowing.Expr.Agree`: on one lane, every node's narrowed result is representable in both result
-  types (`SameWrap`), every divisor is at least 1, every narrowed size argument fits in `int32`.
+  types (`SameWrap`), every divisor is at least 1, every narrowed size argument fits in `int32`. As in the
+  checker (`workbench/check/checker.py`), `a & b` needs `b` only where `a` holds (or the other way round),
+  `a | b` needs `b` only where `a` is false, and `tl.where(c, a, b)` needs only the branch `c` selects.
 
 ## Main results
 * `Narrowing.Expr.eval_wide_eq_eval_narrow_of_agree`: under `Agree`, wide and narrowed evaluation give
@@ -162,9 +164,12 @@ def Expr.Agree (L : Lane) : Expr → Prop
       SameWrap ((Expr.mod a b).ty .wide) ((Expr.mod a b).ty .narrow)
         (Int.tmod (a.eval .narrow L) (b.eval .narrow L))
   | .cmp _ a b => a.Agree L ∧ b.Agree L
-  | .mand a b => a.Agree L ∧ b.Agree L
-  | .mor a b => a.Agree L ∧ b.Agree L
-  | .select c a b => c.Agree L ∧ a.Agree L ∧ b.Agree L ∧
+  | .mand a b => (a.Agree L ∧ (a.eval .narrow L ≠ 0 → b.Agree L)) ∨
+      (b.Agree L ∧ (b.eval .narrow L ≠ 0 → a.Agree L))
+  | .mor a b => (a.Agree L ∧ (a.eval .narrow L = 0 → b.Agree L)) ∨
+      (b.Agree L ∧ (b.eval .narrow L = 0 → a.Agree L))
+  | .select c a b => c.Agree L ∧ (c.eval .narrow L ≠ 0 → a.Agree L) ∧
+      (c.eval .narrow L = 0 → b.Agree L) ∧
       SameWrap ((Expr.select c a b).ty .wide) ((Expr.select c a b).ty .narrow)
         (if c.eval .narrow L ≠ 0 then a.eval .narrow L else b.eval .narrow L)
   | .cast _ a => a.Agree L
@@ -183,9 +188,12 @@ def Expr.DivisorsPos (m : Mode) (L : Lane) : Expr → Prop
   | .floordiv a b => a.DivisorsPos m L ∧ b.DivisorsPos m L ∧ 1 ≤ b.eval m L
   | .mod a b => a.DivisorsPos m L ∧ b.DivisorsPos m L ∧ 1 ≤ b.eval m L
   | .cmp _ a b => a.DivisorsPos m L ∧ b.DivisorsPos m L
-  | .mand a b => a.DivisorsPos m L ∧ b.DivisorsPos m L
-  | .mor a b => a.DivisorsPos m L ∧ b.DivisorsPos m L
-  | .select c a b => c.DivisorsPos m L ∧ a.DivisorsPos m L ∧ b.DivisorsPos m L
+  | .mand a b => (a.DivisorsPos m L ∧ (a.eval m L ≠ 0 → b.DivisorsPos m L)) ∨
+      (b.DivisorsPos m L ∧ (b.eval m L ≠ 0 → a.DivisorsPos m L))
+  | .mor a b => (a.DivisorsPos m L ∧ (a.eval m L = 0 → b.DivisorsPos m L)) ∨
+      (b.DivisorsPos m L ∧ (b.eval m L = 0 → a.DivisorsPos m L))
+  | .select c a b => c.DivisorsPos m L ∧ (c.eval m L ≠ 0 → a.DivisorsPos m L) ∧
+      (c.eval m L = 0 → b.DivisorsPos m L)
   | .cast _ a => a.DivisorsPos m L
 
 /-- **Wide and narrowed evaluation agree** on a lane where the term's premise `Agree` holds. -/
@@ -238,20 +246,40 @@ theorem Expr.eval_wide_eq_eval_narrow_of_agree (L : Lane) (e : Expr) (h : e.Agre
     rw [iha ha, ihb hb]
   | mand a b iha ihb =>
     simp only [Expr.Agree] at h
-    obtain ⟨ha, hb⟩ := h
     simp only [Expr.eval]
-    rw [iha ha, ihb hb]
+    rcases h with ⟨ha, hb⟩ | ⟨hb, ha⟩
+    · rw [iha ha]
+      by_cases hz : a.eval .narrow L = 0
+      · simp [hz]
+      · rw [ihb (hb hz)]
+    · rw [ihb hb]
+      by_cases hz : b.eval .narrow L = 0
+      · simp [hz]
+      · rw [iha (ha hz)]
   | mor a b iha ihb =>
     simp only [Expr.Agree] at h
-    obtain ⟨ha, hb⟩ := h
     simp only [Expr.eval]
-    rw [iha ha, ihb hb]
+    rcases h with ⟨ha, hb⟩ | ⟨hb, ha⟩
+    · rw [iha ha]
+      by_cases hz : a.eval .narrow L = 0
+      · rw [ihb (hb hz)]
+      · simp [hz]
+    · rw [ihb hb]
+      by_cases hz : b.eval .narrow L = 0
+      · rw [iha (ha hz)]
+      · simp [hz]
   | select c a b ihc iha ihb =>
     simp only [Expr.Agree] at h
     obtain ⟨hc, ha, hb, hs⟩ := h
     simp only [Expr.eval]
-    rw [ihc hc, iha ha, ihb hb]
-    exact SameWrap.wrap_eq hs
+    rw [ihc hc]
+    by_cases hz : c.eval .narrow L ≠ 0
+    · rw [if_pos hz, if_pos hz, iha (ha hz)]
+      rw [if_pos hz] at hs
+      exact SameWrap.wrap_eq hs
+    · rw [if_neg hz, if_neg hz, ihb (hb (by omega))]
+      rw [if_neg hz] at hs
+      exact SameWrap.wrap_eq hs
   | cast t a iha =>
     simp only [Expr.Agree] at h
     simp only [Expr.eval]
@@ -305,19 +333,42 @@ theorem Expr.divisorsPos_of_agree (m : Mode) (L : Lane) (e : Expr) (h : e.Agree 
     exact ⟨iha ha, ihb hb⟩
   | mand a b iha ihb =>
     simp only [Expr.Agree] at h
-    obtain ⟨ha, hb⟩ := h
     simp only [Expr.DivisorsPos]
-    exact ⟨iha ha, ihb hb⟩
+    rcases h with ⟨ha, hb⟩ | ⟨hb, ha⟩
+    · have he : a.eval m L = a.eval .narrow L := by
+        cases m with
+        | wide => exact Expr.eval_wide_eq_eval_narrow_of_agree L a ha
+        | narrow => rfl
+      exact Or.inl ⟨iha ha, fun hz => ihb (hb (by rw [← he]; exact hz))⟩
+    · have he : b.eval m L = b.eval .narrow L := by
+        cases m with
+        | wide => exact Expr.eval_wide_eq_eval_narrow_of_agree L b hb
+        | narrow => rfl
+      exact Or.inr ⟨ihb hb, fun hz => iha (ha (by rw [← he]; exact hz))⟩
   | mor a b iha ihb =>
     simp only [Expr.Agree] at h
-    obtain ⟨ha, hb⟩ := h
     simp only [Expr.DivisorsPos]
-    exact ⟨iha ha, ihb hb⟩
+    rcases h with ⟨ha, hb⟩ | ⟨hb, ha⟩
+    · have he : a.eval m L = a.eval .narrow L := by
+        cases m with
+        | wide => exact Expr.eval_wide_eq_eval_narrow_of_agree L a ha
+        | narrow => rfl
+      exact Or.inl ⟨iha ha, fun hz => ihb (hb (by rw [← he]; exact hz))⟩
+    · have he : b.eval m L = b.eval .narrow L := by
+        cases m with
+        | wide => exact Expr.eval_wide_eq_eval_narrow_of_agree L b hb
+        | narrow => rfl
+      exact Or.inr ⟨ihb hb, fun hz => iha (ha (by rw [← he]; exact hz))⟩
   | select c a b ihc iha ihb =>
     simp only [Expr.Agree] at h
     obtain ⟨hc, ha, hb, _⟩ := h
     simp only [Expr.DivisorsPos]
-    exact ⟨ihc hc, iha ha, ihb hb⟩
+    have he : c.eval m L = c.eval .narrow L := by
+      cases m with
+      | wide => exact Expr.eval_wide_eq_eval_narrow_of_agree L c hc
+      | narrow => rfl
+    exact ⟨ihc hc, fun hz => iha (ha (by rw [← he]; exact hz)),
+      fun hz => ihb (hb (by rw [← he]; exact hz))⟩
   | cast t a iha =>
     simp only [Expr.Agree] at h
     exact iha h

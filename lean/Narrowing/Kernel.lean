@@ -106,14 +106,15 @@ def Kernel.observe (k : Kernel) (m : Mode) (L : Lane) : Observed where
       some (k.store.ptr, k.store.offset.eval m L, k.store.value.eval m L k.loads)
     else none
 
-/-- The payload's `where` conditions and embedded index values satisfy `Agree`. -/
+/-- The payload's `where` conditions and embedded index values satisfy `Agree`; a `where` needs only the
+branch it selects. -/
 def Payload.Agree (L : Lane) : Payload → Prop
   | .load _ => True
   | .int e => e.Agree L
   | .const _ => True
   | .un _ a => a.Agree L
   | .bin _ a b => a.Agree L ∧ b.Agree L
-  | .select c a b => c.Agree L ∧ a.Agree L ∧ b.Agree L
+  | .select c a b => c.Agree L ∧ (c.eval .narrow L ≠ 0 → a.Agree L) ∧ (c.eval .narrow L = 0 → b.Agree L)
 
 /-- A load's premise on a lane: its mask agrees everywhere, its offset where the mask is set. -/
 structure Load.Agree (ld : Load) (L : Lane) : Prop where
@@ -176,7 +177,10 @@ theorem Payload.eval_wide_eq_eval_narrow {L : Lane} {loads : List Load}
     simp only [Payload.Agree] at h
     obtain ⟨hc, ha, hb⟩ := h
     simp only [Payload.eval]
-    rw [Expr.eval_wide_eq_eval_narrow_of_agree L c hc, iha ha, ihb hb]
+    rw [Expr.eval_wide_eq_eval_narrow_of_agree L c hc]
+    by_cases hz : c.eval .narrow L ≠ 0
+    · rw [if_pos hz, if_pos hz, iha (ha hz)]
+    · rw [if_neg hz, if_neg hz, ihb (hb (by omega))]
 
 /-- **The generic narrowing theorem.** On every lane where the per-lane premise `Safe` holds:
 * the wide and narrowed kernels observe the same thing: every load's address when its mask is set and

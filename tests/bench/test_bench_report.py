@@ -83,3 +83,29 @@ def test_cli_report_exit_codes(tmp_path, capsys):
     path.write_text(json.dumps(rec))
     assert main(["bench", "report", str(path), "--out", str(tmp_path / "figs")]) == 2
     assert "workbench: error:" in capsys.readouterr().err
+
+
+def test_telemetry_figure_with_samples(tmp_path):
+    from workbench.bench import figures
+
+    rec = fixture.synthetic_record(PLAN)
+    t0 = rec["blocks"][0]["t_start"]
+    rec["telemetry"][0]["samples"] = [
+        {"t": t0 + 0.1 * i, "power_w": 70.0 + i % 3, "power_limit_w": 72.0, "sm_clock_mhz": 1500 - i}
+        for i in range(200)
+    ]
+    rec["telemetry"][0]["available"] = True
+    p = figures.telemetry(rec, tmp_path / "t.png")
+    assert p.stat().st_size > 5000
+
+
+def test_runs_in_sorts_records_by_kind(tmp_path):
+    records.write(fixture.synthetic_record(PLAN), tmp_path / "a.json")
+    dry = fixture.synthetic_record(PLAN)
+    dry.pop("synthetic")
+    dry["mode"], dry["timing_claims"] = "dry-run", False
+    records.write(dry, tmp_path / "b.json")
+    (tmp_path / "c.json").write_text("{}")
+    runs = report.runs_in(tmp_path)
+    assert {k: [p.name for p in v] for k, v in runs.items()} == {
+        "gpu": [], "dry-run": ["b.json"], "synthetic": ["a.json"], "invalid": ["c.json"]}

@@ -37,13 +37,14 @@ def test_bootstrap_needs_two_values():
 
 
 def test_paired_ratios_are_per_round_not_ratios_of_medians():
+    ab, ba = ["A", "B"], ["B", "A"]
     rec = {"timing_claims": True, "blocks": [
-        {"process": 0, "round": 0, "variant": "A", "position": 0, "sequence_ms": 10.0},
-        {"process": 0, "round": 0, "variant": "B", "position": 1, "sequence_ms": 5.0},
-        {"process": 0, "round": 1, "variant": "A", "position": 1, "sequence_ms": 30.0},
-        {"process": 0, "round": 1, "variant": "B", "position": 0, "sequence_ms": 20.0},
-        {"process": 1, "round": 0, "variant": "A", "position": 0, "sequence_ms": 12.0},
-        {"process": 1, "round": 0, "variant": "B", "position": 1, "sequence_ms": 12.0},
+        {"process": 0, "round": 0, "variant": "A", "position": 0, "order": ab, "sequence_ms": 10.0},
+        {"process": 0, "round": 0, "variant": "B", "position": 1, "order": ab, "sequence_ms": 5.0},
+        {"process": 0, "round": 1, "variant": "A", "position": 1, "order": ba, "sequence_ms": 30.0},
+        {"process": 0, "round": 1, "variant": "B", "position": 0, "order": ba, "sequence_ms": 20.0},
+        {"process": 1, "round": 0, "variant": "A", "position": 0, "order": ab, "sequence_ms": 12.0},
+        {"process": 1, "round": 0, "variant": "B", "position": 1, "order": ab, "sequence_ms": 12.0},
     ]}
     p = stats.paired(rec, "A", "B")
     assert [e["ratio"] for e in p] == [2.0, 1.5, 1.0]
@@ -59,6 +60,7 @@ def test_synthetic_effect_is_recovered_and_adopted():
     assert len(c.shapes) == 10 and all(s.lo > 1.05 for _, s in c.shapes)
     assert [p for p, _ in c.by_process] == [0, 1] and all(s.n == 12 for _, s in c.by_process)
     assert {f for f, _ in c.by_first} == {"wide first", "narrow first"}
+    assert len(c.by_order) == 6 and all(s.n == 4 for _, s in c.by_order)  # each order twice per process
     v = stats.decide(c, plan.decision)
     assert v.adopt and all(cr.passed for cr in v.criteria) and len(v.criteria) == 12
 

@@ -114,7 +114,6 @@ def test_arity_mismatch_is_a_usage_error(specs) -> None:
         check(specs("relu"), parse_kernel(CORPUS / "minimum/fminf.cu"), progress=False)
 
 
-@pytest.mark.slow
 def test_exhaustive_sweep_finds_a_bug_the_case_split_cannot(specs, tmp_path: Path) -> None:
     """The kernel is relu except at +-1.5 (reached only through v * 3 == +-4.5): no special value or constant
     neighbour of the case split is +-1.5, so only the sweep over all 2**32 inputs can see it."""

@@ -20,7 +20,7 @@ def test_lean_cli_emit_by_name(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Tile_PoiFusedRepeat0.lean (6 side conditions" in out
     assert "Lean check: not run" in out
-    assert (tmp_path / "Tile_PoiFusedRepeat0.lean").read_text() == (Path(__file__).parent / "golden" / "Tile_PoiFusedRepeat0.lean").read_text()
+    assert (tmp_path / "Tile_PoiFusedRepeat0.lean").read_text() == (Path(__file__).parent / "golden" / "hand_built" / "Tile_PoiFusedRepeat0.lean").read_text()
 
 
 def test_lean_cli_emit_from_instance_json(tmp_path, capsys):

@@ -33,7 +33,7 @@ from workbench.lean.instance import (
     where,
 )
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parent / "golden" / "hand_built"
 
 
 @pytest.mark.parametrize("name", sorted(HAND_BUILT))

@@ -4,9 +4,9 @@ and generated instances up to date with the emitter."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from workbench.lean.emit import emit_instance, index_text, module_name
-from workbench.lean.hand_built import HAND_BUILT
+from workbench.lean.emit import index_text
 from workbench.lean.instance import PayloadOp, TermOp
 from workbench.lean.paths import PROJECT
 
@@ -55,14 +55,14 @@ def test_lean_expr_constructors_match_term_ops():
 
 
 def test_lean_generated_instances_are_current():
-    modules = []
-    for name in sorted(HAND_BUILT):
-        inst = HAND_BUILT[name]()
-        path = PROJECT / "Instances" / f"{module_name(inst)}.lean"
-        assert path.read_text() == emit_instance(inst), f"{path} is stale: run `workbench lean emit --all`"
-        modules.append(module_name(inst))
-    assert (PROJECT / "Instances.lean").read_text() == index_text(sorted(p.stem for p in (PROJECT / "Instances").glob("*.lean")))
-    assert set(modules) <= {p.stem for p in (PROJECT / "Instances").glob("*.lean")}
+    """lean/Instances holds exactly the corpus goldens (emitted from the stored certificates), and its index."""
+    golden = Path(__file__).parent / "golden" / "corpus"
+    have = {p.name: p.read_text() for p in (PROJECT / "Instances").glob("*.lean")}
+    want = {p.name: p.read_text() for p in golden.glob("*.lean")}
+    assert sorted(have) == sorted(want), "lean/Instances differs from tests/lean/golden/corpus: see docs/lean.md, Regenerating"
+    for name in want:
+        assert have[name] == want[name], f"lean/Instances/{name} is stale: see docs/lean.md, Regenerating"
+    assert (PROJECT / "Instances.lean").read_text() == index_text(sorted(p[:-5] for p in want))
 
 
 def test_lean_library_names_state_conclusions():

@@ -53,15 +53,21 @@ def test_lean_model_agree_implies_wide_equals_narrow(t, lane):
     """`Expr.eval_wide_eq_eval_narrow_of_agree` and `Expr.divisorsPos_of_agree`, on random terms."""
     if agree(lane, t):
         assert evaluate(WIDE, lane, t) == evaluate(NARROW, lane, t)
-        for node in _nodes(t):
-            if node.op in (TermOp.FLOORDIV, TermOp.MOD):
-                assert evaluate(WIDE, lane, node.args[1]) >= 1 and evaluate(NARROW, lane, node.args[1]) >= 1
+        assert _divisors_pos(WIDE, lane, t) and _divisors_pos(NARROW, lane, t)
 
 
-def _nodes(t):
-    yield t
-    for a in t.args:
-        yield from _nodes(a)
+def _divisors_pos(mode, lane, t):
+    """Mirror of `Expr.DivisorsPos` (short-circuit readings of & | where included)."""
+    d = [lambda i=i: _divisors_pos(mode, lane, t.args[i]) for i in range(len(t.args))]
+    v = [evaluate(mode, lane, a) for a in t.args]
+    if t.op is TermOp.AND:
+        return (d[0]() and (v[0] == 0 or d[1]())) or (d[1]() and (v[1] == 0 or d[0]()))
+    if t.op is TermOp.OR:
+        return (d[0]() and (v[0] != 0 or d[1]())) or (d[1]() and (v[1] != 0 or d[0]()))
+    if t.op is TermOp.WHERE:
+        return d[0]() and (d[1]() if v[0] != 0 else d[2]())
+    own = t.op not in (TermOp.FLOORDIV, TermOp.MOD) or v[1] >= 1
+    return own and all(f() for f in d)
 
 
 def test_lean_model_agree_is_not_vacuous():

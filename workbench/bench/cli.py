@@ -55,7 +55,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("--out", default="figures", metavar="DIR", help="output folder (default: figures/)")
     rep.add_argument("--plan", default=None, metavar="PLAN.json", help="check this plan file against the record")
     rep.set_defaults(func=_report)
-    w = sub.add_parser("worker", help=argparse.SUPPRESS)
+    w = sub.add_parser("worker", help="internal: one process of a multi-process run (started by `run`)")
     w.add_argument("plan")
     w.add_argument("--process", type=int, required=True)
     w.add_argument("--out", required=True)

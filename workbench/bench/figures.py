@@ -36,11 +36,11 @@ def ratio_per_shape(comparisons: Sequence[Comparison], path: str | Path, thresho
     ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=7)
     ax.invert_yaxis()
     ax.axvline(1.0, color="k", lw=0.8)
-    for name, x in sorted((thresholds or {}).items()):
-        ax.axvline(x, color="C3", ls="--", lw=0.8, label=f"{name} = {x}")
+    for i, (name, x) in enumerate(sorted((thresholds or {}).items())):
+        ax.axvline(x, color=f"C{3 + i}", ls="--", lw=0.8, label=f"{name} = {x}")
     if thresholds:
         ax.legend(fontsize=7, loc="lower right")
-    ax.set_xlabel("median paired ratio t_wide / t_narrow (> 1: narrow faster), 95% percentile-bootstrap CI")
+    ax.set_xlabel("t_wide / t_narrow: median of paired ratios, 95% bootstrap CI (> 1: narrow faster)", fontsize=8)
     ax.set_title("Paired ratios per shape", fontsize=9)
     fig.tight_layout()
     return _save(fig, path)

@@ -15,6 +15,7 @@ from typing import Any
 
 from workbench.bench import figures, records, stats
 from workbench.bench.plan import Plan
+from workbench.errors import InputError
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,7 @@ def comparison_table(c: stats.Comparison) -> str:
     rows = ([("sequence", c.sequence)] if c.sequence else []) + list(c.shapes)
     rows += [(f"sequence, process {p}", s) for p, s in c.by_process]
     rows += [(f"sequence, {f}", s) for f, s in c.by_first]
+    rows += [(f"sequence, order {o}", s) for o, s in c.by_order]
     for key, s in rows:
         lines.append(f"| {key} | {_f(s.median)} | {_f(s.lo)} – {_f(s.hi)} | {s.n} |")
     return "\n".join(lines)
@@ -144,7 +146,7 @@ def runs_in(folder: str | Path = "data/runs") -> dict[str, list[Path]]:
     for p in sorted(Path(folder).glob("*.json")):
         try:
             _, rec = records.load(p)
-        except records.RecordError:
+        except InputError:  # malformed record, other schema, changed or unreadable plan
             out["invalid"].append(p)
             continue
         out["synthetic" if rec.get("synthetic") else rec["mode"]].append(p)

@@ -62,6 +62,7 @@ class Comparison:
     shapes: tuple[tuple[str, Summary], ...]  # small shapes, in plan order
     by_process: tuple[tuple[int, Summary], ...]
     by_first: tuple[tuple[str, Summary], ...]  # "wide first" / "narrow first"
+    by_order: tuple[tuple[str, Summary], ...] = ()  # each full order of the round, e.g. "N>B0>N1"
 
 
 def bootstrap_ci(x: Sequence[float] | np.ndarray, statistic: Callable[..., Any] = np.median, resamples: int = 10_000,
@@ -110,7 +111,9 @@ def paired(record: Mapping[str, Any], wide: str, narrow: str, what: str = "seque
         if tw is None or tn is None:
             continue
         first = "wide first" if blocks[wide]["position"] < blocks[narrow]["position"] else "narrow first"
-        out.append({"process": p, "round": r, "first": first, "wide_ms": tw, "narrow_ms": tn, "ratio": tw / tn})
+        order = ">".join(blocks[wide]["order"])
+        out.append({"process": p, "round": r, "first": first, "order": order, "wide_ms": tw, "narrow_ms": tn,
+                    "ratio": tw / tn})
     return out
 
 
@@ -136,7 +139,8 @@ def compare(record: Mapping[str, Any], plan: Plan, wide: str, narrow: str) -> Co
     by_process = tuple((p, s([e for e in seq if e["process"] == p])) for p in sorted({e["process"] for e in seq}))
     by_first = tuple((f, s([e for e in seq if e["first"] == f])) for f in ("wide first", "narrow first")
                      if any(e["first"] == f for e in seq))
-    return Comparison(wide, narrow, s(seq) if seq else None, shapes, by_process, by_first)
+    by_order = tuple((o, s([e for e in seq if e["order"] == o])) for o in sorted({e["order"] for e in seq}))
+    return Comparison(wide, narrow, s(seq) if seq else None, shapes, by_process, by_first, by_order)
 
 
 def decide(comparison: Comparison, decision: Decision) -> Verdict:

@@ -104,10 +104,12 @@ def _placeholder(which: str):
 
 @contextlib.contextmanager
 def kernel_definition_hook(
-    decide: Callable[[LiveKernel], Mapping[str, str] | None], program: str = "<live>", device: str = "live"
+    decide: Callable[[LiveKernel], Mapping[str, str] | None], program: str = "<live>", device: str = "live",
+    on_defined: Callable[[str], None] | None = None,
 ) -> Iterator[list[tuple[str, Mapping[str, str] | None]]]:
     """While active, ``decide(live)`` is asked for every Triton kernel Inductor defines; a non-empty mapping
-    ``{arg: type}`` retypes those arguments. Yields the list of (kernel name, decision) made."""
+    ``{arg: type}`` retypes those arguments. ``on_defined(name)`` is told the name Inductor then gave the
+    kernel. Yields the list of (kernel name, decision) made."""
     from torch._inductor.codegen.triton import TritonScheduling
 
     orig = TritonScheduling.define_kernel
@@ -122,6 +124,8 @@ def kernel_definition_hook(
                 kernel.triton_meta["signature"].update(new_types)
         name = orig(sched, src_code, node_schedule, kernel)
         decisions.append((name, dict(new_types) if new_types else None))
+        if on_defined is not None:
+            on_defined(name)
         return name
 
     with mock.patch.object(TritonScheduling, "define_kernel", define_kernel):

@@ -60,7 +60,7 @@ from workbench.kir import Kernel, Mode, Node, Op
 Interval = tuple[Poly | None, Poly | None]
 LaneClass = frozenset  # of (node key, polarity)
 
-QUOTIENT_RULES = ("exact", "const", "numerator")
+QUOTIENT_RULES = ("const", "exact", "numerator")
 REMAINDER_RULES = ("divisor", "numerator")
 ACCESS_RULES = ("all", "mask")
 AND_ORDERS = ("left", "right")  # which operand is read first (its truth guards the other)
@@ -146,8 +146,24 @@ def retype(kernel: Kernel, mode: Mode) -> dict[int, Node]:
     return memo
 
 
+_RETYPED: dict[tuple[int, Mode], tuple[Kernel, dict[int, Node]]] = {}
+
+
+def _retyped(kernel: Kernel, mode: Mode) -> dict[int, Node]:
+    got = _RETYPED.get((id(kernel), mode))
+    if got is None or got[0] is not kernel:
+        if len(_RETYPED) > 256:
+            _RETYPED.clear()
+        got = (kernel, retype(kernel, mode))
+        _RETYPED[(id(kernel), mode)] = got
+    return got[1]
+
+
 def _bits(n: Node) -> int | None:
     return n.type.bits if isinstance(n.type, kir.IntType) else None
+
+
+_PROVABLE: dict = {}
 
 
 class Analysis:
@@ -165,14 +181,15 @@ class Analysis:
         self.nodes = nodes
         self.key = {id(n): f"n{i}" for i, n in enumerate(nodes)}
         self.by_key = {f"n{i}": n for i, n in enumerate(nodes)}
-        self.W = retype(kernel, widths.wide)
-        self.N = retype(kernel, widths.narrow)
+        self.W = _retyped(kernel, widths.wide)
+        self.N = _retyped(kernel, widths.narrow)
         self.lower = premises.lower_map
         self.params = {p.name: p for p in kernel.params}
         self.names: dict[int, tuple[str, int]] = {}
         for bnd in kernel.bindings:
             self.names.setdefault(id(bnd.node), (bnd.name, bnd.line))
         self.conditions: dict[str, SideCondition] = {}
+        self.where: dict[str, tuple[Node, LaneClass]] = {}
         self.choices: dict[str, str] = {}
         self._bound: dict[tuple[int, LaneClass], Interval] = {}
         self._agree: set[tuple[int, LaneClass]] = set()
@@ -232,6 +249,7 @@ class Analysis:
     def need(self, claim: Poly | None, reason: Reason, n: Node, c: LaneClass, bound: str = "") -> None:
         sc = SideCondition(claim, reason, self.origin(n, c, bound))
         self.conditions.setdefault(sc.key, sc)
+        self.where.setdefault(sc.key, (n, c))
 
     def choose(self, kind: str, key: str, options: tuple[str, ...], works: Callable[[str], bool]) -> str:
         got = self.oracle(kind, key, options, works)
@@ -496,7 +514,10 @@ class Analysis:
             if ld is None or ld != hd:
                 return zero, None
             q = (hx + 1).divide_exact(ld)
-            return zero, (None if q is None else q - 1)
+            # x <= d*Q - 1 gives x // d <= Q - 1 only for integer Q: require integer coefficients.
+            if q is None or any(v.denominator != 1 for v in q.terms.values()):
+                return zero, None
+            return zero, q - 1
         if rule == "const":
             if ld is None or not ld.is_const() or ld.const_value() < 1:
                 return zero, None
@@ -643,10 +664,11 @@ class Analysis:
         offset, mask = n.args[0], (n.args[2] if n.op is Op.STORE else n.args[1])
         self.agree(mask, c)
         masked = self.extend(c, mask, True)
+        akey = f"{self.key[id(n)]}@{self.class_key(c)}"
         if self.mode == "strict":
-            rule = self.choose("access", self.key[id(n)], ("all",), lambda r: True)
+            rule = self.choose("access", akey, ("all",), lambda r: True)
         else:
-            rule = self.choose("access", self.key[id(n)], ACCESS_RULES, lambda r: self._try_access(offset, c if r == "all" else masked))
+            rule = self.choose("access", akey, ACCESS_RULES, lambda r: self._try_access(offset, c if r == "all" else masked))
         self.agree(offset, c if rule == "all" else masked)
         if n.op is Op.LOAD:
             other = n.args[2]
@@ -663,9 +685,13 @@ class Analysis:
         return all(sc.claim is not None and probe.nonneg_with_facts(sc.claim) for sc in probe.conditions.values())
 
     def nonneg_with_facts(self, p: Poly) -> bool:
-        from workbench.check.discharge import find_multipliers
+        key = (p, id(self.p))
+        got = _PROVABLE.get(key)
+        if got is None:
+            from workbench.check.discharge import find_multipliers
 
-        return find_multipliers(p, self.p) is not None
+            got = _PROVABLE[key] = find_multipliers(p, self.p) is not None
+        return got
 
     # -- the whole kernel ------------------------------------------------------------------------------------
     def run(self) -> None:

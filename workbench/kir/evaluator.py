@@ -299,13 +299,29 @@ def evaluate(
     ln = sizes if isinstance(sizes, Launch) else launch(kernel, sizes, blocks)
     k = instantiate(kernel, mode)
     env = _Env(k, ln, lane, mode)
-    loads = tuple(env.access("load", n, line) for n, line in zip(k.loads, _lines(k.load_lines, kernel.load_lines)))
-    stores = tuple(env.access("store", n, line) for n, line in zip(k.stores, _lines(k.store_lines, kernel.store_lines)))
+    env.run()
+    llines = _lines(kernel.load_lines, len(k.loads))
+    slines = _lines(kernel.store_lines, len(k.stores))
+    loads = tuple(env.access("load", n, line) for n, line in zip(k.loads, llines))
+    stores = tuple(env.access("store", n, line) for n, line in zip(k.stores, slines))
     return LaneResult(lane, mode, loads, stores)
 
 
-def _lines(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return a or b
+_ORDERS: dict[int, tuple[Kernel, tuple[Node, ...]]] = {}
+
+
+def _order(k: Kernel) -> tuple[Node, ...]:
+    hit = _ORDERS.get(id(k))
+    if hit is None or hit[0] is not k:
+        if len(_ORDERS) > 512:
+            _ORDERS.clear()
+        hit = (k, tuple(walk(*k.loads, *k.stores)))
+        _ORDERS[id(k)] = hit
+    return hit[1]
+
+
+def _lines(lines: tuple[int, ...], n: int) -> tuple[int, ...]:
+    return lines if len(lines) == n else (0,) * n
 
 
 class _Env:
@@ -327,10 +343,12 @@ class _Env:
                 raise EvaluationError(f"{k.name}: no value for {p.name}")
             self.args[p.name] = p.type.wrap(v) if isinstance(p.type, IntType) else v
 
+    def run(self) -> None:
+        values, node = self.values, self.node
+        for x in _order(self.k):
+            values[id(x)] = node(x)
+
     def access(self, kind: str, n: Node, line: int) -> Access:
-        for x in walk(n):
-            if id(x) not in self.values:
-                self.values[id(x)] = self.node(x)
         offset = self.values[id(n.args[0])]
         mask = self.values[id(n.args[2] if kind == "store" else n.args[1])]
         value = self.values[id(n.args[1])] if kind == "store" else None

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import math
 import re
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -78,6 +79,7 @@ def parse(
     signature: Mapping[str, str] | None = None,
     name: str | None = None,
     grid_type: str | None = None,
+    exprs: Mapping[str, str] | None = None,
     check_versions: bool = True,
 ) -> Kernel:
     """Parse a kernel into IR.
@@ -85,13 +87,14 @@ def parse(
     ``kernel`` is a :class:`~workbench.capture.CapturedKernel` (its ``jit_source``, signature, grid type and
     size expressions are used) or kernel text (a module or a bare ``def``). For text, ``signature`` maps
     parameters to Triton signature types (``'*bf16'``, ``'i64'``, ``'constexpr'``); without it, string
-    annotations on the parameters (``ks0: 'i64'``, as :func:`~workbench.kir.renderer` writes them) are used.
+    annotations on the parameters (``ks0: 'i64'``, as :func:`~workbench.kir.renderer` writes them) are used;
+    ``exprs`` gives size/numel parameters' expressions in shape symbols (else read from the docstring).
 
     Raises :class:`RefusedConstruct` for constructs outside the IR, :class:`KernelSourceError` for text that
     is not a readable kernel, :class:`~workbench.errors.VersionMismatchError` for records captured under
     another torch/triton series (pass ``check_versions=False`` to try anyway).
     """
-    exprs: dict[str, str] = {}
+    exprs = dict(exprs or {})
     program = ""
     if hasattr(kernel, "jit_source") and hasattr(kernel, "signature"):
         ck = kernel
@@ -161,7 +164,9 @@ class _Parser:
     # -- driver -------------------------------------------------------------------------------------------
     def run(self) -> Kernel:
         try:
-            tree = ast.parse(self.text)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # SyntaxWarning for odd literals: the text is data, not code
+                tree = ast.parse(self.text)
         except SyntaxError as exc:
             raise KernelSourceError(self.kname, exc.lineno, f"not valid Python ({exc.msg})") from None
         except (ValueError, RecursionError, MemoryError) as exc:
@@ -442,6 +447,8 @@ class _Parser:
 
     # -- calls --------------------------------------------------------------------------------------------
     def _call(self, call: ast.Call, statement: bool = False) -> Any:
+        if isinstance(call.func, ast.Name) and call.func.id not in ("float",):
+            raise self.refuse("unknown helper", f"{call.func.id}()", "inline the helper or extend the parser")
         func = self._expr(call.func)
         if isinstance(func, _Method):
             return self._method(func, call)

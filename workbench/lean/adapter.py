@@ -1,27 +1,28 @@
-"""From files to ``LeanInstance``: our own JSON, and (when it exists) the checker's certificate.
+"""From files to ``LeanInstance``: our own JSON, and the checker's certificates.
 
 Stage: prove. ``instance_from_file`` dispatches on the file's ``schema``:
 
 * ``workbench.lean_instance/1``: read by ``workbench.lean.instance.from_json``;
-* ``workbench.captured_kernel/*``: refused by name (a captured kernel carries no certificate);
-* a certificate of ``workbench.check``: mapped by ``from_certificate``.
+* ``workbench.certificate/1`` (``workbench.check``): mapped by ``from_certificate``;
+* ``workbench.captured_kernel/*``: refused by name (a captured kernel carries no certificate).
 
-``from_certificate`` needs, per certificate (see docs/lean.md, "Certificate adapter"): the kernel name and
-canonical hash; the shape symbols with their lower bounds; the guards as polynomials (or inequalities);
-each size argument's name, position in the kernel signature, declared type, symbolic expression and
-whether it is narrowed; the side conditions as polynomials ``>= 0`` with reason and origin; the verdict
-and mode; and the kernel's loads (pointer, offset term, mask term, ``other``) and store (pointer, offset,
-mask, payload) as ``workbench.kir`` terms, whose integer ops map one-to-one onto ``TermOp``.
+``from_certificate`` takes the kernel's terms from its captured record parsed by ``workbench.kir`` (bound by
+the certificate's ``ir_hash``), the symbols, lower bounds and facts from ``workbench.check``'s premises of
+that record, and the side conditions from the certificate. What it does not take is the certificate's
+per-subexpression choices (quotient rules, ``&`` orders, lane classes): the Lean side does not yet
+re-derive intervals from them (docs/lean.md, "What the instances do not yet establish").
 """
 
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.errors import UsageError
 from workbench.lean.errors import InstanceError
-from workbench.lean.instance import SCHEMA, LeanInstance, from_json
+from workbench.lean.instance import SCHEMA, LeanInstance, from_json, parse_poly
 
 
 def instance_from_file(path: Path) -> LeanInstance:
@@ -32,30 +33,164 @@ def instance_from_file(path: Path) -> LeanInstance:
     schema = str(data.get("schema", "")) if isinstance(data, dict) else ""
     if schema == SCHEMA:
         return from_json(data, str(path))
+    if schema.startswith("workbench.certificate"):
+        return from_certificate(data, str(path))
     if schema.startswith("workbench.captured_kernel"):
         raise UsageError(
             f"{path} is a captured kernel ({schema}), not a certificate: the Lean emitter needs the checker's "
             f"certificate; run `workbench check {path} --json` and emit from its certificate, or emit a hand-built "
             "instance by NAME"
         )
-    return from_certificate(data, str(path))
+    raise InstanceError(f"{path}: schema {schema!r} is neither {SCHEMA!r} nor a workbench.check certificate")
 
 
-def from_certificate(data: dict, where: str) -> LeanInstance:
-    """Map a ``workbench.check`` certificate onto a ``LeanInstance``.
+def _lean_names(text: str) -> str:
+    """The checker's auxiliary atoms ``_a0, _a1, ...`` as Lean-friendly names ``aux_a0, ...``."""
+    return re.sub(r"(?<![A-Za-z0-9_])_a(\d+)", r"aux_a\1", text)
 
-    The certificate format is being built concurrently in ``workbench/check``; until it is importable the
-    mapping refuses by name, saying what it needs."""
+
+def _poly_text(text: str, names: tuple[str, ...], where: str):
+    """A checker polynomial (``Poly.__str__`` text, possibly with rational coefficients) as an integer-
+    coefficient sympy polynomial with the same sign everywhere (scaled by the denominators' lcm)."""
+    import math
+
+    import sympy
+
+    expr = parse_poly(_lean_names(text), tuple(_lean_names(n) for n in names), where)
+    names = tuple(_lean_names(n) for n in names)
+    poly = sympy.Poly(expr, *[sympy.Symbol(n, integer=True) for n in names]) if names else None
+    if poly is None:
+        return expr
+    den = 1
+    for c in poly.coeffs():
+        den = den * int(sympy.fraction(c)[1]) // math.gcd(den, int(sympy.fraction(c)[1]))
+    return sympy.expand(expr * den)
+
+
+def record_path(program: str, kernel: str, data: Path | None = None) -> Path:
+    from workbench.lean.paths import REPO
+
+    return (data or REPO / "data" / "kernels") / program / f"{kernel}.json"
+
+
+def from_certificate(data, where: str, *, record=None, verify_hash: bool = True) -> LeanInstance:
+    """Map a ``workbench.check`` certificate (JSON dict or ``Certificate``) onto a ``LeanInstance``.
+
+    The kernel's terms come from parsing its captured record with ``workbench.kir`` (the certificate binds
+    them by ``ir_hash``, which is verified); symbols, lower bounds and facts (guards, upper bounds) from the
+    checker's premises of that record; side conditions from the certificate, one Lean theorem per distinct
+    non-constant claim (constant claims are checked here). Refused by name: uncertified certificates, a
+    stale hash, facts or claims over auxiliary atoms (``floor``/``Max``/``Mod`` of symbols), kernels outside
+    the Lean model (2-D grids, several stores)."""
+    import sympy
+
+    from workbench import kir
+    from workbench.capture.record import load as load_record
+    from workbench.check.api import premises_for
+    from workbench.check.certificate import Certificate
+    from workbench.check.errors import CertificateError
+    from workbench.lean.from_kir import kernel_terms
+    from workbench.lean.instance import SideCondition, SizeArg, Symbol
+
     try:
-        from workbench.check import certificate as _cert  # noqa: F401  (exists once issue 4 lands)
-    except ImportError:
+        cert = data if isinstance(data, Certificate) else Certificate.from_json(data)
+    except CertificateError as exc:
+        raise InstanceError(f"{where}: {exc}") from None
+    if not cert.certified:
+        raise InstanceError(f"{where}: {cert.kernel} is not certified ({cert.verdict}: {cert.reason}); only certified kernels get Lean instances")
+    if record is None:
+        path = record_path(cert.program, cert.kernel)
+        if not path.exists():
+            raise InstanceError(f"{where}: captured kernel {path} not found; capture {cert.program} first (`workbench capture`)")
+        record = load_record(path)
+    k = kir.parse(record)
+    if verify_hash and kir.canonical_hash(k) != cert.ir_hash:
         raise InstanceError(
-            f"{where}: schema {data.get('schema')!r} is not {SCHEMA!r} and workbench.check's certificate module is not "
-            "available yet, so this file cannot be mapped to a Lean instance; the adapter needs kernel name and hash, "
-            "symbols with lower bounds, guards, size arguments (name, index, type, expression, narrowed), side "
-            "conditions (polynomial >= 0, reason, origin) and the kernel's loads and store as IR terms "
-            "(docs/lean.md, 'Certificate adapter')"
-        ) from None
-    raise InstanceError(  # pragma: no cover - reached only once workbench.check exists but is not mapped yet
-        f"{where}: workbench.check certificates are not mapped yet; see docs/lean.md, 'Certificate adapter'"
+            f"{where}: {cert.kernel}'s IR hash is {kir.canonical_hash(k)}, the certificate was issued for {cert.ir_hash}; "
+            "re-run `workbench check` on the current capture")
+    terms = kernel_terms(k)
+    premises = premises_for(record)
+    names = tuple(n for n, _ in premises.lower)
+    symbols = tuple(Symbol(_lean_names(n), lo) for n, lo in premises.lower)
+    guards = []
+    notes = [f"Issued by workbench.check ({cert.schema}, mode {cert.mode}): {cert.reason}."]
+    for a in premises.atoms:
+        notes.append(f"{_lean_names(a.name)} stands for {a.text}; its defining inequalities are among the guards, "
+                     "so each side condition holds for every value satisfying them, the true one included.")
+    for f in premises.facts:
+        if not f.poly.symbols() <= set(names):
+            notes.append(f"Fact {f.name} ({f.origin}) left out: it uses a symbol without a lower bound.")
+            continue
+        guards.append(_poly_text(str(f.poly), names, f"{where}: fact {f.name}"))
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for key, claim, reason, status, prover in cert.side_conditions:
+        if status != "proved":
+            raise InstanceError(f"{where}: side condition {key} is {status}, not proved; the certificate cannot be emitted")
+        if not claim.endswith(">= 0"):
+            raise InstanceError(f"{where}: side condition {key} has no polynomial claim ({claim!r})")
+        groups.setdefault(claim[: -len(">= 0")].strip(), []).append((key, reason))
+    sides = []
+    constants = 0
+    for text in sorted(groups, key=lambda t: (len(t), t)):
+        expr = _poly_text(text, names, f"{where}: side condition {groups[text][0][0]}")
+        if expr.free_symbols:
+            keys = groups[text]
+            reasons = sorted({r for _, r in keys})
+            sides.append(SideCondition(expr, "; ".join(reasons), f"{len(keys)} checker condition(s): " + ", ".join(k for k, _ in keys[:3]) + (" ..." if len(keys) > 3 else "")))
+        elif expr < 0:
+            raise InstanceError(f"{where}: constant side condition {text} >= 0 is false")
+        else:
+            constants += 1
+    if constants:
+        notes.append(f"{constants} constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.")
+    size_args = []
+    local = {_lean_names(n): sympy.Symbol(_lean_names(n), integer=True) for n in names}
+    for name, expr, _value, typ in (*premises.size_args, *premises.numels):
+        if name in terms.scalars:
+            size_args.append(SizeArg(name, terms.scalars.index(name), sympy.sympify(_lean_names(expr), locals=local),
+                                     str(typ or "i32"), name in cert.narrowed))
+    return LeanInstance(
+        kernel=cert.kernel, program=cert.program, hash=cert.ir_hash, symbols=symbols, guards=tuple(guards),
+        size_args=tuple(sorted(size_args, key=lambda a: a.index)), side_conditions=tuple(sides),
+        loads=terms.loads, store=terms.store, mode=cert.mode, source=f"certificate {cert.schema}", notes=tuple(notes),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusEntry:
+    """One captured kernel's way to Lean: the checker's verdict and either an instance or why there is none."""
+
+    program: str
+    kernel: str
+    verdict: str
+    instance: LeanInstance | None
+    certificate: object | None
+    reason: str
+
+
+def corpus_instances(data: Path | None = None, mode: str = "observable", programs: tuple[str, ...] = ()) -> list[CorpusEntry]:
+    """Run ``workbench.check`` on every captured kernel under ``data`` (default ``data/kernels``) and map each
+    certified one to a ``LeanInstance``; kernels outside the checker's or the Lean model's class are listed
+    with the reason. Deterministic order (program, kernel)."""
+    from workbench.capture.record import load_dir
+    from workbench.check.api import check_kernel
+    from workbench.errors import WorkbenchError
+    from workbench.lean.paths import REPO
+
+    root = data or REPO / "data" / "kernels"
+    out: list[CorpusEntry] = []
+    for prog_dir in sorted(p for p in root.iterdir() if p.is_dir()):
+        if programs and prog_dir.name not in programs:
+            continue
+        for rec in sorted(load_dir(prog_dir), key=lambda r: r.name):
+            verdict = check_kernel(rec, mode, smt=False, counterexample=False)
+            if not verdict.certified:
+                out.append(CorpusEntry(rec.program, rec.name, verdict.verdict, None, verdict.certificate, verdict.reason))
+                continue
+            try:
+                inst = from_certificate(verdict.certificate, f"{rec.program}/{rec.name}", record=rec)
+            except WorkbenchError as exc:
+                out.append(CorpusEntry(rec.program, rec.name, "certified, not emitted", None, verdict.certificate, str(exc)))
+                continue
+            out.append(CorpusEntry(rec.program, rec.name, "certified", inst, verdict.certificate, verdict.reason))
+    return out

@@ -28,6 +28,10 @@ def register(subparsers) -> None:
     emit.add_argument("source", nargs="?", help="KERNEL.json (a lean_instance or certificate file) or a kernel/program NAME")
     emit.add_argument("--out", type=Path, default=None, help="output folder (default: lean/Instances, whose index is refreshed)")
     emit.add_argument("--all", action="store_true", help="emit every instance known without a file (hand-built ones)")
+    emit.add_argument("--corpus", action="store_true",
+                      help="run workbench.check on every captured kernel and emit each certified one (observable mode)")
+    emit.add_argument("--certificates", type=Path, default=None,
+                      help="with --corpus: also write each certified kernel's certificate JSON into this folder")
     emit.set_defaults(func=_emit)
 
     goals = sub.add_parser("goals", help="print tactic steps with goals before/after, and diagnostics")
@@ -68,10 +72,33 @@ def _emit(args) -> int:
     from workbench.lean.paths import INSTANCES
 
     out = args.out or INSTANCES
+    if args.corpus:
+        return _emit_corpus(out, args.certificates)
     for inst in _instances(args):
         path = write_instance(inst, out)
         print(f"wrote {path} ({len(inst.side_conditions)} side conditions, source: {inst.source})")
     print("Lean check: not run (the emitter never runs Lean); run `workbench lean check` where `lake` exists.")
+    return 0
+
+
+def _emit_corpus(out: Path, certificates: Path | None) -> int:
+    from workbench.lean.adapter import corpus_instances
+    from workbench.lean.emit import write_instance
+
+    entries = corpus_instances()
+    emitted = 0
+    for e in entries:
+        if e.instance is None:
+            print(f"skip {e.program}/{e.kernel}: {e.verdict}: {e.reason}")
+            continue
+        path = write_instance(e.instance, out)
+        emitted += 1
+        print(f"wrote {path} ({len(e.instance.side_conditions)} side conditions)")
+        if certificates is not None:
+            certificates.mkdir(parents=True, exist_ok=True)
+            (certificates / f"{e.program}__{e.kernel}.json").write_text(e.certificate.dumps() + "\n")
+    print(f"{emitted} instances from {len(entries)} captured kernels. "
+          "Lean check: not run (the emitter never runs Lean); run `workbench lean check` where `lake` exists.")
     return 0
 
 

@@ -223,6 +223,14 @@ def render_poly(expr: sympy.Expr, names: tuple[str, ...]) -> str:
     return out
 
 
+def _expr_text(expr: sympy.Expr, names: tuple[str, ...]) -> str:
+    """A size argument's expression: as a Lean polynomial when it is one, else sympy's text."""
+    try:
+        return render_poly(expr, names)
+    except (InstanceError, sympy.PolynomialError, TypeError):
+        return _doc(str(expr))
+
+
 @dataclass(frozen=True, slots=True)
 class Discharge:
     """How ``narrowing_side`` closes one side condition: the product facts added before it, and the
@@ -265,7 +273,9 @@ def plan_discharge(claim: sympy.Expr, inst: LeanInstance, where: str) -> Dischar
             f"(after x = lb + t the coefficient of {_monomial_text(names, worst) or '1'} cannot be made nonnegative); "
             "the checker must not have certified it: re-run `workbench check` and inspect this condition"
         )
-    hints = tuple(m for m in monos if sum(m) >= 2)
+    # Product facts: the nonlinear monomials of p and of the guards the certificate actually uses.
+    used = set(p).union(*[set(g) for g, l in zip(gs, lam) if l > 1e-9]) if gs else set(p)
+    hints = tuple(m for m in monos if sum(m) >= 2 and m in used)
     return Discharge(hints, lam)
 
 
@@ -310,7 +320,7 @@ def emit_instance(inst: LeanInstance) -> str:
     w("Shape symbols and lower bounds: " + ", ".join(f"`{s.name} ≥ {s.lower}`" for s in inst.symbols) + ".")
     w("Guards (each `≥ 0`): " + (", ".join(f"`{render_poly(g, names)}`" for g in inst.guards) or "none") + ".")
     w("Size arguments: " + ", ".join(
-        f"`{a.name}` = `{render_poly(a.expr, names)}` (`sizes {a.index}`, declared {a.wide_type}"
+        f"`{a.name}` = `{_expr_text(a.expr, names)}` (`sizes {a.index}`, declared {a.wide_type}"
         + (", narrowed to i32)" if a.narrowed else ")") for a in inst.size_args) + ".")
     for note in inst.notes:
         w(f"Note: {_doc(note)}")

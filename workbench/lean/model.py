@@ -170,9 +170,18 @@ def _agree(lane: Lane, t: Term, memo: dict) -> bool:
         return same_wrap(t.ty, "i32", lane.size(t.value))
     if not t.args:
         return True
-    if not all(agree(lane, a, memo) for a in t.args):
-        return False
     vals = [evaluate(NARROW, lane, a, memo) for a in t.args]
+    ok = [lambda i=i: agree(lane, t.args[i], memo) for i in range(len(t.args))]
+    # Short-circuit readings, as Narrowing.Expr.Agree (and the checker) state them.
+    if t.op is TermOp.AND:
+        return (ok[0]() and (vals[0] == 0 or ok[1]())) or (ok[1]() and (vals[1] == 0 or ok[0]()))
+    if t.op is TermOp.OR:
+        return (ok[0]() and (vals[0] != 0 or ok[1]())) or (ok[1]() and (vals[1] != 0 or ok[0]()))
+    if t.op is TermOp.WHERE:
+        branch = ok[1]() if vals[0] != 0 else ok[2]()
+        return ok[0]() and branch and same_wrap(ty(WIDE, t), ty(NARROW, t), _raw(t.op, vals))
+    if not all(f() for f in ok):
+        return False
     if t.op in (TermOp.FLOORDIV, TermOp.MOD) and vals[1] < 1:
         return False
     if t.op in (TermOp.ADD, TermOp.SUB, TermOp.MUL, TermOp.FLOORDIV, TermOp.MOD, TermOp.WHERE):
@@ -218,6 +227,8 @@ def observe(mode: str, lane: Lane, inst: LeanInstance) -> tuple:
 def _payload_agree(lane: Lane, p: Payload, memo: dict) -> bool:
     if p.cond is not None and not agree(lane, p.cond, memo):
         return False
+    if p.op is PayloadOp.WHERE:  # only the selected branch
+        return _payload_agree(lane, p.args[0] if evaluate(NARROW, lane, p.cond, memo) != 0 else p.args[1], memo)
     return all(_payload_agree(lane, a, memo) for a in p.args)
 
 

@@ -12,6 +12,7 @@ block).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -32,29 +33,51 @@ class Decisions:
 
 
 def live_ir_hash(record) -> str:
+    """The IR hash of a kernel's body (cached by its text: Inductor defines the same body many times)."""
     from workbench import kir
 
-    return kir.canonical_hash(kir.parse(record), facts=False)
+    return kir.canonical_hash(kir.parse(record, check_versions=False), facts=False)
+
+
+def _facts_key(live) -> tuple:
+    return (live.source_hash, tuple(sorted(live.signature.items())), live.size_args, live.numels,
+            tuple((s.name, s.lower, s.upper) for s in live.symbols), live.guards, live.index_dtype, live.grid_type)
+
+
+_BIND_CACHE: dict[tuple, Binding] = {}
 
 
 def best_binding(store: Sequence[CertifiedKernel], live, ir_hash: str | None = None) -> Binding:
-    """Bind ``live`` (a CapturedKernel) to the first certificate whose premises all match; else the refusal
-    that got furthest (the most premises matched), or a plain refusal when no certificate has its body."""
+    """Bind ``live`` (a CapturedKernel) to a certificate whose body and premises all match; else the refusal
+    that got furthest (the most premises matched). Results are cached by the live facts, so a kernel
+    Inductor defines again binds by a dictionary lookup."""
     from workbench.errors import WorkbenchError
 
+    key = (tuple(map(id, store)), _facts_key(live), ir_hash)
+    hit = _BIND_CACHE.get(key)
+    if hit is not None:
+        return dataclasses.replace(hit, kernel=live.name)
     if ir_hash is None:
         try:
             ir_hash = live_ir_hash(live)
         except WorkbenchError as exc:
             return Binding(False, live.name, None, (), (), f"body: not in the IR's class ({exc})", ())
+    candidates = [c for c in store if c.ir_hash == ir_hash]
     best: Binding | None = None
-    for cert in store:
+    for cert in candidates:
         b = bind(cert, live, ir_hash)
         if b.bound:
-            return b
+            best = b
+            break
         if best is None or len(b.matched) > len(best.matched):
             best = b
-    return best or Binding(False, live.name, None, (), (), "no certificate in the store", ())
+    if best is None:
+        best = Binding(False, live.name, None, (), (),
+                       f"body: no certificate in the store ({len(store)}) has IR hash {ir_hash[:12]}", ())
+    if len(_BIND_CACHE) > 4096:
+        _BIND_CACHE.clear()
+    _BIND_CACHE[key] = best
+    return best
 
 
 @contextlib.contextmanager
@@ -72,7 +95,10 @@ def narrowing(store: Sequence[CertifiedKernel] | None = None) -> Iterator[Decisi
         decisions.bindings.append(b)
         return {a: "i32" for a in b.narrow} if b.bound else None
 
-    with torch._inductor.config.patch(fx_graph_cache=False), kernel_definition_hook(decide):
+    def named(name: str) -> None:
+        decisions.bindings[-1] = dataclasses.replace(decisions.bindings[-1], kernel=name)
+
+    with torch._inductor.config.patch(fx_graph_cache=False), kernel_definition_hook(decide, on_defined=named):
         yield decisions
 
 

@@ -7,7 +7,7 @@ symbol lower bounds, guards, index dtype, grid). A live kernel *binds* to it onl
    from the arguments being narrowed), and
 2. there is a renaming of the certificate's shape symbols onto the live ones under which every size
    argument and element count has the same expression, every live lower bound is at least the certified
-   one (and every certified upper bound still holds), and every guard the certificate was checked under is
+   one (and every certified upper bound still holds), every guard the certificate's side conditions use is
    among the live guards, and the index dtype and grid type are the same.
 
 Anything else refuses, naming the first premise that failed. Example sizes never enter. Binding is a pure
@@ -32,9 +32,10 @@ class CertifiedKernel:
     record's body, and the size arguments it proved narrowable."""
 
     record: CapturedKernel
-    ir_hash: str
+    ir_hash: str  # kir.canonical_hash(parse(record), facts=False): the body; premises are matched separately
     narrow: tuple[str, ...]
     mode: str
+    guards_used: tuple[str, ...]  # the guards the certificate's side conditions rely on (verbatim)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +126,7 @@ def bind(cert: CertifiedKernel, live: CapturedKernel, live_ir_hash: str) -> Bind
     best: tuple[int, str, dict[str, str], list[str]] | None = None
     for ren in _renamings(cert.record, live):
         ok: list[str] = []
-        failure = _premises(cert.record, live, ren, ok)
+        failure = _premises(cert, live, ren, ok)
         if failure is None:
             return Binding(True, live.name, name, tuple(sorted(ren.items())), tuple(matched + ok), None, cert.narrow)
         if best is None or len(ok) > best[0]:
@@ -139,7 +140,8 @@ def bind(cert: CertifiedKernel, live: CapturedKernel, live_ir_hash: str) -> Bind
     return refuse(best[1], best[2])
 
 
-def _premises(cert: CapturedKernel, live: CapturedKernel, ren: Mapping[str, str], ok: list[str]) -> str | None:
+def _premises(certified: CertifiedKernel, live: CapturedKernel, ren: Mapping[str, str], ok: list[str]) -> str | None:
+    cert = certified.record
     for ca, la in zip(cert.size_args, live.size_args):
         if not _same(_rename(ca.expr, ren), _sym(la.expr)):
             return f"{la.name}: live {la.expr} is not the certified {ca.expr} (renamed {_rename(ca.expr, ren)})"
@@ -161,9 +163,9 @@ def _premises(cert: CapturedKernel, live: CapturedKernel, ren: Mapping[str, str]
             return f"upper bound of {ls.name}: live {ls.upper} > certified {cs.upper}"
     ok.append("symbol bounds " + ", ".join(f"{s.name}>={s.lower}" for s in live.symbols))
     live_guards = [_sym(g) for g in live.guards]
-    for g in cert.guards:
+    for g in certified.guards_used:
         want = _rename(g, ren)
         if not any(_same(want, lg) for lg in live_guards):
             return f"guard {want} (certified {g}) is not among the live guards"
-    ok.append(f"{len(cert.guards)} guards present")
+    ok.append(f"{len(certified.guards_used)} guards the certificate uses present")
     return None

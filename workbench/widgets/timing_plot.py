@@ -69,7 +69,7 @@ class TimingPlot(w.VBox):
         chosen = set(self.shapes.value)
         return stats.Comparison(
             c.wide, c.narrow, c.sequence if "sequence" in chosen else None,
-            tuple((k, s) for k, s in c.shapes if k in chosen), c.by_process, c.by_first,
+            tuple((k, s) for k, s in c.shapes if k in chosen), c.by_process, c.by_first, c.by_order,
         )
 
     # -- rendering -------------------------------------------------------------------------------------------

@@ -201,9 +201,6 @@ theorem side_4 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
     : 0 ≤ 2 * s12 + 2 * s48 + 2 * s85 - 1 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
   narrowing_side
 
 /-- loads 0 and 4: ks1*x1 + (column) <= s12*s66 - 1 under their masks. Origin: in_ptr0, in_ptr4 offsets. -/

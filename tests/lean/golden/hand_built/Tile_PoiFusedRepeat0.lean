@@ -74,7 +74,6 @@ theorem side_2 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - 2 * (s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
     : 0 ≤ 2 * s27 - 1 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
   narrowing_side
 
 /-- the divisor ks1 of x0 % ks1 is at least 1. Origin: in_ptr0 offset. -/
@@ -82,7 +81,6 @@ theorem side_3 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - 2 * (s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
     : 0 ≤ s27 - 1 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
   narrowing_side
 
 /-- report 2's key step, 2ab - a(b-1) = ab + a >= 0: the row term ks1*x1 stays below the guarded 2ab. Origin: in_ptr0 offset. -/

@@ -1,0 +1,128 @@
+"""Binding on real compilations of the whole corpus: every certified kernel binds; each variant with a
+certified guard dropped or weakened, or a symbol's lower bound lowered, is refused; and the rule narrows
+nested_cat_add end to end under Triton's interpreter, bitwise equal to eager."""
+
+import dataclasses
+
+import pytest
+import sympy
+import torch
+
+from workbench import programs
+from workbench.capture import capture
+from workbench.capture.integration import cpu_interpreter, kernel_definition_hook
+from workbench.rule import best_binding, bind, live_ir_hash, load_store, narrowing
+
+
+@pytest.fixture(scope="module")
+def store():
+    s = load_store()
+    assert len(s) >= 20, "the checker certified fewer kernels than expected"
+    return s
+
+
+@pytest.fixture(scope="module")
+def live(store):
+    """Each certified kernel's program compiled again, its kernels seen live at definition time."""
+    out = {}
+    for prog in sorted({c.record.program for c in store}):
+        seen = []
+
+        def decide(k, seen=seen):
+            seen.append(k.record)
+            return None
+
+        with kernel_definition_hook(decide):
+            capture(prog)
+        out[prog] = seen
+    return out
+
+
+def _live_for(cert, live):
+    matches = [r for r in live[cert.record.program] if r.source_hash == cert.record.source_hash]
+    assert matches, f"{cert.record.program}: the live compilation did not define {cert.record.name}"
+    return matches[0]
+
+
+def test_every_certified_kernel_binds_to_its_live_compilation(store, live):
+    for cert in store:
+        rec = _live_for(cert, live)
+        b = best_binding(store, rec)
+        assert b.bound, (cert.record.program, b.explain())
+        assert b.narrow == cert.narrow or set(b.narrow) == set(cert.narrow)
+
+
+def _weaken(guard: str) -> list[str]:
+    g = sympy.sympify(guard)
+    if isinstance(g, (sympy.LessThan, sympy.StrictLessThan)):
+        return [str(type(g)(g.lhs, g.rhs + 1)), str(type(g)(g.lhs, 2 * g.rhs + 1))]
+    if isinstance(g, (sympy.GreaterThan, sympy.StrictGreaterThan)):
+        return [str(type(g)(g.lhs, g.rhs - 1))]
+    return []  # an equality cannot be weakened short of dropping it
+
+
+def _mutants(cert, rec):
+    b = bind(cert, rec, cert.ir_hash)
+    ren = dict(b.renaming)
+    subs = {sympy.Symbol(a): sympy.Symbol(c) for a, c in ren.items()}
+    for g in cert.guards_used:
+        live_g = sympy.sympify(g).xreplace(subs)
+        rest = tuple(x for x in rec.guards if sympy.sympify(x) != live_g)
+        assert len(rest) < len(rec.guards), (g, rec.guards)
+        yield f"drop {live_g}", dataclasses.replace(rec, guards=rest)
+        for w in _weaken(str(live_g)):
+            yield f"weaken to {w}", dataclasses.replace(rec, guards=rest + (w,))
+    for i, s in enumerate(rec.symbols):
+        for lo in (0, 1):
+            syms = rec.symbols[:i] + (dataclasses.replace(s, lower=lo),) + rec.symbols[i + 1 :]
+            yield f"lower bound of {s.name} = {lo}", dataclasses.replace(rec, symbols=syms)
+
+
+def test_weakened_premises_are_refused(store, live, capsys):
+    tried = refused = 0
+    for cert in store:
+        rec = _live_for(cert, live)
+        for what, mutant in _mutants(cert, rec):
+            tried += 1
+            b = bind(cert, mutant, cert.ir_hash)
+            assert not b.bound, f"{cert.record.program}: {what} still bound"
+            assert b.failed
+            refused += 1
+    with capsys.disabled():
+        print(f"\nbinding mutants: tried {tried}, refused {refused} over {len(store)} certified kernels")
+    assert tried == refused and tried >= 3 * len(store)
+
+
+def test_a_changed_body_is_refused(store, live):
+    cert = next(c for c in store if c.record.program == "nested_cat_add")
+    rec = _live_for(cert, live)
+    mutated = dataclasses.replace(rec, source=rec.source.replace("xindex // ks0", "xindex // ks1"))
+    assert mutated.source != rec.source
+    b = best_binding(store, mutated, live_ir_hash(mutated))
+    assert not b.bound and "body" in b.failed
+
+
+def test_rule_narrows_nested_cat_add_end_to_end_under_the_interpreter(store):
+    p = programs.get("nested_cat_add")
+    torch._dynamo.reset()
+    with cpu_interpreter(), narrowing(store) as decisions:
+        f = torch.compile(p.fn, dynamic=True)
+        for sz in p.shape_sequence("tiny"):
+            ins = p.make_inputs(sz, seed=sum(sz.values()))
+            out, ref = f(*ins), p.fn(*ins)
+            assert torch.equal(out.view(torch.int16), ref.view(torch.int16)), sz
+    torch._dynamo.reset()
+    (b,) = decisions.bindings  # one graph, one kernel, for every shape
+    assert b.bound and b.narrow == ("ks0", "ks1", "ks2", "ks3"), b.explain()
+    assert b.kernel == "triton_poi_fused_add_cat_0"
+
+
+def test_leaving_the_block_restores_inductor(store):
+    from torch._inductor.codegen.triton import TritonScheduling
+
+    before = TritonScheduling.define_kernel
+    with narrowing(store):
+        assert TritonScheduling.define_kernel is not before
+    assert TritonScheduling.define_kernel is before
+    (k,) = capture("nested_cat_add")
+    assert all(k.signature[a.name] == "i64" for a in k.size_args)

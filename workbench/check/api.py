@@ -1,0 +1,361 @@
+"""Checking a kernel end to end: search (untrusted) -> certificate -> trusted check -> verdict, and the
+counterexample that explains a rejection.
+
+Stage: check. :func:`check_kernel` is the entry point used by the CLI, the widget, the notebook and the
+benchmark. It parses the captured kernel with ``workbench.kir``, builds the premises, lets
+:func:`search` propose choices and multipliers, then :func:`check_certificate` recomputes everything from
+the certificate alone and discharges each side condition (exact procedure with the certificate's
+multipliers; z3 as cross-check and as a second prover). A rejection carries, whenever one exists and is
+found, a concrete counterexample: a shape satisfying every captured guard, a lane, and the subexpression's
+value in the wide and in the narrowed kernel (evaluated by ``workbench.kir``'s semantics), plus whether an
+access or the stored value differs there.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import lru_cache
+
+from workbench import kir
+from workbench.capture.record import CapturedKernel
+from workbench.check.certificate import CertPremises, Certificate
+from workbench.check.checker import Analysis, Widths
+from workbench.check.discharge import exact_nonneg, find_multipliers, guards_hold, smt_check
+from workbench.check.errors import CertificateError, OutOfClassError
+from workbench.check.poly import Poly
+from workbench.check.premises import Premises, premises_of
+from workbench.check.sidecond import Discharged, Reason, SideCondition, Status
+from workbench.errors import UnsupportedError
+
+MODES = ("strict", "observable")
+SMT_BUDGET = 8  # z3 calls per kernel on conditions the exact procedure fails (each up to 1.5 s)
+CEX_ATTEMPTS = 4
+_REASON_ORDER = {Reason.SIZE_ARG_FITS: 0, Reason.FITS_NARROW: 1, Reason.FITS_INT32: 2, Reason.DIVISOR: 3}  # failed conditions tried for a concrete counterexample
+
+_HASHES: dict[int, tuple[kir.Kernel, str]] = {}
+
+
+def ir_hash(k: kir.Kernel) -> str:
+    """``kir.canonical_hash``, memoised per parsed kernel (it renames shape symbols canonically, which costs
+    seconds on the seven-symbol kernels)."""
+    got = _HASHES.get(id(k))
+    if got is None or got[0] is not k:
+        if len(_HASHES) > 512:
+            _HASHES.clear()
+        got = _HASHES[id(k)] = (k, kir.canonical_hash(k))
+    return got[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Counterexample:
+    """A concrete witness for a rejected side condition."""
+
+    condition: str  # side-condition key
+    subexpression: str
+    lane_class: str
+    shape: tuple[tuple[str, int], ...]
+    lane: tuple[tuple[str, int], ...]  # ("xindex", v), ("yindex", v)
+    wide: int | None
+    narrowed: int | None
+    exact: int | None
+    disagree: str  # how the kernels' observable behaviour differs at this lane ("" if it does not)
+
+    def to_json(self) -> dict:
+        return {
+            "condition": self.condition,
+            "subexpression": self.subexpression,
+            "lane_class": self.lane_class,
+            "shape": dict(self.shape),
+            "lane": dict(self.lane),
+            "wide_value": self.wide,
+            "narrowed_value": self.narrowed,
+            "exact_value": self.exact,
+            "kernels_disagree": self.disagree,
+        }
+
+    def text(self) -> str:
+        shape = ", ".join(f"{k}={v}" for k, v in self.shape)
+        lane = ", ".join(f"{k}={v}" for k, v in self.lane)
+        out = (f"at shape ({shape}), lane {lane or '(any)'}: {self.subexpression} is {self.wide} in the wide "
+               f"kernel and {self.narrowed} in the narrowed kernel")
+        if self.disagree:
+            out += f"; observable difference: {self.disagree}"
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    kernel: str
+    program: str
+    mode: str
+    verdict: str  # "certified" | "refused" | "out-of-class"
+    reason: str
+    narrowable: tuple[str, ...]
+    certificate: Certificate | None
+    discharged: tuple[Discharged, ...] = ()
+    counterexample: Counterexample | None = None
+    seconds: float = 0.0
+    size_args: tuple[tuple[str, str], ...] = field(default=())
+
+    @property
+    def certified(self) -> bool:
+        return self.verdict == "certified"
+
+    def failed(self) -> tuple[Discharged, ...]:
+        return tuple(d for d in self.discharged if d.status is not Status.PROVED)
+
+    def to_json(self) -> dict:
+        return {
+            "kernel": self.kernel,
+            "program": self.program,
+            "mode": self.mode,
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "size_args": [list(x) for x in self.size_args],
+            "narrowable_size_args": list(self.narrowable),
+            "side_conditions": [d.to_json() for d in self.discharged],
+            "counterexample": None if self.counterexample is None else self.counterexample.to_json(),
+            "certificate": None if self.certificate is None else self.certificate.to_json(),
+        }
+
+
+# -- search (untrusted) ------------------------------------------------------------------------------------
+
+
+def _search_oracle(kind, key, options, works):
+    for o in options:
+        if works(o):
+            return o
+    return options[0]
+
+
+@lru_cache(maxsize=65536)
+def _multipliers_cached(p: Poly, premises_id: int, premises: Premises):
+    return find_multipliers(p, premises)
+
+
+def search(kernel: kir.Kernel, premises: Premises, mode: str, widths: Widths = Widths()):
+    """Propose choices (first option whose look-ahead passes) and multipliers for each side condition."""
+    a = Analysis(kernel, premises, mode, _search_oracle, widths)
+    a.run()
+    mults = {}
+    for key, sc in a.conditions.items():
+        if sc.claim is None:
+            continue
+        m = _multipliers_cached(sc.claim, id(premises), premises)
+        if m:
+            mults[key] = tuple((f, str(lam)) for f, lam in m)
+    return dict(a.choices), mults
+
+
+# -- the trusted check --------------------------------------------------------------------------------------
+
+
+def check_certificate(
+    kernel: kir.Kernel, premises: Premises, cert: Certificate, smt: bool = True, widths: Widths | None = None
+) -> tuple[tuple[Discharged, ...], dict[str, tuple]]:
+    """Recompute every interval and side condition from the certificate's choices and discharge them.
+
+    Returns the discharged conditions and, per condition key, ``(node, lane class)`` for explanations.
+    Raises :class:`CertificateError` if the certificate names another kernel or lacks a choice."""
+    if cert.ir_hash != ir_hash(kernel):
+        raise CertificateError(
+            f"certificate for IR hash {cert.ir_hash[:12]} does not match kernel {kernel.name} "
+            f"({ir_hash(kernel)[:12]}); re-run `workbench check`", "ir_hash")
+    recorded = cert.choice_map()
+
+    def oracle(kind, key, options, works):
+        if key not in recorded:
+            raise CertificateError(f"certificate has no {kind} choice for {key}; re-run the search", key)
+        return recorded[key]
+
+    w = widths or Widths(*cert.widths)
+    a = Analysis(kernel, premises, cert.mode, oracle, w)
+    a.run()
+    mults = cert.multiplier_map()
+    keys = sorted(a.conditions)
+    out = {key: _discharge(a.conditions[key], premises, mults.get(key, ()), False) for key in keys}
+    if smt:
+        # z3 on the conditions the exact procedure failed, fewest lane-class atoms first, within a budget.
+        todo = [k for k in keys if out[k].status is not Status.PROVED and a.conditions[k].claim is not None]
+        todo.sort(key=lambda k: (len(a.where[k][1]), _REASON_ORDER.get(a.conditions[k].reason, 9), k))
+        for i, key in enumerate(todo):
+            if i < SMT_BUDGET:
+                out[key] = _discharge(a.conditions[key], premises, mults.get(key, ()), True)
+            else:
+                out[key] = replace(out[key], detail="exact procedure failed; z3 not tried (budget)")
+    out = [out[k] for k in keys]
+    return tuple(out), a
+
+
+def _discharge(sc: SideCondition, premises: Premises, mult, smt: bool) -> Discharged:
+    if sc.claim is None:
+        return Discharged(sc, Status.UNKNOWN, "", detail=_no_bound_detail(sc))
+    m_text = tuple((f, str(v)) for f, v in mult)
+    exact = exact_nonneg(sc.claim, premises, mult)
+    if not smt:
+        return Discharged(sc, Status.PROVED if exact else Status.UNKNOWN, "exact" if exact else "", m_text)
+    if exact:
+        return Discharged(sc, Status.PROVED, "exact", m_text)
+    r = _smt_cached(sc.claim, id(premises), premises)
+    if r.status == "proved":
+        return Discharged(sc, Status.PROVED, "z3")
+    if r.status == "refuted":
+        return Discharged(sc, Status.REFUTED, "z3", model=r.model)
+    return Discharged(sc, Status.UNKNOWN, "", detail=f"exact procedure failed; z3: {r.detail or 'unknown'}")
+
+
+@lru_cache(maxsize=65536)
+def _smt_cached(p: Poly, premises_id: int, premises: Premises):
+    return smt_check(p, premises, timeout_ms=1500)
+
+
+def _no_bound_detail(sc: SideCondition) -> str:
+    match sc.reason:
+        case Reason.TAIL_MASKED:
+            return "the access's mask does not contain the launch-range mask, so tail lanes may touch memory"
+        case Reason.DEFINED_VALUE:
+            return "a load without other= may be masked off where its value reaches the store"
+        case _:
+            return "the interval analysis found no bound for this subexpression on this lane class"
+
+
+# -- the whole question -------------------------------------------------------------------------------------
+
+
+def premises_for(record: CapturedKernel) -> Premises:
+    return premises_of(record)
+
+
+def check_kernel(
+    record: CapturedKernel,
+    mode: str = "observable",
+    *,
+    smt: bool = True,
+    counterexample: bool = True,
+    widths: Widths = Widths(),
+) -> Verdict:
+    """Search, certify and check one captured kernel in ``mode``; explain a rejection."""
+    t0 = time.perf_counter()
+    size_args = tuple((a.name, a.expr) for a in record.size_args)
+    try:
+        k = kir.parse(record)
+        premises = premises_of(record)
+        if premises.index_dtype not in ("tl.int32", "int32"):
+            raise OutOfClassError(
+                f"index dtype {premises.index_dtype}: Inductor already indexes in 64 bits; nothing to narrow")
+        choices, mults = search(k, premises, mode, widths)
+    except (UnsupportedError, OutOfClassError) as exc:
+        return Verdict(record.name, record.program, mode, "out-of-class", str(exc), (), None,
+                       seconds=time.perf_counter() - t0, size_args=size_args)
+    cert = _certificate(record, k, premises, mode, choices, mults, (), "", widths)
+    discharged, analysis = check_certificate(k, premises, cert, smt=smt, widths=widths)
+    failed = [d for d in discharged if d.status is not Status.PROVED]
+    narrowed = tuple(p.name for p in k.params if p.kind == "size")
+    cex = None
+    if failed and counterexample:
+        cex = find_counterexample(record, k, premises, analysis, failed, widths)
+    if failed:
+        first = _first_failure(failed)
+        if cex is not None:
+            first = next(d for d in failed if d.condition.key == cex.condition)
+        reason = (f"cannot show safety: {first.condition.reason.value} fails for "
+                  f"{first.condition.origin.subexpression} on {first.condition.origin.lane_class}"
+                  f" ({_status_text(first)})")
+        if cex is not None:
+            reason += f"; counterexample {cex.text()}"
+        else:
+            reason += "; no counterexample found (the bound may be loose, or none exists)"
+        verdict = "refused"
+    else:
+        reason = f"all {len(discharged)} side conditions proved"
+        verdict = "certified"
+    cert = _certificate(record, k, premises, mode, choices, mults, discharged, reason, widths, verdict)
+    return Verdict(record.name, record.program, mode, verdict, reason, narrowed if verdict == "certified" else (),
+                   cert, discharged, cex, time.perf_counter() - t0, size_args)
+
+
+def _status_text(d: Discharged) -> str:
+    if d.status is Status.REFUTED:
+        return "z3 finds shapes satisfying every guard where the bound is violated"
+    return d.status.value + (": " + d.detail if d.detail else "")
+
+
+def _first_failure(failed):
+    order = {Status.REFUTED: 0, Status.UNKNOWN: 1, Status.CONFLICT: 0}
+    return sorted(failed, key=lambda d: (order[d.status], d.condition.reason.name != "SIZE_ARG_FITS", d.condition.key))[0]
+
+
+def _certificate(record, k, premises, mode, choices, mults, discharged, reason, widths, verdict="refused"):
+    facts = {f.name: f for f in premises.facts}
+    used = sorted({facts[f].origin for m in mults.values() for f, _ in m if f in facts and f.startswith("guard:")})
+    return Certificate(
+        kernel=record.name,
+        program=record.program,
+        ir_hash=ir_hash(k),
+        mode=mode,
+        premises=CertPremises(
+            size_args=tuple((a.name, a.expr, a.type) for a in record.size_args),
+            numels=tuple((n.name, n.expr, str(n.type)) for n in record.numels),
+            lower_bounds=tuple(sorted((s.name, int(s.lower)) for s in record.symbols if s.lower is not None)),
+            guards_used=tuple(used),
+            guards=tuple(record.guards),
+            index_dtype=record.index_dtype,
+            grid_type=record.grid_type,
+        ),
+        narrowed=tuple(p.name for p in k.params if p.kind == "size"),
+        choices=tuple(sorted(choices.items())),
+        multipliers=tuple(sorted(mults.items())),
+        side_conditions=tuple(
+            (d.condition.key, d.condition.text(), d.condition.reason.value, d.status.value, d.prover) for d in discharged
+        ),
+        verdict=verdict,
+        reason=reason,
+        widths=(widths.int32, widths.int64),
+    )
+
+
+def check_all_modes(record: CapturedKernel, **kw) -> dict[str, Verdict]:
+    return {m: check_kernel(record, m, **kw) for m in MODES}
+
+
+# -- counterexamples ----------------------------------------------------------------------------------------
+
+
+def find_counterexample(record, k, premises, analysis: Analysis, failed, widths: Widths = Widths()):
+    """For the failed conditions (refuted first): a shape from z3 that satisfies every guard, a lane where
+    the subexpression leaves the narrowed range (z3 with the shape fixed), and both kernels' values there."""
+    from workbench.check.counterexample import witness
+
+    attempts = 0
+    order = _REASON_ORDER
+    # Fewest lane-class atoms first (uniform subexpressions, then range-masked lanes): their lanes are easy
+    # to find; then by reason.
+    for d in sorted(failed, key=lambda d: (len(analysis.where.get(d.condition.key, (None, ()))[1]),
+                                           d.status is not Status.REFUTED,
+                                           order.get(d.condition.reason, 9), d.condition.key)):
+        if d.condition.claim is None or attempts >= CEX_ATTEMPTS:
+            continue
+        attempts += 1
+        model = d.model
+        if not model:
+            r = _smt_cached(d.condition.claim, id(premises), premises)
+            if r.status != "refuted":
+                continue
+            model = r.model
+        shape = dict(model)
+        ok, _ = guards_hold(premises, shape)
+        if not ok:
+            continue
+        got = witness(record, k, premises, analysis, d.condition, shape, widths)
+        if got is not None:
+            return got
+    return None
+
+
+__all__ = [
+    "Counterexample", "Verdict", "check_all_modes", "check_certificate", "check_kernel", "find_counterexample",
+    "search", "Fraction",
+]

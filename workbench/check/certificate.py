@@ -1,0 +1,136 @@
+"""Certificates: the search's choices for one kernel, bound to the kernel's IR hash and the premises used.
+
+Stage: check. A :class:`Certificate` is frozen and JSON-serialisable (only strings, ints and tuples of
+them). It is what the Lean emitter (``workbench.lean``) and the compiler rule (``workbench.rule``) consume:
+the rule binds it to a live compilation by ``ir_hash`` and by the premises (size expressions, symbol lower
+bounds, guards used, index dtype, grid type); the checker re-derives every interval from ``choices`` and
+``multipliers`` (:func:`workbench.check.api.check_certificate`), so a certificate cannot assert a bound.
+
+``side_conditions`` records the recomputed conditions with status and prover as of issuing; they are a
+report, not an input: re-checking recomputes them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from workbench.check.errors import CertificateError
+
+SCHEMA = "workbench.certificate/1"
+
+
+@dataclass(frozen=True, slots=True)
+class CertPremises:
+    """The premises a certificate relies on (the compiler rule compares them with the live compilation)."""
+
+    size_args: tuple[tuple[str, str, str], ...]  # (name, expression in shape symbols, declared type)
+    numels: tuple[tuple[str, str, str], ...]  # (name, expression, declared type)
+    lower_bounds: tuple[tuple[str, int], ...]  # shape symbol -> lower bound assumed
+    guards_used: tuple[str, ...]  # the guards (verbatim) some multiplier uses
+    guards: tuple[str, ...]  # every guard that was available
+    index_dtype: str
+    grid_type: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "size_args": [list(x) for x in self.size_args],
+            "numels": [list(x) for x in self.numels],
+            "lower_bounds": dict(self.lower_bounds),
+            "guards_used": list(self.guards_used),
+            "guards": list(self.guards),
+            "index_dtype": self.index_dtype,
+            "grid_type": self.grid_type,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> CertPremises:
+        return cls(
+            size_args=tuple(tuple(x) for x in d["size_args"]),
+            numels=tuple(tuple(x) for x in d["numels"]),
+            lower_bounds=tuple(sorted((k, int(v)) for k, v in d["lower_bounds"].items())),
+            guards_used=tuple(d["guards_used"]),
+            guards=tuple(d["guards"]),
+            index_dtype=d["index_dtype"],
+            grid_type=d["grid_type"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Certificate:
+    kernel: str
+    program: str
+    ir_hash: str  # kir.canonical_hash of the parsed kernel (facts included)
+    mode: str  # "strict" | "observable"
+    premises: CertPremises
+    narrowed: tuple[str, ...]  # size arguments declared int32 by the narrowing
+    choices: tuple[tuple[str, str], ...]  # choice key -> option (quotient/remainder rule, and order, access)
+    multipliers: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]  # side-condition key -> ((fact, lambda),)
+    side_conditions: tuple[tuple[str, str, str, str, str], ...]  # (key, claim, reason, status, prover)
+    verdict: str  # "certified" | "refused"
+    reason: str
+    widths: tuple[int, int] = (32, 64)
+    schema: str = field(default=SCHEMA)
+
+    @property
+    def certified(self) -> bool:
+        return self.verdict == "certified"
+
+    def choice_map(self) -> dict[str, str]:
+        return dict(self.choices)
+
+    def multiplier_map(self) -> dict[str, tuple[tuple[str, Fraction], ...]]:
+        return {k: tuple((f, Fraction(v)) for f, v in m) for k, m in self.multipliers}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": self.schema,
+            "kernel": self.kernel,
+            "program": self.program,
+            "ir_hash": self.ir_hash,
+            "mode": self.mode,
+            "premises": self.premises.to_json(),
+            "narrowed": list(self.narrowed),
+            "choices": dict(self.choices),
+            "multipliers": {k: [list(x) for x in m] for k, m in self.multipliers},
+            "side_conditions": [
+                dict(zip(("key", "claim", "reason", "status", "prover"), sc)) for sc in self.side_conditions
+            ],
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "widths": list(self.widths),
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Certificate:
+        if not isinstance(d, dict) or d.get("schema") != SCHEMA:
+            raise CertificateError(f"not a certificate (schema {d.get('schema') if isinstance(d, dict) else d!r}, "
+                                   f"expected {SCHEMA!r})", "schema")
+        try:
+            return cls(
+                kernel=d["kernel"],
+                program=d["program"],
+                ir_hash=d["ir_hash"],
+                mode=d["mode"],
+                premises=CertPremises.from_json(d["premises"]),
+                narrowed=tuple(d["narrowed"]),
+                choices=tuple(sorted(d["choices"].items())),
+                multipliers=tuple(sorted((k, tuple(tuple(x) for x in m)) for k, m in d["multipliers"].items())),
+                side_conditions=tuple(
+                    (s["key"], s["claim"], s["reason"], s["status"], s["prover"]) for s in d["side_conditions"]
+                ),
+                verdict=d["verdict"],
+                reason=d["reason"],
+                widths=tuple(d.get("widths", (32, 64))),
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise CertificateError(f"certificate is missing or has a malformed field ({exc})", str(exc)) from None
+
+    @classmethod
+    def loads(cls, text: str) -> Certificate:
+        return cls.from_json(json.loads(text))

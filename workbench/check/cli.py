@@ -1,0 +1,78 @@
+"""CLI: ``workbench check NAME|FILE.py|KERNEL.json [--mode strict|observable] [--json]`` and
+``workbench check --all`` (the corpus table in ``data/check/results.{json,md}``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("check", help="certify (or refuse, with a reason) narrowing a kernel's size args to int32")
+    p.add_argument("target", nargs="?", help="a registered program, a program FILE.py, or a captured KERNEL.json")
+    p.add_argument("--mode", choices=["strict", "observable"], help="one mode (default: both)")
+    p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    p.add_argument("--all", action="store_true", help="check every kernel under data/kernels/ and write the table")
+    p.add_argument("--out", default=None, help="directory for --all's results.{json,md}")
+    p.add_argument("--no-smt", action="store_true", help="exact procedure only (no z3 cross-check)")
+    p.set_defaults(func=_check)
+
+
+def records_for(target: str):
+    """The captured kernels a target names (capturing a registered program or FILE.py when needed)."""
+    from workbench.capture.record import load, load_dir
+    from workbench.check.errors import KernelNotFoundError
+
+    path = Path(target)
+    if target.endswith(".json"):
+        return [load(path)]
+    if target.endswith(".py") and path.with_suffix(".json").is_file():
+        return [load(path.with_suffix(".json"))]  # a captured kernel's source beside its record
+    if not target.endswith(".py"):
+        from workbench.paths import KERNELS
+
+        saved = KERNELS / target
+        if saved.is_dir() and list(saved.glob("*.json")):
+            return load_dir(saved)
+    try:
+        from workbench.capture import capture_program
+    except ImportError as exc:  # pragma: no cover - torch missing
+        raise KernelNotFoundError(f"cannot capture {target!r} ({exc}); pass a captured KERNEL.json") from None
+    kernels, _ = capture_program(target)
+    if not kernels:
+        raise KernelNotFoundError(f"{target!r} produced no Triton kernel to check")
+    return list(kernels)
+
+
+def _check(args) -> int:
+    from workbench.check.api import MODES, check_kernel
+    from workbench.errors import UsageError
+
+    modes = (args.mode,) if args.mode else MODES
+    if args.all:
+        from workbench.check.table import check_corpus, corpus_records, summary, write
+
+        rows = check_corpus(corpus_records(), smt=not args.no_smt)
+        pj, pm = write(rows, *( [args.out] if args.out else []))
+        s = summary(rows)
+        print(f"{s['kernels']} kernels: strict {s['strict_certified']} certified, observable "
+              f"{s['observable_certified']} certified ({s['observable_only']} only observable)")
+        print(f"wrote {pj} and {pm}")
+        return 0
+    if not args.target:
+        raise UsageError("name a program, a FILE.py or a KERNEL.json to check, or pass --all")
+    verdicts = [check_kernel(r, m, smt=not args.no_smt) for r in records_for(args.target) for m in modes]
+    if args.json:
+        print(json.dumps([v.to_json() for v in verdicts], indent=1, sort_keys=True))
+    else:
+        for v in verdicts:
+            print(f"{v.program}/{v.kernel} [{v.mode}]: {v.verdict.upper()}")
+            print(f"  size args: {', '.join(f'{n}={e}' for n, e in v.size_args) or '-'}")
+            print(f"  narrowable: {', '.join(v.narrowable) or '-'}")
+            print(f"  {v.reason}")
+            for d in v.failed()[:5]:
+                o = d.condition.origin
+                print(f"  - {d.condition.reason.value}: {o.subexpression} (line {o.line}) on {o.lane_class}: "
+                      f"{d.condition.text()} [{d.status.value}]")
+    return 0 if all(v.verdict == "certified" for v in verdicts) else 1
