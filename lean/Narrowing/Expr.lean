@@ -277,7 +277,7 @@ theorem Expr.eval_wide_eq_eval_narrow_of_agree (L : Lane) (e : Expr) (h : e.Agre
     · rw [if_pos hz, if_pos hz, iha (ha hz)]
       rw [if_pos hz] at hs
       exact SameWrap.wrap_eq hs
-    · rw [if_neg hz, if_neg hz, ihb (hb (by omega))]
+    · rw [if_neg hz, if_neg hz, ihb (hb (by first | omega | exact Classical.not_not.mp hz | exact Decidable.of_not_not hz))]
       rw [if_neg hz] at hs
       exact SameWrap.wrap_eq hs
   | cast t a iha =>

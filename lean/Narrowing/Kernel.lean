@@ -180,7 +180,7 @@ theorem Payload.eval_wide_eq_eval_narrow {L : Lane} {loads : List Load}
     rw [Expr.eval_wide_eq_eval_narrow_of_agree L c hc]
     by_cases hz : c.eval .narrow L ≠ 0
     · rw [if_pos hz, if_pos hz, iha (ha hz)]
-    · rw [if_neg hz, if_neg hz, ihb (hb (by omega))]
+    · rw [if_neg hz, if_neg hz, ihb (hb (by first | omega | exact Classical.not_not.mp hz | exact Decidable.of_not_not hz))]
 
 /-- **The generic narrowing theorem.** On every lane where the per-lane premise `Safe` holds:
 * the wide and narrowed kernels observe the same thing: every load's address when its mask is set and

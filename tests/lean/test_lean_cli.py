@@ -15,8 +15,8 @@ from workbench.cli import main  # noqa: E402
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_lean_cli_emit_by_name(tmp_path, capsys):
-    assert main(["lean", "emit", "tile", "--out", str(tmp_path)]) == 0
+def test_lean_cli_emit_hand_built_by_name(tmp_path, capsys):
+    assert main(["lean", "emit", "tile", "--hand-built", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "Tile_PoiFusedRepeat0.lean (6 side conditions" in out
     assert "Lean check: not run" in out
@@ -46,7 +46,21 @@ def test_lean_cli_emit_refuses_captured_kernel(capsys):
 
 def test_lean_cli_emit_unknown(capsys):
     assert main(["lean", "emit", "no_such_kernel"]) == 2
+    assert "neither a file nor a captured program" in capsys.readouterr().err
+    assert main(["lean", "emit", "no_such_kernel", "--hand-built"]) == 2
     assert "no Lean instance named 'no_such_kernel'" in capsys.readouterr().err
+
+
+def test_lean_cli_emit_program_through_the_checker(tmp_path, capsys):
+    if not (REPO / "data" / "kernels" / "tile").is_dir():
+        import pytest
+
+        pytest.skip("data/kernels/tile not captured in this checkout")
+    assert main(["lean", "emit", "tile", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Tile_PoiFusedRepeat0.lean" in out and "source: certificate workbench.certificate/1" in out
+    text = (tmp_path / "Tile_PoiFusedRepeat0.lean").read_text()
+    assert "Issued by workbench.check" in text and "Lean check: NOT RUN" in text
 
 
 def test_lean_cli_goals_with_fake_server(tmp_path, capsys):

@@ -8,7 +8,7 @@ import pytest
 
 from workbench.lean.paths import PROJECT
 
-pytestmark = pytest.mark.lean
+pytestmark = [pytest.mark.lean, pytest.mark.slow]
 
 NO_LAKE = "Lean is not installed (no `lake` on PATH): the Lake project was NOT built or checked here; install elan (see docs/lean.md)"
 

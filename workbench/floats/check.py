@@ -28,7 +28,7 @@ from workbench.floats.cuda import Kernel
 from workbench.floats.errors import FloatsUsageError
 from workbench.floats.evaluate import HOST, Semantics, evaluate
 from workbench.floats.gate import Safety, Shape, element_functions, gate
-from workbench.floats.ir import Node, Op, Ty, contract_fma, opaque_names, walk
+from workbench.floats.ir import Node, Op, contract_fma, opaque_names, walk
 from workbench.floats.reference import evaluate_scalar, f32_bits, f32_from_bits
 from workbench.floats.spec import Spec
 from workbench.floats.sweep import classify, same, sweep_unary
@@ -274,4 +274,4 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
                    cases=cases, functions=rendered, notes=tuple(notes), **common)
 
 
-__all__ = ["Target", "Verdict", "Witness", "check", "case_inputs", "NAN_POLICIES", "Ty"]
+__all__ = ["Target", "Verdict", "Witness", "check", "case_inputs", "NAN_POLICIES"]

@@ -401,7 +401,7 @@ class _Frontend:
             self.refuse(f"cast to `{c.type.spelling}`", c, "cast between float, double and integer types only")
         if k is K.CALL_EXPR:
             return self.call(c, kids, st)
-        if k is K.CUDA_KERNEL_CALL_EXPR if hasattr(K, "CUDA_KERNEL_CALL_EXPR") else False:
+        if k.name == "CUDA_KERNEL_CALL_EXPR":
             self.refuse("kernel launch", c, "check the kernel alone; give its launch as a `// launch:` comment")
         if k is K.INIT_LIST_EXPR:
             parts = tuple(self.convert(self.expr(x, st), Ty.F32, c) for x in kids)

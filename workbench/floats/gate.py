@@ -16,14 +16,14 @@ stored value reads the stored element's index) and returns the distinct ``f`` as
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from workbench.floats.cuda import Access, Kernel
 from workbench.floats.errors import CudaUnsupportedError
 from workbench.floats.evaluate import evaluate, evaluate_all
-from workbench.floats.ir import Node, Op, Ty, arg, substitute, walk
+from workbench.floats.ir import Node, Op, arg, substitute, walk
 
 GATE_SIZES = tuple(range(1, 1025)) + (4093, 4094, 4095, 4096, 4097, 65535, 65536, 65537, (1 << 20) + 3)
 SHAPE_SIZES = tuple(range(1, 130)) + (1023, 1024, 1025, 4097)
@@ -72,11 +72,18 @@ class Safety:
         return "unsafe: " + "; ".join(f.describe() for f in self.findings) + extra
 
 
-def thread_env(kernel: Kernel, n: int) -> dict:
-    grid, block = kernel.launch.sizes(n)
-    t = np.arange(grid * block, dtype=np.int64)
-    env = {"threadIdx.x": t % block, "blockIdx.x": t // block, "blockDim.x": np.int64(block),
-           "gridDim.x": np.int64(grid), "n": np.int64(n), "__tid": t}
+def thread_env(kernel: Kernel, sizes) -> dict:
+    """One row per (n, thread) for every n in ``sizes``: the launch's index variables as int64 arrays."""
+    ns, ts, blocks, grids = [], [], [], []
+    for n in (sizes if isinstance(sizes, (tuple, list)) else (sizes,)):
+        grid, block = kernel.launch.sizes(n)
+        k = grid * block
+        ns.append(np.full(k, n, dtype=np.int64))
+        ts.append(np.arange(k, dtype=np.int64))
+        blocks.append(np.full(k, block, dtype=np.int64))
+        grids.append(np.full(k, grid, dtype=np.int64))
+    n, t, b, g = (np.concatenate(x) for x in (ns, ts, blocks, grids))
+    env = {"threadIdx.x": t % b, "blockIdx.x": t // b, "blockDim.x": b, "gridDim.x": g, "n": n, "__tid": t}
     for axis in ("y", "z"):
         env[f"threadIdx.{axis}"] = np.int64(0)
         env[f"blockIdx.{axis}"] = np.int64(0)
@@ -85,73 +92,99 @@ def thread_env(kernel: Kernel, n: int) -> dict:
     return env
 
 
-def _mask_index(a: Access, env: dict, nthreads: int):
-    mask = np.broadcast_to(np.asarray(evaluate(a.guard, env), dtype=bool), (nthreads,))
-    idx = np.broadcast_to(np.asarray(evaluate(a.index, env), dtype=np.int64), (nthreads,))
+def _mask_index(a: Access, env: dict, rows: int):
+    mask = np.broadcast_to(np.asarray(evaluate(a.guard, env), dtype=bool), (rows,))
+    idx = np.broadcast_to(np.asarray(evaluate(a.index, env), dtype=np.int64), (rows,))
     return mask, idx
+
+
+def _batches(sizes: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Small sizes together (one vectorized pass), each large size alone (bounded memory)."""
+    small = tuple(n for n in sizes if n <= 4096)
+    return ([small] if small else []) + [(n,) for n in sizes if n > 4096]
 
 
 def gate(kernel: Kernel, sizes: tuple[int, ...] = GATE_SIZES) -> Safety:
     first: dict[str, Finding] = {}
-    failing: list[int] = []
-    for n in sizes:
-        env = thread_env(kernel, n)
-        tid = env["__tid"]
-        found = _check_size(kernel, n, env, tid)
-        if found:
-            failing.append(n)
-            for f in found:
-                first.setdefault(f.kind, f)
+    failing: set[int] = set()
+    for batch in _batches(tuple(sizes)):
+        for f in _check_sizes(kernel, batch):
+            failing.add(f.n)
+            if f.kind not in first or f.n < first[f.kind].n:
+                first[f.kind] = f
     order = ("overlap", "out of bounds", "misaligned", "missing")
     findings = tuple(sorted(first.values(), key=lambda f: order.index(f.kind)))
     small = [s for s in sizes if s <= 1024]
-    checked = f"n = {min(small)}..{max(small)} and n in {{{', '.join(str(s) for s in sizes if s > 1024)}}}"
-    return Safety(safe=not findings, findings=findings, failing_sizes=tuple(failing), checked=checked)
+    large = [s for s in sizes if s > 1024]
+    checked = f"n = {min(small)}..{max(small)}" if small else ""
+    if large:
+        checked += (" and " if checked else "") + f"n in {{{', '.join(str(s) for s in large)}}}"
+    return Safety(safe=not findings, findings=findings, failing_sizes=tuple(sorted(failing)), checked=checked)
 
 
-def _check_size(kernel: Kernel, n: int, env: dict, tid) -> list[Finding]:
+def _first_per_n(kind: str, mask, nrow, tid, idx, line: int, array: str, access: str, other=None) -> list[Finding]:
+    """The first offending row of each n (rows are ordered by n, then thread)."""
+    rows = np.flatnonzero(mask)
+    if not len(rows):
+        return []
+    _, firsts = np.unique(nrow[rows], return_index=True)
+    out = []
+    for j in rows[firsts]:
+        out.append(Finding(kind, int(nrow[j]), int(tid[j]), array, int(idx[j]), line,
+                           other_thread=None if other is None else int(other[j]), access=access))
+    return out
+
+
+def _check_sizes(kernel: Kernel, sizes: tuple[int, ...]) -> list[Finding]:
+    env = thread_env(kernel, sizes)
+    tid, nrow = env["__tid"], env["n"]
+    rows = len(tid)
     out: list[Finding] = []
-    nt = len(tid)
-    writes_idx, writes_tid, writes_line = [], [], []
-    vals = evaluate_all([x for a in kernel.accesses for x in (a.guard, a.index)], env)
+    nodes = [x for a in kernel.accesses for x in (a.guard, a.index, a.align if a.align is not None else a.index)]
+    vals = evaluate_all(nodes, env)
+    w_n, w_idx, w_tid, w_line = [], [], [], []
     for k, a in enumerate(kernel.accesses):
-        mask = np.broadcast_to(np.asarray(vals[2 * k], dtype=bool), (nt,))
+        mask = np.broadcast_to(np.asarray(vals[3 * k], dtype=bool), (rows,))
         if not mask.any():
             continue
-        idx = np.broadcast_to(np.asarray(vals[2 * k + 1], dtype=np.int64), (nt,))
-        oob = mask & ((idx < 0) | (idx >= n))
-        if oob.any():
-            j = int(np.flatnonzero(oob)[0])
-            out.append(Finding("out of bounds", n, int(tid[j]), a.array, int(idx[j]), a.line, access=a.kind))
+        idx = np.broadcast_to(np.asarray(vals[3 * k + 1], dtype=np.int64), (rows,))
+        out += _first_per_n("out of bounds", mask & ((idx < 0) | (idx >= nrow)), nrow, tid, idx, a.line, a.array,
+                            a.kind)
         if a.align is not None:
-            base = np.broadcast_to(np.asarray(evaluate(a.align, env), dtype=np.int64), (nt,))
-            mis = mask & (base % a.width != 0)
-            if mis.any():
-                j = int(np.flatnonzero(mis)[0])
-                out.append(Finding("misaligned", n, int(tid[j]), a.array, int(base[j]), a.line, access=a.kind))
+            base = np.broadcast_to(np.asarray(vals[3 * k + 2], dtype=np.int64), (rows,))
+            out += _first_per_n("misaligned", mask & (base % a.width != 0), nrow, tid, base, a.line, a.array, a.kind)
         if a.kind == "store":
-            writes_idx.append(idx[mask])
-            writes_tid.append(tid[mask])
-            writes_line.append(np.full(int(mask.sum()), a.line))
-    if writes_idx:
-        idx = np.concatenate(writes_idx)
-        th = np.concatenate(writes_tid)
-        ln = np.concatenate(writes_line)
-        order = np.lexsort((th, idx))
-        idx, th, ln = idx[order], th[order], ln[order]
-        clash = (idx[1:] == idx[:-1]) & (th[1:] != th[:-1])
-        if clash.any():
-            j = int(np.flatnonzero(clash)[0])
-            out.append(Finding("overlap", n, int(th[j + 1]), kernel.output, int(idx[j]), int(ln[j + 1]),
-                               other_thread=int(th[j])))
-        inb = idx[(idx >= 0) & (idx < n)]
-        covered = np.zeros(n, dtype=bool)
-        covered[inb] = True
+            w_n.append(nrow[mask])
+            w_idx.append(idx[mask])
+            w_tid.append(tid[mask])
+            w_line.append(np.full(int(mask.sum()), a.line))
+    if w_idx:
+        n_, idx, th, ln = (np.concatenate(x) for x in (w_n, w_idx, w_tid, w_line))
+        # sort by (n, element): equal elements of one n become adjacent; within such a run any two
+        # different adjacent threads reveal a write-write overlap (stable sort keeps thread order)
+        key = (n_ << 34) + (idx + (1 << 33))
+        order = np.argsort(key, kind="stable")
+        n_, idx, th, ln, key = n_[order], idx[order], th[order], ln[order], key[order]
+        same_elem = key[1:] == key[:-1]
+        clash = same_elem & (th[1:] != th[:-1])
+        out += _first_per_n("overlap", np.concatenate([[False], clash]), n_, th, idx, 0, kernel.output, "store",
+                            other=np.concatenate([[0], th[:-1]]))
+        out = [replace(f, line=int(ln[np.flatnonzero((n_ == f.n) & (idx == f.index) & (th == f.thread))[0]]),
+                       thread=max(f.thread, f.other_thread), other_thread=min(f.thread, f.other_thread))
+               if f.kind == "overlap" else f for f in out]
+        inb = (idx >= 0) & (idx < n_)
+        distinct = inb & np.concatenate([[True], ~same_elem])
+        covered = np.bincount(n_[distinct], minlength=max(sizes) + 1)
     else:
-        covered = np.zeros(n, dtype=bool)
-    if not covered.all():
-        e = int(np.flatnonzero(~covered)[0])
-        out.append(Finding("missing", n, -1, kernel.output, e, kernel.line))
+        covered = np.zeros(max(sizes) + 1, dtype=np.int64)
+    for n in sizes:
+        if covered[n] != n:
+            written = np.zeros(n, dtype=bool)
+            if w_idx:
+                sel = inb & (n_ == n)
+                written[idx[sel]] = True
+            e = int(np.flatnonzero(~written)[0])
+            out.append(Finding("missing", n, -1, kernel.output, e, kernel.line))
     return out
 
 
@@ -174,8 +207,8 @@ def element_functions(kernel: Kernel, sizes: tuple[int, ...] = SHAPE_SIZES) -> S
                 f"the value stored at {kernel.path.split('/')[-1]}:{a.line} depends on `{bad[0].name}`, not only on "
                 "loaded elements; an elementwise kernel computes out[i] from in[i] alone", construct="index-dependent value",
                 line=a.line)
-    for n in sizes:
-        env = thread_env(kernel, n)
+    for batch in _batches(tuple(sizes)):
+        env = thread_env(kernel, batch)
         nt = len(env["__tid"])
         for a in kernel.stores:
             mask, sidx = _mask_index(a, env, nt)
@@ -186,8 +219,8 @@ def element_functions(kernel: Kernel, sizes: tuple[int, ...] = SHAPE_SIZES) -> S
                 diff = mask & (lidx != sidx)
                 if diff.any():
                     j = int(np.flatnonzero(diff)[0])
-                    problems.append(f"line {a.line}: thread {j} stores {a.array}[{int(sidx[j])}] from "
-                                    f"{ld.name}[{int(lidx[j])}] when n = {n}")
+                    problems.append(f"line {a.line}: thread {int(env['__tid'][j])} stores {a.array}[{int(sidx[j])}] "
+                                    f"from {ld.name}[{int(lidx[j])}] when n = {int(env['n'][j])}")
                     break
             if problems:
                 break
@@ -221,4 +254,4 @@ def _only_inside_loads(value: Node) -> bool:
     return visit(value)
 
 
-__all__ = ["GATE_SIZES", "Finding", "Safety", "Shape", "gate", "element_functions", "thread_env", "Ty"]
+__all__ = ["GATE_SIZES", "Finding", "Safety", "Shape", "gate", "element_functions", "thread_env"]

@@ -41,9 +41,10 @@ def _crosscheck(args: argparse.Namespace) -> int:
         raise UsageError(f"--lanes must be at least 1 (got {args.lanes})")
     reports = crosscheck(records_for(args.names), lanes=args.lanes, seed=args.seed)
     bad = 0
-    print(f"{'program':<24} {'kernel':<58} {'lanes':>6} {'mismatches':>10}  status")
+    print(f"{'program':<24} {'kernel':<58} {'wide':>6} {'narrow':>6} {'mismatches':>10}  status")
     for r in reports:
-        print(f"{r.program:<24} {r.kernel:<58} {r.lanes:>6} {len(r.mismatches):>10}  {r.status}")
+        wide, narrow = r.lanes_by_mode.get("declared", 0), r.lanes_by_mode.get("size args i32", 0)
+        print(f"{r.program:<24} {r.kernel:<58} {wide:>6} {narrow:>6} {len(r.mismatches):>10}  {r.status}")
         for m in r.mismatches[:5]:
             print(f"    {m.mode} sizes={dict(m.sizes)} lane={m.lane} {m.access}: evaluator {m.evaluator} "
                   f"interpreter {m.interpreter}")

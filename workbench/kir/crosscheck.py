@@ -168,26 +168,49 @@ def _axis_candidates(n: int, block: int, gridn: int, sizes: Iterable[int], rng: 
     return out
 
 
+MAX_PROGRAMS = 12  # programs run per case: the interpreter computes whole blocks, so lanes share programs
+
+
+def _pick_programs(cands: list[int], block: int, rng: random.Random, count: int) -> list[int]:
+    pids = sorted({c // block for c in cands})
+    keep = {pids[0], pids[-1]}
+    rest = [p for p in pids if p not in keep]
+    keep |= set(rng.sample(rest, min(len(rest), max(0, count - 2))))
+    return sorted(keep)
+
+
+def _fill(chosen: set, limit: int, draw, want: int) -> None:
+    tries = 0
+    while len(chosen) < min(want, limit) and tries < want * 20:
+        chosen.add(draw())
+        tries += 1
+
+
 def _lanes(k: Kernel, ln, rng: random.Random, want: int) -> tuple[Lane, ...]:
+    """Lanes at block, row and segment boundaries (and random ones), grouped into a few programs."""
     args = dict(ln.args)
     blocks = dict(ln.blocks)
     sizes = [v for name, v in args.items() if name.startswith("ks")]
     xb = blocks.get("XBLOCK", 1)
     xs = _axis_candidates(args.get("xnumel", 1), xb, ln.grid[0], sizes, rng, want)
     if k.grid == "1d":
-        chosen_set = set(rng.sample(xs, min(want, len(xs)))) | set(xs[:8]) | set(xs[-8:])
-        limit = max(1, ln.grid[0] * xb)
-        while len(chosen_set) < min(want, limit):
-            chosen_set.add(rng.randrange(limit))
-        chosen = sorted(chosen_set)
-        return tuple(Lane((x // xb, 0, 0), (("XBLOCK", x % xb),), ln.grid) for x in chosen)
+        pids = _pick_programs(xs, xb, rng, MAX_PROGRAMS)
+        pid_set = set(pids)
+        chosen = {x for x in xs if x // xb in pid_set}
+        if len(chosen) > want:
+            chosen = set(rng.sample(sorted(chosen), want)) | {x for x in xs[:4] + xs[-4:] if x // xb in pid_set}
+        _fill(chosen, len(pids) * xb, lambda: rng.choice(pids) * xb + rng.randrange(xb), want)
+        return tuple(Lane((x // xb, 0, 0), (("XBLOCK", x % xb),), ln.grid) for x in sorted(chosen))
     yb = blocks.get("YBLOCK", 1)
     gy = max(1, ln.grid[1])
     ys = _axis_candidates(args.get("ynumel", 1), yb, gy * max(1, ln.grid[2]), sizes, rng, want)
-    pairs = {(rng.choice(xs), rng.choice(ys)) for _ in range(want)} | {(xs[0], ys[0]), (xs[-1], ys[-1])}
-    xl, yl = max(1, ln.grid[0] * xb), max(1, gy * max(1, ln.grid[2]) * yb)
-    while len(pairs) < min(want, xl * yl):
-        pairs.add((rng.randrange(xl), rng.randrange(yl)))
+    xp = _pick_programs(xs, xb, rng, 4)
+    yp = _pick_programs(ys, yb, rng, 3)
+    xin = [x for x in xs if x // xb in set(xp)]
+    yin = [y for y in ys if y // yb in set(yp)]
+    pairs = {(rng.choice(xin), rng.choice(yin)) for _ in range(want)} | {(xin[0], yin[0]), (xin[-1], yin[-1])}
+    _fill(pairs, len(xp) * xb * len(yp) * yb,
+          lambda: (rng.choice(xp) * xb + rng.randrange(xb), rng.choice(yp) * yb + rng.randrange(yb)), want)
     lanes = []
     for x, y in sorted(pairs):
         yblock = y // yb
@@ -202,9 +225,12 @@ def plan(k: Kernel, ck, lanes: int = 300, seed: int = 0) -> list[_Case]:
     block_choices = [{"XBLOCK": 64}, {"XBLOCK": 128}, {"XBLOCK": 1024}, {"XBLOCK": 256}] if k.grid == "1d" else [
         {"XBLOCK": 16, "YBLOCK": 16}, {"XBLOCK": 32, "YBLOCK": 8}, {"XBLOCK": 64, "YBLOCK": 64}, {"XBLOCK": 8, "YBLOCK": 32}]
     cases = []
-    for (label, sizes), blocks in zip(_shapes(ck, rng), block_choices):
+    owed = 0  # lanes a small shape could not supply are asked of the next shapes
+    shapes = _shapes(ck, rng)
+    for i, ((label, sizes), blocks) in enumerate(zip(shapes, block_choices)):
         ln = launch(k, sizes, blocks)
-        chosen = _lanes(k, ln, rng, per_shape)
+        chosen = _lanes(k, ln, rng, per_shape + owed)
+        owed = max(0, per_shape + owed - len(chosen))
         for mode in MODES:
             cases.append(_Case(label, tuple(sorted(sizes.items())), mode, tuple(sorted(blocks.items())), chosen))
     return cases

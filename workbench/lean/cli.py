@@ -25,9 +25,12 @@ def register(subparsers) -> None:
     lean.set_defaults(func=lambda args: (lean.print_help(), 1)[1])
 
     emit = sub.add_parser("emit", help="write the Lean instance file of a certified kernel")
-    emit.add_argument("source", nargs="?", help="KERNEL.json (a lean_instance or certificate file) or a kernel/program NAME")
+    emit.add_argument("source", nargs="?",
+                      help="KERNEL.json (a certificate or lean_instance file) or a program NAME of data/kernels "
+                           "(checked by workbench.check, each certified kernel emitted)")
     emit.add_argument("--out", type=Path, default=None, help="output folder (default: lean/Instances, whose index is refreshed)")
-    emit.add_argument("--all", action="store_true", help="emit every instance known without a file (hand-built ones)")
+    emit.add_argument("--hand-built", action="store_true",
+                      help="emit the hand-built instance NAME (or every hand-built one without NAME) instead")
     emit.add_argument("--corpus", action="store_true",
                       help="run workbench.check on every captured kernel and emit each certified one (observable mode)")
     emit.add_argument("--certificates", type=Path, default=None,
@@ -52,19 +55,31 @@ def register(subparsers) -> None:
 
 
 def _instances(args) -> list:
-    from workbench.lean.adapter import instance_from_file
+    from workbench.lean.adapter import corpus_instances, instance_from_file
     from workbench.lean.hand_built import HAND_BUILT, hand_built
+    from workbench.lean.paths import REPO
 
-    if args.all:
-        return [HAND_BUILT[n]() for n in sorted(HAND_BUILT)]
+    if args.hand_built:
+        return [hand_built(args.source)] if args.source else [HAND_BUILT[n]() for n in sorted(HAND_BUILT)]
     if not args.source:
-        raise UsageError("give KERNEL.json or NAME (or --all); hand-built names: " + ", ".join(sorted(HAND_BUILT)))
+        raise UsageError("give KERNEL.json, a program NAME, --corpus, or --hand-built [NAME]")
     path = Path(args.source)
-    if path.suffix == ".json" or path.exists():
+    if path.suffix == ".json" or path.is_file():
         if not path.exists():
             raise UsageError(f"{path} does not exist")
         return [instance_from_file(path)]
-    return [hand_built(args.source)]
+    if (REPO / "data" / "kernels" / args.source).is_dir():
+        entries = corpus_instances(programs=(args.source,))
+        for e in entries:
+            if e.instance is None:
+                print(f"skip {e.program}/{e.kernel}: {e.verdict}: {e.reason}")
+        found = [e.instance for e in entries if e.instance is not None]
+        if not found:
+            raise InstanceError(f"{args.source}: no certified kernel to emit (see the lines above); "
+                                "`workbench check` explains each verdict")
+        return found
+    raise UsageError(f"{args.source!r} is neither a file nor a captured program under data/kernels; "
+                     f"hand-built instances ({', '.join(sorted(HAND_BUILT))}) need --hand-built")
 
 
 def _emit(args) -> int:

@@ -1,0 +1,118 @@
+"""Small-width models for the soundness suite: the same kernel and facts with int32 scaled down to a few
+bits, every shape in range enumerated, every lane of the launch grid evaluated in both widths.
+
+Stage: check. ``small_record(k, bits)`` rewrites the guards' and bounds' ``2**31-1`` into ``2**(bits-1)-1``;
+the checker then runs with ``Widths(bits, 2*bits)`` (narrowed = ``bits``-bit size arguments, wide =
+``2*bits``-bit int64), and :func:`agreement` evaluates both with ``kir.evaluate`` on every lane (tail lanes
+included, blocks of 4) of every enumerated shape. A certified kernel must agree everywhere: on each load and
+store the mask, the offset where the mask holds, and the stored value term.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+from workbench import kir
+from workbench.capture.record import CapturedKernel
+from workbench.check.checker import Widths
+
+BIG = "2147483647"
+
+
+def small_record(k: CapturedKernel, bits: int) -> CapturedKernel:
+    cap = str(2 ** (bits - 1) - 1)
+    return replace(
+        k,
+        guards=tuple(g.replace(BIG, cap) for g in k.guards),
+        symbols=tuple(replace(s, upper=None if s.upper is None else min(s.upper, int(cap))) for s in k.symbols),
+    )
+
+
+def _fn(expr: str, names: list[str]):
+    import math
+
+    import sympy
+
+    from workbench.check.premises import _sympify
+
+    e = _sympify(expr)
+    syms = [sympy.Symbol(n) for n in names]
+    mods = [{"floor": math.floor, "Max": max, "Min": min, "Mod": lambda a, b: a % b}, "math"]
+    return sympy.lambdify(syms, e, modules=mods)
+
+
+def shapes(k: CapturedKernel, bits: int, limit: int = 40) -> tuple[list[dict[str, int]], int]:
+    """Every shape (symbol values >= lower bounds) satisfying all guards of the small record, and how many
+    there are; more than ``limit`` are subsampled evenly (deterministic)."""
+    cap = 2 ** (bits - 1) - 1
+    names = [s.name for s in k.symbols]
+    lows = [max(s.lower or 0, 0) for s in k.symbols]
+    numels = [_fn(n.expr, names) for n in k.numels]
+    guards = []
+    for g in k.guards:
+        try:
+            guards.append(_fn(g, names))
+        except Exception:  # noqa: BLE001 - a guard lambdify cannot express is evaluated with sympy below
+            guards.append(None)
+    found: list[dict[str, int]] = []
+
+    def ok_partial(vals):
+        full = list(vals) + lows[len(vals):]
+        return all(int(f(*full)) <= cap for f in numels)
+
+    def rec(vals):
+        if len(vals) == len(names):
+            full = dict(zip(names, vals))
+            for g, text in zip(guards, k.guards):
+                try:
+                    good = bool(g(*vals)) if g is not None else True
+                except (ZeroDivisionError, TypeError, ValueError):
+                    good = False
+                if not good:
+                    return
+            found.append(full)
+            return
+        v = lows[len(vals)]
+        while v <= cap and ok_partial(vals + [v]):
+            rec(vals + [v])
+            v += 1
+
+    rec([])
+    total = len(found)
+    if total > limit:
+        step = total / limit
+        found = [found[int(i * step)] for i in range(limit)]
+    return found, total
+
+
+def agreement(record: CapturedKernel, widths: Widths, shape_list, block: int = 4):
+    """Evaluate both widths on every lane of every shape; return (lanes checked, first difference or None)."""
+    k = kir.parse(record)
+    blocks = {b: block for b, _ in k.blocks}
+    lanes = 0
+    for sizes in shape_list:
+        try:
+            ln = kir.launch(k, sizes, blocks)
+        except kir.EvaluationError:
+            continue
+        gx, gy, gz = ln.grid
+        ys = [(0, 0)] if k.grid == "1d" else [(py, pz) for pz in range(max(gz, 1)) for py in range(max(gy, 1))]
+        for px, (py, pz) in itertools.product(range(gx), ys):
+            positions = [(("XBLOCK", i),) for i in range(block)] if k.grid == "1d" else [
+                (("XBLOCK", i), ("YBLOCK", j)) for i in range(block) for j in range(block)]
+            for pos in positions:
+                lane = kir.Lane((px, py, pz), pos, (gx, max(gy, 1), max(gz, 1)))
+                lanes += 1
+                try:
+                    rw = kir.evaluate(k, ln, lane, widths.wide)
+                except kir.EvaluationError as exc:
+                    return lanes, (sizes, lane, f"wide kernel undefined: {exc}")
+                try:
+                    rn = kir.evaluate(k, ln, lane, widths.narrow)
+                except kir.EvaluationError as exc:
+                    return lanes, (sizes, lane, f"narrowed kernel undefined: {exc}")
+                for a, b in zip(rw.loads + rw.stores, rn.loads + rn.stores):
+                    if a.mask != b.mask or (a.mask and (a.offset != b.offset or a.value != b.value)):
+                        return lanes, (sizes, lane, f"{a} vs {b}")
+    return lanes, None
