@@ -113,3 +113,18 @@ def test_double_fma_is_refused_by_name() -> None:
     d = Node(Op.FMA, Ty.F64, (Node(Op.CAST, Ty.F64, (X,)),) * 3)
     with pytest.raises(FloatsUnsupportedError, match="double-precision fused multiply-add.*--fma off"):
         evaluate(d, {0: np.zeros(1, np.float32)})
+
+
+def test_the_same_ir_over_the_rationals_calls_relu_ternary_correct() -> None:
+    """Report 3: over the reals `v > 0 ? v : 0` is ReLU; over binary32 NaN separates them."""
+    from fractions import Fraction
+
+    from workbench.floats.reference import evaluate_exact
+
+    zero = const(0.0, Ty.F32)
+    spec = Node(Op.SELECT, Ty.F32, (Node(Op.LT, Ty.BOOL, (X, zero)), zero, X))
+    kern = Node(Op.SELECT, Ty.F32, (Node(Op.GT, Ty.BOOL, (X, zero)), X, zero))
+    for q in (Fraction(-3, 2), Fraction(0), Fraction(7, 3), Fraction(-1, 10**9)):
+        assert evaluate_exact(spec, {0: q}) == evaluate_exact(kern, {0: q})
+    nan = {0: np.array([0x7FC00000], dtype=np.uint32).view(np.float32)}
+    assert np.isnan(evaluate(spec, nan)[0]) and evaluate(kern, nan)[0] == 0

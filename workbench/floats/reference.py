@@ -125,3 +125,67 @@ def evaluate_scalar(node: Node, args: dict, ftz: bool = False):
         raise AssertionError(f"reference: no rule for {n.op}")
 
     return ev(node)
+
+
+def evaluate_exact(node: Node, args: dict):
+    """The same IR read over the rationals (``fractions.Fraction``): no rounding, no NaN, no signed zero.
+
+    This is the reading under which report 3's ReLU kernel *is* correct; comparing it with the binary32
+    reading shows which verdicts depend on the number system. Casts are the identity; sqrt and opaque
+    functions are refused (not rational)."""
+    from fractions import Fraction
+
+    memo: dict[int, object] = {}
+
+    def ev(n: Node):
+        if id(n) not in memo:
+            memo[id(n)] = step(n, [ev(a) for a in n.args])
+        return memo[id(n)]
+
+    def step(n: Node, a):
+        match n.op:
+            case Op.ARG:
+                return Fraction(args[int(n.value)])
+            case Op.CONST:
+                return Fraction(n.value) if n.ty.is_float or n.ty.is_int else bool(n.value)
+            case Op.ADD:
+                return a[0] + a[1]
+            case Op.SUB:
+                return a[0] - a[1]
+            case Op.MUL:
+                return a[0] * a[1]
+            case Op.DIV:
+                return a[0] / a[1]
+            case Op.FMA:
+                return a[0] * a[1] + a[2]
+            case Op.NEG:
+                return -a[0]
+            case Op.ABS:
+                return abs(a[0])
+            case Op.COPYSIGN:
+                return abs(a[0]) if a[1] >= 0 else -abs(a[0])
+            case Op.FMAX | Op.MAXIMUM:
+                return max(a[0], a[1])
+            case Op.FMIN | Op.MINIMUM:
+                return min(a[0], a[1])
+            case Op.LT | Op.LE | Op.GT | Op.GE | Op.EQ | Op.NE:
+                x, y = a
+                return {Op.LT: x < y, Op.LE: x <= y, Op.GT: x > y, Op.GE: x >= y, Op.EQ: x == y,
+                        Op.NE: x != y}[n.op]
+            case Op.ISNAN:
+                return False
+            case Op.AND:
+                return a[0] and a[1]
+            case Op.OR:
+                return a[0] or a[1]
+            case Op.NOT:
+                return not a[0]
+            case Op.SELECT:
+                return a[1] if a[0] else a[2]
+            case Op.CAST:
+                return a[0]
+            case Op.SQRT | Op.OPAQUE | Op.REM | Op.PARAM | Op.THREAD | Op.LOAD:
+                raise FloatsUnsupportedError(f"exact reading: {n.op.value} is not a rational function of the inputs")
+        raise AssertionError(f"evaluate_exact: no rule for {n.op}")
+
+    return ev(node)

@@ -53,13 +53,18 @@ def _canonical_exprs(kernel: Kernel) -> dict[str, str]:
     items = [(p.name, p.expr) for p in kernel.params if p.expr is not None]
     if not items:
         return {}
-    order: list[str] = []
-    groups: list[list[str]] = []
-    for _name, expr in items:
-        fresh = sorted(set(_SYMBOL.findall(expr)) - set(order))
-        if fresh:
-            groups.append(fresh)
-            order.extend(fresh)
+    # Each symbol's role, independent of its name: the parameters it occurs in, and those it is alone in.
+    occurs = {}
+    for i, (_name, expr) in enumerate(items):
+        for sym in set(_SYMBOL.findall(expr)):
+            occurs.setdefault(sym, ([], []))[0].append(i)
+            if expr.strip().strip("()") == sym:
+                occurs[sym][1].append(i)
+    role = {sym: (min(a), tuple(b), tuple(a)) for sym, (a, b) in occurs.items()}
+    classes: dict[tuple, list[str]] = {}
+    for sym in sorted(role):
+        classes.setdefault(role[sym], []).append(sym)
+    groups = [classes[r] for r in sorted(classes)]  # ties (same role) are resolved by trying permutations
     best: dict[str, str] | None = None
     best_key: str | None = None
     choices = [itertools.permutations(g) if len(g) <= MAX_PERMUTED else [tuple(g)] for g in groups]

@@ -1,0 +1,62 @@
+"""Weakened premises: for a certified kernel and its live compilation, the variants the rule must refuse —
+each guard the certificate uses dropped, or weakened (a larger bound), and each shape symbol's lower bound
+lowered to 0 or 1. Used by the binding tests and to list refusals in notebook 01."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+import sympy
+
+from workbench.capture.record import CapturedKernel
+from workbench.rule.binding import Binding, CertifiedKernel, bind
+
+
+def weakenings(guard: str) -> list[str]:
+    """Strictly weaker forms of an inequality guard (none for an equality: it can only be dropped)."""
+    g = sympy.sympify(guard)
+    if isinstance(g, (sympy.LessThan, sympy.StrictLessThan)):
+        return [str(type(g)(g.lhs, g.rhs + 1)), str(type(g)(g.lhs, 2 * g.rhs + 1))]
+    if isinstance(g, (sympy.GreaterThan, sympy.StrictGreaterThan)):
+        return [str(type(g)(g.lhs, g.rhs - 1))]
+    return []
+
+
+def premise_mutants(cert: CertifiedKernel, live: CapturedKernel) -> Iterator[tuple[str, CapturedKernel]]:
+    """(description, mutated live record) for every weakened premise of ``cert`` (which must bind ``live``)."""
+    b = bind(cert, live, cert.ir_hash)
+    if not b.bound:
+        raise ValueError(f"{live.name} does not bind to {cert.record.name}: {b.failed}")
+    subs = {sympy.Symbol(a): sympy.Symbol(c) for a, c in b.renaming}
+    for g in cert.guards_used:
+        live_g = sympy.sympify(g).xreplace(subs)
+        rest = tuple(x for x in live.guards if sympy.sympify(x) != live_g)
+        yield f"drop guard {live_g}", dataclasses.replace(live, guards=rest)
+        for w in weakenings(str(live_g)):
+            yield f"weaken guard to {w}", dataclasses.replace(live, guards=rest + (w,))
+    for i, s in enumerate(live.symbols):
+        for lo in (0, 1):
+            syms = live.symbols[:i] + (dataclasses.replace(s, lower=lo),) + live.symbols[i + 1 :]
+            yield f"lower bound of {s.name} lowered to {lo}", dataclasses.replace(live, symbols=syms)
+
+
+def live_records(program: str) -> list[CapturedKernel]:
+    """The kernels of ``program`` as the rule sees them: live, at Inductor's kernel definition."""
+    from workbench.capture import capture
+    from workbench.capture.integration import kernel_definition_hook
+
+    seen: list[CapturedKernel] = []
+
+    def decide(k):
+        seen.append(k.record)
+        return None
+
+    with kernel_definition_hook(decide):
+        capture(program)
+    return seen
+
+
+def refusals(cert: CertifiedKernel, live: CapturedKernel) -> list[tuple[str, Binding]]:
+    """Each weakened premise and the rule's answer to it."""
+    return [(what, bind(cert, m, cert.ir_hash)) for what, m in premise_mutants(cert, live)]
