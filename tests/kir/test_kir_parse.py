@@ -123,3 +123,11 @@ def test_truncated_source_is_an_input_error():
     text = ck.jit_source
     with pytest.raises(WorkbenchError):
         parse(text[: len(text) // 2] + "(", signature=ck.signature, name=ck.name)
+
+
+def test_docs_table_is_current():
+    from workbench.kir.table import BEGIN, END, corpus_table
+
+    docs = (ROOT / "docs" / "kir.md").read_text()
+    assert corpus_table([load(p) for p in RECORDS]) in docs, "regenerate with `python -m workbench.kir.table`"
+    del BEGIN, END

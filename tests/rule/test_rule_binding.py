@@ -93,3 +93,13 @@ def test_leaving_the_block_restores_inductor(store):
     assert TritonScheduling.define_kernel is before
     (k,) = capture("nested_cat_add")
     assert all(k.signature[a.name] == "i64" for a in k.size_args)
+
+
+def test_rule_show_cli(capsys):
+    from workbench.cli import main
+
+    assert main(["rule", "show", "nested_cat_add"]) == 0
+    out = capsys.readouterr().out
+    assert "BOUND to nested_cat_add/triton_poi_fused_add_cat_0" in out
+    assert "ok   1 guards the certificate uses present" in out
+    assert "size arguments as compiled: ks0: i32, ks1: i32, ks2: i32, ks3: i32" in out

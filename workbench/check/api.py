@@ -132,8 +132,18 @@ def _search_oracle(kind, key, options, works):
 
 
 @lru_cache(maxsize=65536)
-def _multipliers_cached(p: Poly, premises_id: int, premises: Premises):
+def _multipliers_cached(p: Poly, premises: Premises):
+    # keyed by the premises' value (not identity: a recycled id must never return another kernel's result)
     return find_multipliers(p, premises)
+
+
+def clear_caches() -> None:
+    """Forget memoised search and z3 results (the benchmark measures cold runs)."""
+    from workbench.check import checker
+
+    _multipliers_cached.cache_clear()
+    _smt_cached.cache_clear()
+    checker._PROVABLE.clear()
 
 
 def search(kernel: kir.Kernel, premises: Premises, mode: str, widths: Widths = Widths()):
@@ -144,7 +154,7 @@ def search(kernel: kir.Kernel, premises: Premises, mode: str, widths: Widths = W
     for key, sc in a.conditions.items():
         if sc.claim is None:
             continue
-        m = _multipliers_cached(sc.claim, id(premises), premises)
+        m = _multipliers_cached(sc.claim, premises)
         if m:
             mults[key] = tuple((f, str(lam)) for f, lam in m)
     return dict(a.choices), mults
@@ -199,7 +209,7 @@ def _discharge(sc: SideCondition, premises: Premises, mult, smt: bool) -> Discha
         return Discharged(sc, Status.PROVED if exact else Status.UNKNOWN, "exact" if exact else "", m_text)
     if exact:
         return Discharged(sc, Status.PROVED, "exact", m_text)
-    r = _smt_cached(sc.claim, id(premises), premises)
+    r = _smt_cached(sc.claim, premises)
     if r.status == "proved":
         return Discharged(sc, Status.PROVED, "z3")
     if r.status == "refuted":
@@ -208,7 +218,7 @@ def _discharge(sc: SideCondition, premises: Premises, mult, smt: bool) -> Discha
 
 
 @lru_cache(maxsize=65536)
-def _smt_cached(p: Poly, premises_id: int, premises: Premises):
+def _smt_cached(p: Poly, premises: Premises):
     return smt_check(p, premises, timeout_ms=1500)
 
 
@@ -341,7 +351,7 @@ def find_counterexample(record, k, premises, analysis: Analysis, failed, widths:
         attempts += 1
         model = d.model
         if not model:
-            r = _smt_cached(d.condition.claim, id(premises), premises)
+            r = _smt_cached(d.condition.claim, premises)
             if r.status != "refuted":
                 continue
             model = r.model

@@ -685,7 +685,7 @@ class Analysis:
         return all(sc.claim is not None and probe.nonneg_with_facts(sc.claim) for sc in probe.conditions.values())
 
     def nonneg_with_facts(self, p: Poly) -> bool:
-        key = (p, id(self.p))
+        key = (p, self.p)  # by value: ids of discarded premises are recycled
         got = _PROVABLE.get(key)
         if got is None:
             from workbench.check.discharge import find_multipliers

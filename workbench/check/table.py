@@ -36,6 +36,14 @@ def summary(rows: list[dict[str, Verdict]]) -> dict[str, int]:
     return out
 
 
+def _verdict_json(v: Verdict) -> dict:
+    d = v.to_json()
+    if d["certificate"] is not None:
+        # the side conditions are listed once, at the verdict level
+        d["certificate"] = {k: x for k, x in d["certificate"].items() if k != "side_conditions"}
+    return d
+
+
 def to_json(rows: list[dict[str, Verdict]]) -> dict:
     return {
         "schema": "workbench.check_results/1",
@@ -45,7 +53,7 @@ def to_json(rows: list[dict[str, Verdict]]) -> dict:
                 "program": r["strict"].program,
                 "kernel": r["strict"].kernel,
                 "size_args": [list(x) for x in r["strict"].size_args],
-                **{m: r[m].to_json() for m in MODES},
+                **{m: _verdict_json(r[m]) for m in MODES},
             }
             for r in rows
         ],
