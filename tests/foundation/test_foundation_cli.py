@@ -43,3 +43,9 @@ def test_console_script_demo():
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "ks0 : i64  = 2*s" in proc.stdout
     assert "int32 indexing guard" in proc.stdout
+    # every later stage ran: IR, both check modes, the rule binding, the Lean text (not checked here)
+    assert "tl.store(out_ptr0" in proc.stdout
+    assert "triton_poi_fused_add_cat_0 [observable]: CERTIFIED" in proc.stdout
+    assert "BOUND to nested_cat_add/triton_poi_fused_add_cat_0" in proc.stdout
+    assert "as compiled with the rule on: ks0: i32, ks1: i32, ks2: i32, ks3: i32" in proc.stdout
+    assert "Lean check: NOT RUN" in proc.stdout or "Lean checked" in proc.stdout
