@@ -46,3 +46,13 @@ def test_condition_true_on_samples_but_false_symbolically_is_rejected(tile):
     assert got.status == "refuted"
     shape = dict(got.model)
     assert 2 * shape["s27"] * shape["s77"] <= M and claim.evaluate(shape) < 0
+
+
+@pytest.mark.parametrize("program", ["tile", "rotary", "chunk_add", "pixel_shuffle_like"])
+def test_z3_never_refutes_what_the_exact_procedure_proved(program):
+    from workbench.check.api import check_kernel, cross_check
+
+    for path in sorted((KERNELS / program).glob("*.json")):
+        rec = load(path)
+        v = check_kernel(rec, "observable", counterexample=False)
+        assert cross_check(rec, v) == []

@@ -168,7 +168,7 @@ def _generated(offset: str, mask: str):
     )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_expr(3), masks)
 def test_generated_index_expressions_certified_implies_agreement(offset, mask):
     rec = small_record(_generated(offset, mask), BITS)

@@ -42,6 +42,26 @@ def test_whole_kernels_are_bitwise_equal_to_eager():
     assert all(r.status == "equal" or r.status.startswith("skipped: ") for r in runs)
 
 
+def test_whole_kernel_control_truncating_bf16_differs_from_eager():
+    runs = whole_kernel_runs(records_for(["nested_cat_add", "cat_add"]), round_bf16=False)
+    assert any(r.status == "DIFFERENT" and r.differing > 0 for r in runs), runs
+
+
+def test_cli_exits_nonzero_on_a_mismatch(monkeypatch, capsys):
+    from workbench.kir import Lane
+    from workbench.kir import crosscheck as cc
+
+    def fake(records, lanes, seed):
+        rep = cc.KernelReport("p", "k", "compared", lanes=1, lanes_by_mode={"declared": 1})
+        rep.mismatches.append(cc.Mismatch("k", "declared", (), Lane.x(0, 0), "load 0", ("in_ptr0", 1, True), ("in_ptr0", 2, True)))
+        return [rep]
+
+    monkeypatch.setattr(cc, "crosscheck", fake)
+    monkeypatch.setattr(cc, "records_for", lambda names: [])
+    assert main(["crosscheck"]) == 1
+    assert "1 mismatches" in capsys.readouterr().out
+
+
 def test_cli_crosscheck_and_ir(capsys):
     assert main(["crosscheck", "tile", "--lanes", "20"]) == 0
     out = capsys.readouterr().out
@@ -51,3 +71,13 @@ def test_cli_crosscheck_and_ir(capsys):
     assert main(["ir", str(ROOT / "data/kernels/tile/triton_poi_fused_repeat_0.json")]) == 0
     assert capsys.readouterr().out.startswith("def triton_poi_fused_repeat_0(")
     assert main(["ir", str(ROOT / "data/kernels/tile/missing.json")]) == 2
+
+
+def test_generated_kernels_match_the_interpreter_at_extreme_values():
+    """Differential test of promotion, wraparound and truncating division: random kernels mixing int32/int64
+    arguments, weak literals, strong constants and casts, at argument values near the int32/int64 limits."""
+    from workbench.kir.crosscheck import differential
+
+    kernels, lanes, mismatches, _undefined = differential(count=80, seed=11)
+    assert kernels >= 40 and lanes >= 3000
+    assert not mismatches, mismatches[:3]

@@ -327,6 +327,19 @@ def _certificate(record, k, premises, mode, choices, mults, discharged, reason, 
     )
 
 
+def cross_check(record: CapturedKernel, verdict: Verdict, timeout_ms: int = 1500) -> list[tuple[Discharged, str]]:
+    """Ask z3 about every condition the exact procedure proved: a refutation there contradicts a sound
+    procedure, so it exposes a bug in the premises' encoding (returned as ``(condition, detail)``)."""
+    premises = premises_of(record)
+    conflicts = []
+    for d in verdict.discharged:
+        if d.status is Status.PROVED and d.prover == "exact" and d.condition.claim is not None:
+            r = smt_check(d.condition.claim, premises, timeout_ms=timeout_ms)
+            if r.status == "refuted":
+                conflicts.append((d, f"z3 refutes an exactly proved condition at {dict(r.model)}"))
+    return conflicts
+
+
 def check_all_modes(record: CapturedKernel, **kw) -> dict[str, Verdict]:
     return {m: check_kernel(record, m, **kw) for m in MODES}
 

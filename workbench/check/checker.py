@@ -60,7 +60,7 @@ from workbench.kir import Kernel, Mode, Node, Op
 Interval = tuple[Poly | None, Poly | None]
 LaneClass = frozenset  # of (node key, polarity)
 
-QUOTIENT_RULES = ("const", "exact", "numerator")
+QUOTIENT_RULES = ("exact", "const", "numerator")
 REMAINDER_RULES = ("divisor", "numerator")
 ACCESS_RULES = ("all", "mask")
 AND_ORDERS = ("left", "right")  # which operand is read first (its truth guards the other)
@@ -196,6 +196,9 @@ class Analysis:
         self._uniform: dict[int, bool] = {}
         self._launch: dict[int, bool] = {}
         self.range_atoms = self._find_range_atoms()
+        # The lanes' linear indices: the left sides of the range masks and their sub-terms (xoffset, ...).
+        # Other expressions built from them (2 * xindex) are ordinary arithmetic with bounds and conditions.
+        self.launch_nodes = {id(x) for r in self.range_atoms for x in kir.walk(r.args[0])}
         self.active: LaneClass = frozenset((self.key[id(a)], True) for a in self.range_atoms)
 
     # -- names and origins ------------------------------------------------------------------------------
@@ -346,7 +349,7 @@ class Analysis:
         lo, hi = self._bound_rule(n, c)
         lo, hi = self._refine(n, c, lo, hi)
         self._bound[k] = (lo, hi)
-        if n.op in ARITH_OPS and not self.is_launch_index(n):
+        if n.op in ARITH_OPS and id(n) not in self.launch_nodes:
             # The exact value equals the computed one only if it fits the narrowed type (never wider than
             # the wide one); required for the interval to describe both kernels.
             self._fits(n, c, _bits(self.N[id(n)]) or 64, Reason.FITS_NARROW)
@@ -360,7 +363,7 @@ class Analysis:
 
     def _bound_rule(self, n: Node, c: LaneClass) -> Interval:
         a = n.args
-        if self.is_launch_index(n) and n.op is not Op.CONST:
+        if id(n) in self.launch_nodes and n.op is not Op.CONST:
             return Poly.const(0), Poly.const(self.w.imax)
         match n.op:
             case Op.CONST:
@@ -412,6 +415,9 @@ class Analysis:
             case Op.WHERE:
                 if _bits(n) is None:
                     return None, None
+                # The branches are bounded on the lanes where the condition holds / fails; refining with its
+                # atoms needs their operands' exact values, whose fit conditions agreement emits.
+                self.agree(a[0], c)
                 la, ha = self.bound(a[1], self.extend(c, a[0], True))
                 lb, hb = self.bound(a[2], self.extend(c, a[0], False))
                 return self._hull_lo(la, lb), self._hull_hi(ha, hb)
@@ -480,6 +486,10 @@ class Analysis:
                         return _scale(hb, k), _scale(lb, k)
                 if self.nonneg(l1) and self.nonneg(l2):
                     return l1 * l2, (None if h1 is None or h2 is None else h1 * h2)
+                for (la, ha), (lb, hb) in (((l1, h1), (l2, h2)), ((l2, h2), (l1, h1))):
+                    # a point factor a >= 0 (a size, say) times any interval: [a*lo, a*hi]
+                    if la is not None and la == ha and self.nonneg(la):
+                        return (None if lb is None else la * lb), (None if hb is None else la * hb)
                 return None, None
             case Op.FLOORDIV | Op.MOD:
                 x, d = a
@@ -724,7 +734,7 @@ class Analysis:
                 if n.op in (Op.ADD, Op.SUB, Op.NEG, Op.MUL, Op.FLOORDIV, Op.MOD) or (
                     n.op is Op.CAST and _bits(n) not in (None, 1)
                 ):
-                    if self.is_launch_index(n):
+                    if id(n) in self.launch_nodes:
                         continue
                     self._fits(n, self.active, self.w.int32, Reason.FITS_INT32)
                     for x in n.args:

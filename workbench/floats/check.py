@@ -31,7 +31,7 @@ from workbench.floats.gate import Safety, Shape, element_functions, gate
 from workbench.floats.ir import Node, Op, contract_fma, opaque_names, walk
 from workbench.floats.reference import evaluate_scalar, f32_bits, f32_from_bits
 from workbench.floats.spec import Spec
-from workbench.floats.sweep import classify, same, sweep_unary
+from workbench.floats.sweep import same, signed_class, sweep_unary
 
 NAN_POLICIES = ("any", "payload")
 RANDOM_CASES = 1 << 20
@@ -187,7 +187,7 @@ def _search(spec: Spec, fns: tuple[Node, ...], sem: Semantics, nan: str, random_
         # the first mismatch of each combination of input float classes, in case order, at most 8
         picked: dict[tuple[str, ...], int] = {}
         for j in bad[:4096]:
-            key = tuple(classify(int(c[j])) for c in cols)
+            key = tuple(signed_class(int(c[j])) for c in cols)
             if key not in picked and len(picked) < 8:
                 picked[key] = int(j)
         for j in sorted(picked.values()):

@@ -58,21 +58,38 @@ def flush(a, ty: Ty):
 
 
 def fma_f32(a, b, c):
-    """Exact float32 fma: a*b is exact in double (24+24 <= 53 bits); the sum is formed in double with
-    round-to-odd (TwoSum error term as the sticky bit), and round-to-odd at >= 2p+2 bits followed by one
-    round-to-nearest to binary32 equals a single rounding of the exact sum (Boldo & Melquiond, "Emulation of
-    FMA and correctly rounded sums: proved algorithms using rounding to odd", IEEE TC 2008)."""
+    """Exact float32 fma. a*b is exact in double (24+24 <= 53 bits), so s = fl64(a*b + c) has one rounding,
+    and fl32(s) can differ from the correctly rounded fma only when s is exactly a float32 midpoint (double
+    rounding). Those candidates (a superset: the 28 low bits of s are zero) are redone with round-to-odd:
+    the TwoSum error term is the sticky bit, and round-to-odd at >= 2p+2 bits followed by one
+    round-to-nearest to binary32 equals one rounding of the exact sum (Boldo & Melquiond, "Emulation of FMA
+    and correctly rounded sums: proved algorithms using rounding to odd", IEEE TC 2008)."""
     with np.errstate(all="ignore"):
-        p = np.asarray(a, np.float64) * np.asarray(b, np.float64)
-        c64 = np.asarray(c, np.float64)
+        a64, b64, c64 = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64),
+                                            np.asarray(c, np.float64))
+        p = a64 * b64
         s = p + c64
-        bp = s - c64
-        err = (p - bp) + (c64 - (s - bp))  # TwoSum (Knuth): s + err == p + c exactly when finite
-        sb = s.view(np.uint64) if isinstance(s, np.ndarray) else np.asarray(s).view(np.uint64)
-        fix = np.isfinite(s) & (err != 0) & ((sb & np.uint64(1)) == 0)
-        toward = select(err > 0, np.inf, -np.inf)
-        s_odd = select(fix, np.nextafter(s, toward), s)
-        return np.asarray(s_odd).astype(np.float32)
+        r = np.asarray(s.astype(np.float32))
+        cand = (np.asarray(s).view(np.uint64) & np.uint64(0x0FFFFFFF)) == 0
+        if r.ndim == 0:
+            return np.float32(_fma_round_to_odd(p.reshape(1), c64.reshape(1))[0])
+        if cand.any():
+            i = np.flatnonzero(cand.reshape(-1))
+            flat = r.reshape(-1)
+            flat[i] = _fma_round_to_odd(p.reshape(-1)[i], c64.reshape(-1)[i])
+        return r
+
+
+def _fma_round_to_odd(p, c):
+    s = p + c
+    bp = s - c
+    err = (p - bp) + (c - (s - bp))  # TwoSum (Knuth): s + err == p + c exactly when finite
+    sb = s.view(np.int64)
+    fix = np.isfinite(s) & (err != 0) & ((sb & 1) == 0)
+    # one ulp toward the exact value: up in magnitude when err has the sign of s, else down (s != 0 here:
+    # s == 0 implies the sum was exact)
+    step = np.where((err > 0) == (s > 0), 1, -1)
+    return (sb + fix * step).view(np.float64).astype(np.float32)
 
 
 def select(c, a, b):

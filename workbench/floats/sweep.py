@@ -22,7 +22,8 @@ from workbench.floats.ir import Node
 TOTAL = 1 << 32
 TASK = 1 << 24
 CHUNK = 1 << 18
-CLASSES = ("nan", "zero", "inf", "subnormal", "normal")
+BASE_CLASSES = ("nan", "zero", "inf", "subnormal", "normal")
+CLASSES = tuple(sign + k for sign in "+-" for k in BASE_CLASSES)  # witnesses: smallest per class and sign
 
 
 def classify(bits: int) -> str:
@@ -33,6 +34,10 @@ def classify(bits: int) -> str:
     if e == 0:
         return "subnormal" if m else "zero"
     return "normal"
+
+
+def signed_class(bits: int) -> str:
+    return ("-" if bits >> 31 else "+") + classify(bits)
 
 
 def same(a, b, nan: str):
@@ -82,13 +87,14 @@ def _run(start: int) -> tuple[list[int], list[dict[str, int]]]:
             # unless its exponent is 0 (zero/subnormal) or 255 (inf/NaN); chunks ascend within a task, so the
             # first mismatch found for a class in this task is that task's smallest.
             e = (lo >> 23) & 0xFF
+            sign = "-" if lo >> 31 else "+"  # a chunk never straddles the sign bit either
             if e not in (0, 0xFF):
-                if "normal" not in mins[i]:
-                    mins[i]["normal"] = int(bits[int(np.argmax(bad))])
+                if sign + "normal" not in mins[i]:
+                    mins[i][sign + "normal"] = int(bits[int(np.argmax(bad))])
                 continue
             badbits = bits[bad]
-            for k in CLASSES:
-                if k in mins[i]:
+            for k in BASE_CLASSES:
+                if sign + k in mins[i]:
                     continue
                 e_ = (badbits >> np.uint32(23)) & np.uint32(0xFF)
                 m_ = badbits & np.uint32(0x7FFFFF)
@@ -96,7 +102,7 @@ def _run(start: int) -> tuple[list[int], list[dict[str, int]]]:
                         "zero": (e_ == 0) & (m_ == 0), "subnormal": (e_ == 0) & (m_ != 0),
                         "normal": (e_ != 0) & (e_ != 0xFF)}[k]
                 if mask.any():
-                    mins[i][k] = int(badbits[mask].min())
+                    mins[i][sign + k] = int(badbits[mask].min())
     return counts, mins
 
 

@@ -123,12 +123,12 @@ class Builder:
 
     def cast(self, n: Node, t: Type, implicit: bool = False) -> Node:
         """``.to(t)`` (``semantic.cast``): same type -> unchanged; int -> int truncates or extends."""
+        if is_weak(n) and not implicit:
+            raise self.refuse("cast of a Python literal", "a Python int has no .to() (an AttributeError in Triton)")
         if n.type == t:
             return n
         if isinstance(t, PtrType) or isinstance(n.type, PtrType):
             raise self.refuse("pointer cast", f"{n.type} to {t}")
-        if is_weak(n) and not implicit:
-            raise self.refuse("cast of a Python literal", "a literal has no .to()")
         if n.payload or isinstance(t, FloatType) or isinstance(n.type, FloatType):
             return node(Op.PAYLOAD, t, (n,), "to")
         return node(Op.CAST, t, (n,), IMPLICIT if implicit else None)
@@ -175,8 +175,6 @@ class Builder:
             c = self.binary(Op.NE, c, self.literal(0))
         elif not isinstance(c.type, IntType) or c.type.bits != 1:
             c = node(Op.PAYLOAD, i1, (c,), "to_i1")
-        if is_weak(a) and is_weak(b):
-            raise self.refuse("tl.where between two literals")
         try:
             ct = computation_type(a.type, is_weak(a), b.type, is_weak(b))
         except TypeError as exc:

@@ -13,6 +13,7 @@ and operands, the order of loads and stores. Not kept: kernel/program names, sou
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import re
@@ -53,18 +54,21 @@ def _canonical_exprs(kernel: Kernel) -> dict[str, str]:
     items = [(p.name, p.expr) for p in kernel.params if p.expr is not None]
     if not items:
         return {}
-    # Each symbol's role, independent of its name: the parameters it occurs in, and those it is alone in.
-    occurs = {}
-    for i, (_name, expr) in enumerate(items):
-        for sym in set(_SYMBOL.findall(expr)):
-            occurs.setdefault(sym, ([], []))[0].append(i)
-            if expr.strip().strip("()") == sym:
-                occurs[sym][1].append(i)
-    role = {sym: (min(a), tuple(b), tuple(a)) for sym, (a, b) in occurs.items()}
-    classes: dict[tuple, list[str]] = {}
-    for sym in sorted(role):
-        classes.setdefault(role[sym], []).append(sym)
-    groups = [classes[r] for r in sorted(classes)]  # ties (same role) are resolved by trying permutations
+    order: list[str] = []
+    groups: list[list[str]] = []
+    for _name, expr in items:
+        fresh = sorted(set(_SYMBOL.findall(expr)) - set(order))
+        if fresh:
+            groups.append(fresh)
+            order.extend(fresh)
+    return dict(_best_renaming(tuple(items), tuple(tuple(g) for g in groups)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _best_renaming(items: tuple[tuple[str, str], ...], groups: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, str], ...]:
+    """The lexicographically smallest text over all orderings of each group of symbols that first appear in
+    the same parameter (at most ``MAX_PERMUTED``! orderings per group; memoised, since a kernel with six tied
+    symbols takes about a second)."""
     best: dict[str, str] | None = None
     best_key: str | None = None
     choices = [itertools.permutations(g) if len(g) <= MAX_PERMUTED else [tuple(g)] for g in groups]
@@ -75,7 +79,7 @@ def _canonical_exprs(kernel: Kernel) -> dict[str, str]:
         key = "\n".join(out[n] for n, _ in items)
         if best_key is None or key < best_key:
             best, best_key = out, key
-    return best or {}
+    return tuple(sorted((best or {}).items()))
 
 
 def _rename(expr: str, mapping: dict[str, str]) -> str:

@@ -316,6 +316,9 @@ def crosscheck(records: Sequence, lanes: int = 300, seed: int = 0, control: bool
         work = [(k, ck, [c for c in cases if c.mode == WIDE], rep) for k, ck, cases, rep in work]
     results = _run_worker({"mode": "offsets", "kernels": [_job_kernel(k, ck, cases) for k, ck, cases, _ in work]})
     for (k, ck, cases, rep), kres in zip(work, results):
+        if isinstance(kres, dict):
+            rep.mismatches.append(Mismatch(k.name, "-", (), Lane((0, 0, 0), ()), "interpreter error", (), (kres["error"],)))
+            continue
         bases = _bases(k)
         elem = {p.name: max(1, p.type.element.bits // 8) for p in k.params if p.kind == "pointer"}  # type: ignore[union-attr]
         for c, cres in zip(cases, kres):
@@ -383,12 +386,13 @@ class WholeRun:
 _TORCH_DTYPE = {"bf16": "bfloat16", "fp16": "float16", "fp32": "float32", "fp64": "float64"}
 
 
-def whole_kernel_runs(records: Sequence, seed: int = 0) -> list[WholeRun]:
+def whole_kernel_runs(records: Sequence, seed: int = 0, round_bf16: bool = True) -> list[WholeRun]:
     """Run each single-kernel program's kernel under the interpreter on small real tensors (the program's
     example sizes) and compare the output with eager PyTorch bit for bit. The interpreter's fp32 -> bf16
     conversion is made round-to-nearest-even, as the GPU does (the interpreter of triton 3.7.1 truncates).
     Kernel pointer ``in_ptrN`` is taken to be the program's input ``N`` (Inductor's order for these
-    programs); a program whose kernel does not fit that pattern is skipped with the reason."""
+    programs); a program whose kernel does not fit that pattern is skipped with the reason.
+    ``round_bf16=False`` keeps the interpreter's truncation (a control: bf16 sums then differ from eager)."""
     import re
 
     import torch
@@ -458,7 +462,7 @@ def whole_kernel_runs(records: Sequence, seed: int = 0) -> list[WholeRun]:
         jobs.append((run, job, eager))
     if not jobs:
         return runs
-    results = _run_worker({"mode": "whole", "kernels": [j for _, j, _ in jobs]})
+    results = _run_worker({"mode": "whole", "round_bf16": round_bf16, "kernels": [j for _, j, _ in jobs]})
     for (run, job, eager), res in zip(jobs, results):
         raw = bytearray(bytes.fromhex(res[job["outputs"][0]]))
         flat = torch.frombuffer(raw, dtype=eager.dtype)
@@ -547,8 +551,8 @@ def random_kernel(rng: random.Random, statements: int = 6) -> str:
         "    xindex = xoffset + tl.arange(0, XBLOCK)[:]\n"
         "    xmask = xindex < xnumel\n"
         + "\n".join(lines) + "\n"
-        f"    tmp0 = tl.load(in_ptr0 + ({ints[-1]}), {bools[-1]})\n"
-        f"    tl.store(out_ptr0 + ({offset}), tl.full([XBLOCK], 0.0, tl.float32), {mask})\n"
+        f"    tmp0 = tl.load(in_ptr0 + ({ints[-1]} + xindex), {bools[-1]})\n"
+        f"    tl.store(out_ptr0 + ({offset} + xindex), tl.full([XBLOCK], 0.0, tl.float32), {mask} & xmask)\n"
     )
 
 
@@ -589,6 +593,9 @@ def differential(count: int = 60, seed: int = 0, lanes: int = 32) -> tuple[int, 
     results = _run_worker({"mode": "offsets", "kernels": jobs})
     compared, undefined, mismatches = 0, 0, []
     for (k, cases), kres in zip(work, results):
+        if isinstance(kres, dict):
+            mismatches.append(Mismatch(k.name, "declared", (), Lane((0, 0, 0), ()), "interpreter error", (), (kres["error"],)))
+            continue
         bases = _bases(k)
         elem = {p.name: max(1, p.type.element.bits // 8) for p in k.params if p.kind == "pointer"}  # type: ignore[union-attr]
         for c, cres in zip(cases, kres):

@@ -24,7 +24,7 @@ from workbench.kir.build import IMPLICIT, Builder
 from workbench.kir.errors import EvaluationError, UndefinedBehaviour
 from workbench.kir.nodes import Kernel, Node, Param, walk
 from workbench.kir.ops import Op
-from workbench.kir.types import FloatType, IntType, PtrType, Type
+from workbench.kir.types import IntType, PtrType, Type
 
 # A value term: ('load', pointer, offset) | ('undef', type) | ('const', text, type) | ('int', value, type)
 # | (payload op name, type, *argument terms) | ('where', condition term, then term, else term).

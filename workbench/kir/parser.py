@@ -16,14 +16,13 @@ Limits: one ``def`` per kernel, no helper calls, pointer arithmetic only as ``pt
 from __future__ import annotations
 
 import ast
-import math
 import re
 import warnings
 from collections.abc import Mapping
 from typing import Any
 
 from workbench.errors import VersionMismatchError
-from workbench.kir.build import Builder, is_weak
+from workbench.kir.build import Builder
 from workbench.kir.errors import KernelSourceError, RefusedConstruct
 from workbench.kir.nodes import Binding, Kernel, Node, Param, walk
 from workbench.kir.ops import Op
@@ -185,8 +184,6 @@ class _Parser:
             raise self.refuse("kernel without a store", "nothing is written")
         self._check_indices()
         grid, blocks = self._grid()
-        used_args = {n.attr for n in walk(*self.loads, *self.stores) if n.op is Op.ARG}
-        del used_args  # every parameter is kept (position matters for the hash), used or not
         return Kernel(
             name=self.kname,
             params=tuple(self.params.values()),
@@ -750,5 +747,3 @@ def _float_of(a: Node, b: Node) -> FloatType:
 def _mentions_pointer(e: ast.expr, params: dict[str, Param]) -> bool:
     return any(isinstance(n, ast.Name) and n.id in params and params[n.id].kind == "pointer" for n in ast.walk(e))
 
-
-del math, is_weak  # imported for documentation cross-reference only

@@ -12,7 +12,7 @@ from __future__ import annotations
 from workbench.kir.build import IMPLICIT
 from workbench.kir.nodes import Kernel, Node, walk
 from workbench.kir.ops import BINARY_SYMBOL, Op
-from workbench.kir.types import TL_NAME, FloatType, IntType
+from workbench.kir.types import TL_NAME, IntType
 
 _PAYLOAD_BINARY = {op.name.lower(): sym for op, sym in BINARY_SYMBOL.items()}
 _GRID_NAME = {"1d": "Grid1D", "2d": "Grid2DWithYZOverflow"}
@@ -70,6 +70,8 @@ def _inline(n: Node, kernel: Kernel, ref) -> str:
     match n.op:
         case Op.CONST:
             value, weak = n.attr
+            if weak and n.type == IntType(1):
+                return str(bool(value))  # a weak int1 constant is a Python bool literal (kind bool < int)
             if weak:
                 return f"({value})" if value < 0 else str(value)
             return f"tl.full([1], {value}, {_dtype(n.type)})"
@@ -132,5 +134,3 @@ def _expression(n: Node, kernel: Kernel, ref) -> str:
             raise AssertionError(f"{n.op} is written inline")
     raise AssertionError(f"no rendering for {n.op}")
 
-
-del FloatType
