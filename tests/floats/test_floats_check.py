@@ -129,3 +129,8 @@ def test_exhaustive_sweep_finds_a_bug_the_case_split_cannot(specs, tmp_path: Pat
     full = check(specs("relu"), k, Target(fma=False), progress=False)
     assert full.status == "not equivalent" and full.mismatches == 2
     assert _pairs(full) == {(0x3FC00000, 0x40E00000, 0x3FC00000), (0xBFC00000, 0x40E00000, 0x00000000)}
+
+
+def test_notes_count_for_the_relu_ternary_kernel(specs) -> None:
+    v = check(specs("relu"), parse_kernel(CORPUS / "relu/ternary.cu"), Target(), progress=False)
+    assert v.exhaustive and v.mismatches == 16_777_215  # NOTES: every NaN plus -0.0

@@ -92,58 +92,11 @@ class Widths:
 
 
 def retype(kernel: Kernel, mode: Mode) -> dict[int, Node]:
-    """Map every node of ``kernel`` to its counterpart in ``kir.instantiate(kernel, mode)``.
+    """Map every node of ``kernel`` to its counterpart in ``kir.instantiate(kernel, mode)`` (kir's own
+    instantiation map: the checker pairs wide and narrowed subexpressions through it)."""
+    from workbench.kir.evaluator import instantiation_map
 
-    Mirrors ``kir``'s instantiation (same Builder calls, and nodes are interned, so the counterparts *are*
-    the nodes of the instantiated kernel; a test checks that the loads and stores coincide). An implicit
-    cast maps to its re-typed operand, because the re-typed parent re-derives its own conversion."""
-    from workbench.kir.build import IMPLICIT, Builder
-
-    b = Builder(kernel.name, kir.IntType(mode.int32), kir.IntType(mode.int64))
-    ptypes = {p.name: mode.param_type(p) for p in kernel.params}
-    memo: dict[int, Node] = {}
-    for n in kir.walk(*kernel.loads, *kernel.stores):
-        a = [memo[id(x)] for x in n.args]
-        match n.op:
-            case Op.CONST:
-                value, weak = n.attr
-                new = b.literal(value) if weak else b.full(value, mode.map_type(n.type))
-            case Op.FCONST:
-                new = n
-            case Op.UNDEF:
-                new = kir.node(Op.UNDEF, mode.map_type(n.type))
-            case Op.ARG:
-                new = b.arg(n.attr, ptypes[n.attr])
-            case Op.CONSTEXPR:
-                new = b.constexpr(n.attr)
-            case Op.PROGRAM_ID:
-                new = b.program_id(n.attr)
-            case Op.NUM_PROGRAMS:
-                new = b.num_programs(n.attr)
-            case Op.ARANGE:
-                new = b.arange(*n.attr)
-            case (
-                Op.ADD | Op.SUB | Op.MUL | Op.FLOORDIV | Op.MOD | Op.LT | Op.LE | Op.GT | Op.GE | Op.EQ | Op.NE
-                | Op.AND | Op.OR
-            ):
-                new = b.binary(n.op, a[0], a[1])
-            case Op.NEG:
-                new = b.neg(a[0])
-            case Op.CAST:
-                new = a[0] if n.attr == IMPLICIT else b.cast(a[0], mode.map_type(n.type))
-            case Op.BROADCAST:
-                new = b.broadcast(a[0])
-            case Op.WHERE:
-                new = b.where(a[0], a[1], a[2])
-            case Op.LOAD:
-                other = None if n.args[2].op is Op.UNDEF else a[2]
-                new = b.load(n.attr, mode.map_type(n.type), a[0], a[1], other)
-            case Op.STORE:
-                new = b.store(n.attr, mode.map_type(n.type), a[0], a[1], a[2])
-            case Op.PAYLOAD:
-                new = kir.node(Op.PAYLOAD, mode.map_type(n.type), tuple(a), n.attr)
-        memo[id(n)] = new
-    return memo
+    return instantiation_map(kernel, mode)
 
 
 _RETYPED: dict[tuple[int, Mode], tuple[Kernel, dict[int, Node]]] = {}

@@ -198,9 +198,11 @@ def _search(spec: Spec, fns: tuple[Node, ...], sem: Semantics, nan: str, random_
 
 def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any", *, workers: int = 2,
           progress: bool = True, exhaustive: bool = True, random_cases: int = RANDOM_CASES,
-          safety: Safety | None = None, sweeps: dict | None = None) -> Verdict:
+          safety: Safety | None = None, sweeps: dict | None = None, count_mismatches: bool = True) -> Verdict:
     """Decide one (spec, kernel, target, NaN policy). ``sweeps`` caches exhaustive results keyed by
-    ``(spec expr, element function, semantics, nan)`` so that ``check_all`` sweeps each function once."""
+    ``(spec expr, element function, semantics, nan)`` so that ``check_all`` sweeps each function once.
+    With ``count_mismatches=False`` a unary kernel that the case split already refuted is not swept (its
+    verdict has a witness but no count); a kernel without counterexample is always swept."""
     if nan not in NAN_POLICIES:
         raise FloatsUsageError(f"NaN policy {nan!r} is not one of {NAN_POLICIES}; use --nan any or --nan payload")
     if len(kernel.inputs) != spec.arity:
@@ -231,7 +233,7 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
     witnesses, cases = _search(spec, fns, sem, nan, random_cases)
     mismatches = None
     done_exhaustive = False
-    if spec.arity == 1 and exhaustive:
+    if spec.arity == 1 and exhaustive and (count_mismatches or not witnesses):
         cache = sweeps if sweeps is not None else {}
         missing = tuple(dict.fromkeys(f for f in fns if (spec.expr, f, sem, nan) not in cache))
         if missing:

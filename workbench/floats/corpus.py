@@ -35,7 +35,9 @@ def corpus_entries(root: Path = CORPUS) -> list[tuple[Path, list[Path]]]:
 
 
 def check_all(root: Path = CORPUS, targets=TARGETS, workers: int = 2, progress: bool = True,
-              exhaustive: bool = True) -> list[Verdict]:
+              exhaustive: bool = True, count_mismatches: bool = True) -> list[Verdict]:
+    """Every kernel x target. ``count_mismatches=False`` sweeps only the functions the case split did not
+    refute (every "equivalent" is still exhaustive; refuted kernels keep their witness, without a count)."""
     from workbench.floats.spec import capture_spec
 
     verdicts: list[Verdict] = []
@@ -44,18 +46,21 @@ def check_all(root: Path = CORPUS, targets=TARGETS, workers: int = 2, progress: 
         parsed = [(kp, parse_kernel(kp)) for kp in kernels]
         sweeps: dict = {}
         if exhaustive and spec.arity == 1 and not spec.opaque:
-            _sweep_group(spec, [k for _, k in parsed], targets, sweeps, workers, progress)
+            _sweep_group(spec, [k for _, k in parsed], targets, sweeps, workers, progress, count_mismatches)
         for kp, kernel in parsed:
             safety = gate(kernel)
             for t in targets:
                 v = check(spec, kernel, t, "any", workers=workers, progress=progress, exhaustive=exhaustive,
-                          safety=safety, sweeps=sweeps)
+                          safety=safety, sweeps=sweeps, count_mismatches=count_mismatches)
                 verdicts.append(_label(v, spec_path, kp))
     return verdicts
 
 
-def _sweep_group(spec, kernels, targets, sweeps: dict, workers: int, progress: bool) -> None:
-    """One exhaustive pass per (spec, semantics) over every distinct unary element function."""
+def _sweep_group(spec, kernels, targets, sweeps: dict, workers: int, progress: bool,
+                 count_mismatches: bool = True) -> None:
+    """One exhaustive pass per (spec, semantics) over every distinct unary element function (only those
+    without a case-split counterexample when ``count_mismatches`` is False)."""
+    from workbench.floats.check import RANDOM_CASES, _search
     from workbench.floats.gate import element_functions
     from workbench.floats.ir import contract_fma, opaque_names
     from workbench.floats.sweep import sweep_unary
@@ -70,9 +75,13 @@ def _sweep_group(spec, kernels, targets, sweeps: dict, workers: int, progress: b
                 f = contract_fma(f) if t.fma else f
                 if opaque_names(f):
                     continue
+                if not count_mismatches and _search(spec, (f,), t.semantics("any"), "any", RANDOM_CASES)[0]:
+                    continue
                 groups.setdefault(t.semantics("any"), {})[f] = None
     for sem, fns in groups.items():
         fns = tuple(fns)
+        if not fns:
+            continue
         label = f"{spec.name}: {len(fns)} function{'s' if len(fns) > 1 else ''} ftz={'on' if sem.ftz else 'off'}"
         for f, r in zip(fns, sweep_unary(spec.expr, fns, sem, "any", workers=workers, progress=progress, desc=label)):
             sweeps[(spec.expr, f, sem, "any")] = r

@@ -216,9 +216,28 @@ def instantiate(kernel: Kernel, mode: Mode) -> Kernel:
 
 
 def _instantiate(kernel: Kernel, mode: Mode) -> Kernel:
-    b = Builder(kernel.name, IntType(mode.int32), IntType(mode.int64))
     params = tuple(replace(p, type=mode.param_type(p)) for p in kernel.params)
-    ptypes = {p.name: p.type for p in params}
+    memo = instantiation_map(kernel, mode)
+
+    def get(n: Node) -> Node:
+        return memo[id(n)]
+
+    return replace(
+        kernel,
+        params=params,
+        loads=tuple(get(x) for x in kernel.loads),
+        stores=tuple(get(x) for x in kernel.stores),
+        bindings=(),
+    )
+
+
+def instantiation_map(kernel: Kernel, mode: Mode) -> dict[int, Node]:
+    """Every node of ``kernel`` (by ``id``) mapped to its counterpart in ``instantiate(kernel, mode)``.
+    Nodes are interned, so the counterparts *are* the instantiated kernel's nodes; an implicit cast maps to
+    its re-typed operand, because the re-typed parent re-derives its own conversion. The checker pairs the
+    wide and narrowed kernels' subexpressions through this map."""
+    b = Builder(kernel.name, IntType(mode.int32), IntType(mode.int64))
+    ptypes = {p.name: mode.param_type(p) for p in kernel.params}
     memo: dict[int, Node] = {}
 
     def get(n: Node) -> Node:
@@ -265,13 +284,7 @@ def _instantiate(kernel: Kernel, mode: Mode) -> Kernel:
 
                 new = node(Op.PAYLOAD, mode.map_type(n.type), tuple(get(x) for x in a), n.attr)
         memo[id(n)] = new
-    return replace(
-        kernel,
-        params=params,
-        loads=tuple(get(x) for x in kernel.loads),
-        stores=tuple(get(x) for x in kernel.stores),
-        bindings=(),
-    )
+    return memo
 
 
 def _undef(t: Type) -> Node:
