@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 
 from workbench.cli import main
 from workbench.floats.corpus import check_all, write_table
@@ -16,26 +15,31 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data/floats"
 
 
-@pytest.fixture(scope="module")
-def table(tmp_path_factory):
+def _regenerate(out: Path):
     """The corpus table as CI regenerates it: every kernel, both targets, every "equivalent" backed by its
     2**32 sweep; kernels the case split refutes are not swept again (no count)."""
-    out = tmp_path_factory.mktemp("verdicts")
     verdicts = check_all(DATA / "corpus", progress=False, count_mismatches=False)
     jp, mp = write_table(verdicts, out)
     return verdicts, jp, mp
+
+
+def test_corpus_table(tmp_path: Path) -> None:
+    """One test (not a module fixture) so that pytest-xdist runs the ~2-5 minute regeneration once."""
+    table = _regenerate(tmp_path / "table")
+    committed = _rows(json.loads((DATA / "verdicts.json").read_text()))
+    _agrees_with_the_committed_one(table, committed)
+    _is_deterministic(table, tmp_path / "again")
+    _committed_table_has_notes_counts(committed)
+    _known_wrong_kernels_get_counterexamples_with_the_right_bits(table)
+    _equivalent_only_with_an_exhaustive_sweep(table)
+    _fma_targets_and_the_safety_gate(table)
 
 
 def _rows(doc: dict) -> dict:
     return {(v["spec"], v["kernel"], v["target"]): v for v in doc["verdicts"]}
 
 
-@pytest.fixture(scope="module")
-def committed() -> dict:
-    return _rows(json.loads((DATA / "verdicts.json").read_text()))
-
-
-def test_regenerated_table_agrees_with_the_committed_one(table, committed) -> None:
+def _agrees_with_the_committed_one(table, committed) -> None:
     _, jp, _ = table
     fresh = _rows(json.loads(jp.read_text()))
     assert fresh.keys() == committed.keys()
@@ -48,13 +52,13 @@ def test_regenerated_table_agrees_with_the_committed_one(table, committed) -> No
             assert v["mismatches"] == c["mismatches"], key
 
 
-def test_table_is_deterministic(table, tmp_path: Path) -> None:
+def _is_deterministic(table, out: Path) -> None:
     verdicts, jp, mp = table
-    jp2, mp2 = write_table(verdicts, tmp_path)
+    jp2, mp2 = write_table(verdicts, out)
     assert (jp2.read_text(), mp2.read_text()) == (jp.read_text(), mp.read_text())
 
 
-def test_committed_table_has_notes_counts_for_the_known_wrong_kernels(committed) -> None:
+def _committed_table_has_notes_counts(committed) -> None:
     relu = committed[("relu", "ternary (relu_kernel)", "fma=on ftz=off")]
     assert relu["mismatches"] == 16_777_215  # every NaN plus -0.0 (NOTES)
     assert committed[("relu", "fmaxf (relu_fmaxf)", "fma=on ftz=off")]["mismatches"] == 16_777_215
@@ -66,7 +70,7 @@ def _v(table, spec: str, kernel: str, target: str = "fma=on ftz=off"):
     return v
 
 
-def test_known_wrong_kernels_get_counterexamples_with_the_right_bits(table) -> None:
+def _known_wrong_kernels_get_counterexamples_with_the_right_bits(table) -> None:
     relu = _v(table, "relu", "ternary")
     assert relu.status == "not equivalent"
     pairs = {(w.inputs[0], w.kernel, w.spec) for w in relu.witnesses}
@@ -77,7 +81,7 @@ def test_known_wrong_kernels_get_counterexamples_with_the_right_bits(table) -> N
     assert all(abs(w.kernel - w.spec) == 1 for w in leaky.witnesses)
 
 
-def test_equivalent_only_with_an_exhaustive_sweep(table) -> None:
+def _equivalent_only_with_an_exhaustive_sweep(table) -> None:
     for v in table[0]:
         if v.status == "equivalent":
             assert v.exhaustive and v.mismatches == 0 and v.cases == 2**32, (v.spec, v.kernel)
@@ -88,7 +92,7 @@ def test_equivalent_only_with_an_exhaustive_sweep(table) -> None:
     assert _v(table, "sigmoid", "expf").status == "undecided"
 
 
-def test_fma_targets_and_the_safety_gate_in_the_table(table) -> None:
+def _fma_targets_and_the_safety_gate(table) -> None:
     assert _v(table, "scale_shift", "mul_add", "fma=on ftz=off").status == "not equivalent"
     assert _v(table, "scale_shift", "mul_add", "fma=off ftz=off").status == "equivalent"
     assert not _v(table, "relu", "vec4_overrun").safety.safe

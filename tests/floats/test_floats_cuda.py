@@ -119,3 +119,25 @@ def test_data_dependent_if_is_merged_into_a_select(tmp_path: Path) -> None:
     one_sided = "    if (i < n) {\n        float v = x[i];\n        if (v > 0.0f) out[i] = v;\n    }\n"
     with pytest.raises(CudaUnsupportedError, match=r"store on only one side of an `if` on loaded data at k\.cu:5"):
         parse_kernel(_kernel(tmp_path, one_sided))
+
+
+def test_cuda_runtime_includes_are_stubbed_and_torch_is_not(tmp_path: Path) -> None:
+    p = tmp_path / "k.cu"
+    p.write_text("#include <cuda_runtime.h>\n#include <math.h>\n" + HEAD + "    if (i < n) out[i] = fabsf(x[i]);\n}\n")
+    assert len(parse_kernel(p).stores) == 1
+    p.write_text("#include <torch/extension.h>\n" + HEAD + "    if (i < n) out[i] = x[i];\n}\n")
+    with pytest.raises(CudaParseError, match=r"k\.cu:1: 'torch/extension\.h' file not found.*torch and other headers"):
+        parse_kernel(p)
+
+
+def test_device_helpers_with_a_final_return_are_inlined(tmp_path: Path) -> None:
+    helper = ("__device__ __forceinline__ float leaky(float v) {\n    const float slope = 0.01f;\n"
+              "    return v > 0.0f ? v : v * slope;\n}\n")
+    p = tmp_path / "k.cu"
+    p.write_text(helper + HEAD + "    if (i < n) out[i] = leaky(x[i]);\n}\n")
+    (f,) = element_functions(parse_kernel(p)).functions
+    assert repr(f) == "((x0 > 0.0f) ? x0 : (x0 * 0.009999999776482582f))"
+    branchy = "__device__ float g(float v) {\n    if (v > 0.0f) return v;\n    return 0.0f;\n}\n"
+    p.write_text(branchy + HEAD + "    if (i < n) out[i] = g(x[i]);\n}\n")
+    with pytest.raises(CudaUnsupportedError, match=r"statement if_stmt in __device__ function `g` at k\.cu:2"):
+        parse_kernel(p)

@@ -99,7 +99,8 @@ def _short(v: Verdict) -> str:
             return "equivalent (all 2**32)"
         case "not equivalent":
             w = v.witnesses[0]
-            count = f", {v.mismatches:,} inputs" if v.mismatches is not None else ""
+            count = (f", {v.mismatches:,} input{'s' if v.mismatches != 1 else ''}" if v.mismatches is not None
+                     else "")
             ins = ",".join(f"0x{b:08X}" for b in w.inputs)
             return f"counterexample {ins} -> 0x{w.kernel:08X} vs 0x{w.spec:08X}{count}"
         case "no counterexample":

@@ -70,8 +70,13 @@ __device__ int __all_sync(unsigned, int); __device__ unsigned __ballot_sync(unsi
 __device__ void __syncthreads(); __device__ void __syncwarp(unsigned = 0xffffffff); __device__ void __threadfence();
 extern "C" int printf(const char*, ...);
 """
+# Headers model-written kernels include; the stub above already declares what the frontend knows, so they
+# are empty (anything else they would declare is refused when used).
+EMPTY_HEADERS = ("cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "cuda_fp16.h", "math.h", "cmath",
+                 "stdint.h", "cstdint", "stdio.h", "cstdio", "math_constants.h")
+STUB_INCLUDE = "/workbench_floats/include"
 FLAGS = ("-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent", "-std=c++17",
-         "-include", STUB_NAME)
+         "-nostdinc", "-nostdinc++", "-I" + STUB_INCLUDE, "-include", STUB_NAME)
 
 # Calls refused by name: what they do is outside a one-thread-per-element model.
 REFUSED_CALLS = {
@@ -248,10 +253,12 @@ def _parse_launch(source: str) -> Launch:
 
 # ------------------------------------------------------------------------------------------ the frontend
 class _Frontend:
-    def __init__(self, path: str, source: str):
+    def __init__(self, path: str, source: str, device_fns: dict | None = None):
         self.path = path
         self.source = source
         self.file = Path(path).name
+        self.device_fns = device_fns or {}
+        self.inlining: list[str] = []
 
     # -- helpers
     def refuse(self, what: str, cursor, fix: str):
@@ -564,11 +571,50 @@ class _Frontend:
             vs = tuple(self.convert(v, ty, c) for v in vals)
             cmp = Op.LT if name == "min" else Op.GT
             return self.fold(Node(Op.SELECT, ty, (Node(cmp, Ty.BOOL, vs), vs[0], vs[1])))
+        if name in self.device_fns:
+            return self.inline(name, vals, c, st)
         if name in TRANSCENDENTAL:
             ty = _ty_of(c.type.spelling)
             return Node(Op.OPAQUE, ty if isinstance(ty, Ty) else Ty.F32, tuple(vals), name=name)
         self.refuse(f"call to `{name}`", c, "inline it; the frontend knows fmaxf, fminf, fabsf, copysignf, sqrtf, "
                     "fmaf, __fmul_rn, make_float4 and the named transcendentals")
+
+    def inline(self, name: str, vals: list, c, st: State):
+        """A ``__device__`` helper whose body is declarations and one final ``return expr;``."""
+        import clang.cindex as ci
+
+        K = ci.CursorKind
+        if name in self.inlining:
+            self.refuse(f"recursive call to `{name}`", c, "device helpers may not recurse")
+        fn = self.device_fns[name]
+        params = [p for p in fn.get_children() if p.kind is K.PARM_DECL]
+        body = [b for b in fn.get_children() if b.kind is K.COMPOUND_STMT][0]
+        env = {}
+        for prm, v in zip(params, vals):
+            ty = _ty_of(prm.type.spelling)
+            env[prm.spelling] = self.convert(v, ty, c) if isinstance(ty, Ty) else v
+        local = State(st.guard, env, st.accesses)
+        self.inlining.append(name)
+        try:
+            stmts = list(body.get_children())
+            for k, s_ in enumerate(stmts):
+                if s_.kind is K.DECL_STMT:
+                    for d in s_.get_children():
+                        self.decl(d, local)
+                elif s_.kind is K.RETURN_STMT and k == len(stmts) - 1:
+                    ret = list(s_.get_children())
+                    ty = _ty_of(fn.result_type.spelling)
+                    v = self.expr(ret[0], local)
+                    return self.convert(v, ty, s_) if isinstance(ty, Ty) else v
+                elif s_.kind.is_expression():
+                    self.expr(s_, local)
+                else:
+                    self.refuse(f"statement {s_.kind.name.lower()} in __device__ function `{name}`", s_,
+                                "write the helper as declarations and one final `return expr;` (ternaries for "
+                                "branches)")
+            self.refuse(f"__device__ function `{name}` without a final return", fn, "end it with `return expr;`")
+        finally:
+            self.inlining.pop()
 
     # -- statements
     def stmts(self, c, states: list[State]) -> list[State]:
@@ -727,12 +773,13 @@ def parse_kernel(path: str | Path, source: str | None = None, name: str | None =
         source = p.read_text()
     fe = _Frontend(str(p), source)
     fname = str(p.resolve()) if p.exists() else "/workbench_floats/" + p.name
-    tu = ci.Index.create().parse(fname, args=list(FLAGS), unsaved_files=[(STUB_NAME, STUB), (fname, source)])
+    headers = [(f"{STUB_INCLUDE}/{h}", "") for h in EMPTY_HEADERS]
+    tu = ci.Index.create().parse(fname, args=list(FLAGS), unsaved_files=[(STUB_NAME, STUB), (fname, source), *headers])
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     if errors:
         d = errors[0]
         raise CudaParseError(f"clang could not parse {p.name}:{d.location.line}: {d.spelling}; fix the CUDA source "
-                             "(only the kernel is needed, without #include of CUDA or torch headers)",
+                             "(only the kernel is needed: CUDA runtime and math headers are stubbed, torch and other headers are not)",
                              line=d.location.line)
     K = ci.CursorKind
     # Refuse launches anywhere in the file, by line.
@@ -748,6 +795,8 @@ def parse_kernel(path: str | Path, source: str | None = None, name: str | None =
             continue
         if any(ch.kind is K.CUDAGLOBAL_ATTR for ch in cur.get_children()) and cur.is_definition():
             kernels.append(cur)
+        elif any(ch.kind.name == "CUDADEVICE_ATTR" for ch in cur.get_children()) and cur.is_definition():
+            fe.device_fns[cur.spelling] = cur
     if name is not None:
         kernels = [k for k in kernels if k.spelling == name]
     if not kernels:

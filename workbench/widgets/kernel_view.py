@@ -43,8 +43,8 @@ def _facts_html(k: CapturedKernel) -> str:
 
 def _source_html(text: str, css_class: str) -> str:
     return (
-        f"<pre class='{css_class}' style='font-size:11px;max-height:480px;overflow:auto;"
-        f"white-space:pre'>{html.escape(text)}</pre>"
+        f"<pre class='{css_class}' style='font-size:11px;max-height:480px;max-width:100%;overflow:auto;"
+        f"white-space:pre;box-sizing:border-box'>{html.escape(text)}</pre>"
     )
 
 
@@ -75,8 +75,8 @@ class KernelView(w.VBox):
         self._kernels: dict[str, CapturedKernel] = {}
         self.program = w.Dropdown(options=programs, value=program or programs[0], description="program")
         self.kernel = w.Dropdown(options=[], description="kernel")
-        self.source = w.HTML(layout=w.Layout(width="50%"))
-        self.ir = w.HTML(layout=w.Layout(width="50%"))
+        self.source = w.HTML(layout=w.Layout(width="50%", overflow="hidden"))
+        self.ir = w.HTML(layout=w.Layout(width="50%", overflow="hidden"))
         self.facts = w.HTML()
         self.program.observe(self._on_program, names="value")
         self.kernel.observe(self._on_kernel, names="value")
