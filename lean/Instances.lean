@@ -28,6 +28,7 @@ import Instances.Rotary_PoiFusedAddCatMulNegSlice0
 import Instances.SliceAdd_PoiFusedAddSlice0
 import Instances.SliceStep_PoiFusedMulSlice0
 import Instances.Stack3_PoiFusedStack0
+import Instances.StackDim0_PoiFusedMulStack0
 import Instances.Stack_PoiFusedStack0
 import Instances.TileRows_PoiFusedRepeat0
 import Instances.Tile_PoiFusedRepeat0

@@ -20,8 +20,8 @@ per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interv
 from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
 
 ## Main results
-* `side_0`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n11|upper|launched lanes).
-* `side_1`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n6|upper|not tmp6 & xmask, FITS_NARROW|n6|upper|tmp6 & xmask, FITS_NARROW|n6|upper|xmask).
+* `side_0`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n6|upper|not tmp6 & xmask, FITS_NARROW|n6|upper|tmp6 & xmask, FITS_NARROW|n6|upper|xmask).
+* `side_1`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n11|upper|launched lanes).
 * `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
   the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
@@ -61,19 +61,19 @@ def kernel : Kernel where
     mask := e4,
     value := (.select e3 (.load 0) (.load 1)) }
 
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n11|upper|launched lanes. -/
+/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n6|upper|not tmp6 & xmask, FITS_NARROW|n6|upper|tmp6 & xmask, FITS_NARROW|n6|upper|xmask. -/
 theorem side_0 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 2 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483647 - 2 * (s97 * s98) := by
+    : 0 ≤ 2147483648 - (s97 * s98) := by
   have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n6|upper|not tmp6 & xmask, FITS_NARROW|n6|upper|tmp6 & xmask, FITS_NARROW|n6|upper|xmask. -/
+/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n11|upper|launched lanes. -/
 theorem side_1 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 2 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 4294967295 - 2 * (s97 * s98) := by
+    : 0 ≤ 2147483647 - 2 * (s97 * s98) := by
   have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
   narrowing_side
 

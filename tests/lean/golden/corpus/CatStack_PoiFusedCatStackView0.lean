@@ -25,7 +25,7 @@ from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
 * `side_2`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n0|lower|launched lanes).
 * `side_3`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n8|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n8|upper|not tmp7 & xmask, FITS_NARROW|n8|upper|tmp14 & tmp7 & xmask ...).
 * `side_4`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n0|upper|launched lanes).
-* `side_5`: intermediate fits the narrowed type (5 checker condition(s): FITS_NARROW|n13|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n13|upper|tmp14 & tmp7 & xmask, FITS_NARROW|n13|upper|xmask ...).
+* `side_5`: intermediate fits the narrowed type (7 checker condition(s): FITS_NARROW|n12|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n12|upper|tmp14 & tmp7 & xmask, FITS_NARROW|n13|upper|not tmp14 & tmp7 & xmask ...).
 * `side_6`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n33|upper|not tmp7 & xmask, FITS_NARROW|n33|upper|xmask).
 * `side_7`: intermediate fits the narrowed type (8 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask, FITS_NARROW|n18|lower|not tmp14 & tmp7 & xmask & tmp17, FITS_NARROW|n18|lower|not tmp7 & xmask ...).
 * `side_8`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|lower|launched lanes).
@@ -34,10 +34,9 @@ from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
 * `side_11`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|upper|launched lanes).
 * `side_12`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|tmp14 & xmask, FITS_NARROW|n10|upper|xmask ...).
 * `side_13`: intermediate fits the narrowed type (5 checker condition(s): FITS_NARROW|n14|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n14|upper|tmp14 & tmp7 & xmask, FITS_NARROW|n14|upper|xmask ...).
-* `side_14`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n12|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n12|upper|tmp14 & tmp7 & xmask).
-* `side_15`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n21|upper|launched lanes).
-* `side_16`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n12|upper|xmask).
-* `side_17`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n9|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n9|upper|not tmp7 & xmask, FITS_NARROW|n9|upper|tmp14 & tmp7 & xmask ...).
+* `side_14`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n21|upper|launched lanes).
+* `side_15`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n12|upper|xmask).
+* `side_16`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n9|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n9|upper|not tmp7 & xmask, FITS_NARROW|n9|upper|tmp14 & tmp7 & xmask ...).
 * `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
   the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
@@ -128,7 +127,7 @@ theorem side_4 (s97 : Int) (s98 : Int)
   have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 5 checker condition(s): FITS_NARROW|n13|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n13|upper|tmp14 & tmp7 & xmask, FITS_NARROW|n13|upper|xmask .... -/
+/-- intermediate fits the narrowed type. Origin: 7 checker condition(s): FITS_NARROW|n12|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n12|upper|tmp14 & tmp7 & xmask, FITS_NARROW|n13|upper|not tmp14 & tmp7 & xmask .... -/
 theorem side_5 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
@@ -197,16 +196,8 @@ theorem side_13 (s97 : Int) (s98 : Int)
   have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n12|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n12|upper|tmp14 & tmp7 & xmask. -/
-theorem side_14 (s97 : Int) (s98 : Int)
-    (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
-    (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 4294967295 - 2 * s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  narrowing_side
-
 /-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n21|upper|launched lanes. -/
-theorem side_15 (s97 : Int) (s98 : Int)
+theorem side_14 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
     : 0 ≤ 2147483647 - 3 * (s97 * s98) := by
@@ -214,7 +205,7 @@ theorem side_15 (s97 : Int) (s98 : Int)
   narrowing_side
 
 /-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n12|upper|xmask. -/
-theorem side_16 (s97 : Int) (s98 : Int)
+theorem side_15 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
     : 0 ≤ 4294967295 - 3 * s98 := by
@@ -222,7 +213,7 @@ theorem side_16 (s97 : Int) (s98 : Int)
   narrowing_side
 
 /-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n9|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n9|upper|not tmp7 & xmask, FITS_NARROW|n9|upper|tmp14 & tmp7 & xmask .... -/
-theorem side_17 (s97 : Int) (s98 : Int)
+theorem side_16 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
     : 0 ≤ s98 + 2147483647 - (s97 * s98) := by
