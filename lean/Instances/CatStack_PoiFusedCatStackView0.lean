@@ -48,7 +48,7 @@ namespace Instances.CatStack_PoiFusedCatStackView0
 open Narrowing
 
 /-- Shared subterm. -/
-def e0 : Expr := (.add (.mul .programId .block) .arange)
+def e0 : Expr := (.add (.mul (.programId 0) (.block 0)) (.arange 0))
 
 /-- Shared subterm. -/
 def e1 : Expr := (.mul (.size 1 .i64) (.floordiv e0 (.size 0 .i64)))

@@ -64,7 +64,7 @@ namespace Instances.PixelShuffleLike_PoiFusedUnsafeViewCloneTransposeView1
 open Narrowing
 
 /-- Shared subterm. -/
-def e0 : Expr := (.add (.mul .programId .block) .arange)
+def e0 : Expr := (.add (.mul (.programId 0) (.block 0)) (.arange 0))
 
 /-- Shared subterm. -/
 def e1 : Expr := (.floordiv (.size 0 .i64) (.weak 2))

@@ -3,11 +3,18 @@ import Narrowing.Int
 /-!
 # Index expressions of Inductor's pointwise kernels, evaluated wide and narrowed
 
-One constructor per integer op of the workbench IR (`workbench/kir`): `tl.program_id`, a lane of
-`tl.arange`, the `XBLOCK` constexpr, size arguments, weak and strong constants, `+ - * // %`, comparisons, `& |` on masks,
+One constructor per integer op of the workbench IR (`workbench/kir`): `tl.program_id(axis)`,
+`tl.num_programs(axis)`, a lane's element of `tl.arange` along a block, the block-size constexprs (`XBLOCK`,
+`YBLOCK`), size arguments, weak and strong constants, `+ - * // %`, comparisons, `& |` on masks,
 `tl.where` and `.to(dtype)`. `Expr.eval` evaluates a term on one lane in one `Mode`: `wide` passes
 the size arguments with their declared type (Inductor's `int64`), `narrow` passes them as `int32`
 (wrapped by the launcher). Every operation wraps to its result type (`Narrowing.Ty.wrap`).
+
+Grids: a `Lane` carries all three program ids, the grid (`num_programs`) and one position per block, so one
+model covers Inductor's `Grid1D` (`x = program_id(0) * XBLOCK + arange(XBLOCK)`) and
+`Grid2DWithYZOverflow` (additionally `y = (program_id(1) + program_id(2) * num_programs(1)) * YBLOCK +
+arange(YBLOCK)`); the kernel's own terms compute `x` and `y`, with every `int32` wrap Triton performs.
+Blocks are numbered `0 = XBLOCK` (the `x` axis) and `1 = YBLOCK` (the `y` axis).
 
 Status: not checked by Lean where it was written (see `docs/lean.md`).
 
@@ -59,22 +66,28 @@ def Mode.sizeTy : Mode → Ty → Ty
   | .wide, t => t
   | .narrow, _ => .i32
 
-/-- One lane of the launch grid: its program id, its position in `tl.arange(0, XBLOCK)`, the block size
-`XBLOCK`, and the size arguments' values as the host computes them (exact integers). -/
+/-- One lane of the launch grid: its program ids `tl.program_id(axis)` (axes `0, 1, 2`), the grid
+`tl.num_programs(axis)`, its position along each block (`pos 0` in `tl.arange(0, XBLOCK)`, `pos 1` in
+`tl.arange(0, YBLOCK)`), the block sizes (`block 0 = XBLOCK`, `block 1 = YBLOCK`), and the size arguments'
+values as the host computes them (exact integers). A 1-D lane uses axis and block `0` only; a 2-D lane is
+the position `(x, y)` its kernel computes from these. -/
 structure Lane where
-  pid : Int
-  lane : Int
-  block : Int
+  pid : Nat → Int
+  nprog : Nat → Int
+  pos : Nat → Int
+  block : Nat → Int
   sizes : Nat → Int
 
 /-- Integer index expressions, one constructor per op of the workbench IR. -/
 inductive Expr where
-  /-- `tl.program_id(0)` (`int32`). -/
-  | programId
-  /-- This lane's element of `tl.arange(0, XBLOCK)` (`int32`). -/
-  | arange
-  /-- The `XBLOCK` constexpr (a weak integer). -/
-  | block
+  /-- `tl.program_id(axis)` (`int32`). -/
+  | programId (axis : Nat)
+  /-- `tl.num_programs(axis)` (`int32`). -/
+  | numPrograms (axis : Nat)
+  /-- This lane's element of `tl.arange(0, B)` for block `b` (`0`: `B = XBLOCK`, `1`: `B = YBLOCK`; `int32`). -/
+  | arange (b : Nat)
+  /-- The block-size constexpr of block `b` (`0`: `XBLOCK`, `1`: `YBLOCK`; a weak integer). -/
+  | block (b : Nat)
   /-- Size argument `i`, declared with type `wideTy` by Inductor (`i64` for `ks*`, `i32` for `xnumel`). -/
   | size (i : Nat) (wideTy : Ty)
   /-- An untyped Python literal or `tl.constexpr` (weak). -/
@@ -101,9 +114,10 @@ inductive Expr where
 
 /-- The result type of a node in a mode. Only size arguments depend on the mode. -/
 def Expr.ty (m : Mode) : Expr → Ty
-  | .programId => .i32
-  | .arange => .i32
-  | .block => .weak
+  | .programId _ => .i32
+  | .numPrograms _ => .i32
+  | .arange _ => .i32
+  | .block _ => .weak
   | .size _ t => m.sizeTy t
   | .weak _ => .weak
   | .strong t _ => t
@@ -120,9 +134,10 @@ def Expr.ty (m : Mode) : Expr → Ty
 
 /-- Evaluation on one lane, wrapping every result to its type. -/
 def Expr.eval (m : Mode) (L : Lane) : Expr → Int
-  | .programId => L.pid
-  | .arange => L.lane
-  | .block => L.block
+  | .programId a => L.pid a
+  | .numPrograms a => L.nprog a
+  | .arange b => L.pos b
+  | .block b => L.block b
   | .size i t => ((Expr.size i t).ty m).wrap (L.sizes i)
   | .weak c => c
   | .strong t c => t.wrap c
@@ -142,9 +157,10 @@ def Expr.eval (m : Mode) (L : Lane) : Expr → Int
 from the narrowed operands gives the same value in the wide and the narrow result type (`SameWrap`);
 every divisor is at least 1; every size argument narrowed from a wider type fits in `int32`. -/
 def Expr.Agree (L : Lane) : Expr → Prop
-  | .programId => True
-  | .arange => True
-  | .block => True
+  | .programId _ => True
+  | .numPrograms _ => True
+  | .arange _ => True
+  | .block _ => True
   | .size i t => SameWrap t .i32 (L.sizes i)
   | .weak _ => True
   | .strong _ _ => True
@@ -176,9 +192,10 @@ def Expr.Agree (L : Lane) : Expr → Prop
 
 /-- Every `//` and `%` in the term has a divisor of at least 1 when evaluated in mode `m`. -/
 def Expr.DivisorsPos (m : Mode) (L : Lane) : Expr → Prop
-  | .programId => True
-  | .arange => True
-  | .block => True
+  | .programId _ => True
+  | .numPrograms _ => True
+  | .arange _ => True
+  | .block _ => True
   | .size _ _ => True
   | .weak _ => True
   | .strong _ _ => True
@@ -200,9 +217,10 @@ def Expr.DivisorsPos (m : Mode) (L : Lane) : Expr → Prop
 theorem Expr.eval_wide_eq_eval_narrow_of_agree (L : Lane) (e : Expr) (h : e.Agree L) :
     e.eval .wide L = e.eval .narrow L := by
   induction e with
-  | programId => rfl
-  | arange => rfl
-  | block => rfl
+  | programId a => rfl
+  | numPrograms a => rfl
+  | arange b => rfl
+  | block b => rfl
   | size i t =>
     simp only [Expr.Agree] at h
     simp only [Expr.eval, Expr.ty, Mode.sizeTy]
@@ -289,9 +307,10 @@ theorem Expr.eval_wide_eq_eval_narrow_of_agree (L : Lane) (e : Expr) (h : e.Agre
 theorem Expr.divisorsPos_of_agree (m : Mode) (L : Lane) (e : Expr) (h : e.Agree L) :
     e.DivisorsPos m L := by
   induction e with
-  | programId => exact True.intro
-  | arange => exact True.intro
-  | block => exact True.intro
+  | programId a => exact True.intro
+  | numPrograms a => exact True.intro
+  | arange b => exact True.intro
+  | block b => exact True.intro
   | size i t => exact True.intro
   | weak c => exact True.intro
   | strong t c => exact True.intro

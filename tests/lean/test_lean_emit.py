@@ -25,6 +25,7 @@ from workbench.lean.instance import (
     block,
     from_json,
     load_value,
+    num_programs,
     parse_poly,
     program_id,
     size,
@@ -109,7 +110,8 @@ def test_lean_discharge_uses_guard_on_product():
 
 
 def test_lean_emit_every_term_op_renders():
-    t = (program_id() * block() + arange()) - strong(3, "i64")
+    y = (program_id(1) + program_id(2) * num_programs(1)) * block(1) + arange(1)
+    t = (program_id() * block() + arange()) - strong(3, "i64") + y
     t = where(t.lt(size(0)) & t.ge(0) | t.gt(1), (t // size(1)) % size(1), weak(-2)).to("i32")
     extra = [t.le(1), Term(TermOp.EQ, (t, weak(0))), Term(TermOp.NE, (t, weak(0)))]
     inst = tile()
@@ -121,6 +123,9 @@ def test_lean_emit_every_term_op_renders():
         ctor = {"lt": ".cmp .lt", "le": ".cmp .le", "gt": ".cmp .gt", "ge": ".cmp .ge", "eq": ".cmp .eq",
                 "ne": ".cmp .ne"}.get(op.value, "." + op.value)
         assert ctor in text, op
+    for leaf in ("(.programId 0)", "(.programId 1)", "(.programId 2)", "(.numPrograms 1)", "(.block 0)",
+                 "(.block 1)", "(.arange 0)", "(.arange 1)"):
+        assert leaf in text, leaf
 
 
 def test_lean_term_refusals():
@@ -130,6 +135,13 @@ def test_lean_term_refusals():
         Term(TermOp.CAST, (weak(1),), ty="i16")
     with pytest.raises(InstanceError, match="unknown term op"):
         Term.from_json({"op": "atomic_add"})
+    with pytest.raises(InstanceError, match=r"term programId needs an axis in \(0, 1, 2\), got 3"):
+        program_id(3)
+    with pytest.raises(InstanceError, match=r"term arange needs a block number in \[0, 1\] \(0 = XBLOCK, 1 = YBLOCK\), got 2"):
+        arange(2)
+    # Files written before 2-D grids name no axis: axis 0 / XBLOCK.
+    assert Term.from_json({"op": "programId"}) == program_id(0)
+    assert Term.from_json({"op": "arange", "value": 1}) == arange(1)
 
 
 def test_lean_parse_poly_refusals():

@@ -1,7 +1,9 @@
 """The Lean model against the team's IR evaluator: every corpus kernel that ``workbench.kir`` parses is
 converted to Lean terms, and the Python mirror of ``Narrowing.Expr.eval`` must give the same load and store
 offsets and masks as ``workbench.kir.evaluate``, wide and narrowed, at sampled shapes and lanes (including
-shapes whose sizes overflow int32, where the two modes differ)."""
+shapes whose sizes overflow int32, where the two modes differ). Lanes are random and boundary ones (first and
+last program along every axis of the launched grid, first and last position in every block); 2-D kernels
+(``Grid2DWithYZOverflow``) are compared at (x, y) lanes with all three program ids and ``num_programs``."""
 
 from __future__ import annotations
 
@@ -40,28 +42,47 @@ def _size_sets(rec, rng):
     yield {n: rng.choice([lo, 3, 70_000, 2**31 - 3, 2**32 + 5]) for n, lo in syms}
 
 
+def _lanes(k, ln, values, rng, count):
+    """Pairs (kir lane, model lane) for one launch: ``count`` random lanes, then the boundary ones."""
+    blocks = dict(ln.blocks)
+    names = ("XBLOCK", "YBLOCK") if k.grid == "2d" else ("XBLOCK",)
+    sizes = tuple(blocks[b] for b in names)
+    axes = 3 if k.grid == "2d" else 1
+    grid = tuple(ln.grid[:axes])
+    picks = []
+    for _ in range(count):
+        picks.append((tuple(rng.randrange(max(1, min(g, 2**21))) for g in grid), tuple(rng.randrange(b) for b in sizes)))
+    for corner in range(2 ** (axes + len(sizes))):  # first/last program per axis x first/last position per block
+        bits = [(corner >> i) & 1 for i in range(axes + len(sizes))]
+        pid = tuple(max(0, g - 1) if bit else 0 for g, bit in zip(grid, bits[:axes]))
+        pos = tuple(b - 1 if bit else 0 for b, bit in zip(sizes, bits[axes:]))
+        picks.append((pid, pos))
+    for pid, pos in picks:
+        if k.grid == "2d":
+            klane = kir.Lane(pid, tuple(zip(names, pos)), ln.grid)
+            yield klane, Lane.xy(pid, ln.grid, pos, sizes, values)
+        else:
+            yield kir.Lane.x(pid[0], pos[0], ln.grid[0]), Lane.x(pid[0], pos[0], sizes[0], values, ln.grid[0])
+
+
 def _compare(k, terms, sizes, rng, lanes=12):
     ln = kir.launch(k, sizes)
     args = dict(ln.args)
-    xblock = dict(ln.blocks).get("XBLOCK", 1024)
     values = tuple(args[n] for n in terms.scalars)
     compared = 0
-    for _ in range(lanes):
-        pid = rng.randrange(max(1, min(ln.grid[0], 2**21)))
-        i = rng.randrange(xblock)
-        lane = Lane(pid, i, xblock, values)
+    for klane, lane in _lanes(k, ln, values, rng, lanes):
         for mode, kmode in ((WIDE, kir.WIDE), (NARROW, kir.NARROW)):
             try:
-                res = kir.evaluate(k, ln, kir.Lane.x(pid, i, ln.grid[0]), kmode)
+                res = kir.evaluate(k, ln, klane, kmode)
             except WorkbenchError:
                 continue  # undefined behaviour (a divisor wrapped to 0): Lean's tdiv is total, kir refuses
             memo: dict = {}
             for ld, acc in zip(terms.loads, res.loads):
-                assert bool(evaluate(mode, lane, ld.mask, memo)) == acc.mask, (k.name, mode, sizes, pid, i)
-                assert evaluate(mode, lane, ld.offset, memo) == acc.offset, (k.name, mode, sizes, pid, i)
+                assert bool(evaluate(mode, lane, ld.mask, memo)) == acc.mask, (k.name, mode, sizes, lane)
+                assert evaluate(mode, lane, ld.offset, memo) == acc.offset, (k.name, mode, sizes, lane)
             st = res.store
-            assert bool(evaluate(mode, lane, terms.store.mask, memo)) == st.mask
-            assert evaluate(mode, lane, terms.store.offset, memo) == st.offset
+            assert bool(evaluate(mode, lane, terms.store.mask, memo)) == st.mask, (k.name, mode, sizes, lane)
+            assert evaluate(mode, lane, terms.store.offset, memo) == st.offset, (k.name, mode, sizes, lane)
             compared += 1
     return compared
 
@@ -81,7 +102,7 @@ def test_lean_terms_from_kir_agree_with_kir_evaluator(program):
         for sizes in _size_sets(rec, rng):
             compared += _compare(k, terms, sizes, rng)
     if converted == 0:
-        pytest.skip(f"{program}: no kernel both parsed by workbench.kir and inside the Lean model (1-D, one store)")
+        pytest.skip(f"{program}: no kernel both parsed by workbench.kir and inside the Lean model (one store)")
     assert compared > 0
 
 
@@ -98,10 +119,34 @@ def test_lean_hand_built_terms_match_kir_terms(make, program):
         ln = kir.launch(k, sizes)
         values = tuple(dict(ln.args)[n] for n in terms.scalars)
         for _ in range(40):
-            lane = Lane(rng.randrange(max(1, min(ln.grid[0], 2**21))), rng.randrange(1024), 1024, values)
+            lane = Lane.x(rng.randrange(max(1, min(ln.grid[0], 2**21))), rng.randrange(1024), 1024, values)
             for mode in (WIDE, NARROW):
                 m1, m2 = {}, {}
                 for a, b in zip(inst.loads, terms.loads):
                     assert evaluate(mode, lane, a.mask, m1) == evaluate(mode, lane, b.mask, m2)
                     assert evaluate(mode, lane, a.offset, m1) == evaluate(mode, lane, b.offset, m2)
                 assert evaluate(mode, lane, inst.store.offset, m1) == evaluate(mode, lane, terms.store.offset, m2)
+
+
+@pytest.mark.parametrize("program", ["movedim", "permute_3d", "transpose_contig", "pixel_shuffle_like"])
+def test_lean_terms_cover_2d_kernels(program):
+    """The 2-D kernels convert (no refusal) and use both axes: program ids 0-2, num_programs(1), both blocks."""
+    from workbench.lean.instance import TermOp
+
+    two_d = [(rec, k) for rec, k in _parsed(program) if k.grid == "2d"]
+    assert two_d, f"{program}: no 2-D kernel captured"
+    for _rec, k in two_d:
+        terms = kernel_terms(k)
+        leaves = set()
+
+        def visit(t):
+            if t.op in (TermOp.PROGRAM_ID, TermOp.NUM_PROGRAMS, TermOp.ARANGE, TermOp.BLOCK):
+                leaves.add((t.op, t.value))
+            for a in t.args:
+                visit(a)
+
+        for ld in terms.loads:
+            visit(ld.offset), visit(ld.mask)
+        visit(terms.store.offset), visit(terms.store.mask)
+        assert {(TermOp.PROGRAM_ID, 0), (TermOp.PROGRAM_ID, 1), (TermOp.PROGRAM_ID, 2), (TermOp.NUM_PROGRAMS, 1),
+                (TermOp.ARANGE, 0), (TermOp.ARANGE, 1), (TermOp.BLOCK, 0), (TermOp.BLOCK, 1)} <= leaves, (k.name, leaves)

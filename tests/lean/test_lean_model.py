@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.lean.hand_built import nested_cat_add, tile
-from workbench.lean.instance import Term, TermOp, arange, block, program_id, size, strong, weak, where
+from workbench.lean.instance import Term, TermOp, arange, block, num_programs, program_id, size, strong, weak, where
 from workbench.lean.model import NARROW, WIDE, Lane, agree, evaluate, observe, safe, tdiv, tmod, wrap
 
 
@@ -24,7 +24,8 @@ def test_lean_model_truncating_division_examples():
 
 
 LEAVES = st.one_of(
-    st.just(program_id()), st.just(arange()), st.just(block()),
+    st.builds(program_id, st.sampled_from([0, 1, 2])), st.builds(num_programs, st.sampled_from([0, 1, 2])),
+    st.builds(arange, st.sampled_from([0, 1])), st.builds(block, st.sampled_from([0, 1])),
     st.builds(size, st.integers(0, 2), st.sampled_from(["i64", "i32"])),
     st.builds(weak, st.integers(-3, 3)),
     st.builds(strong, st.integers(-3, 3), st.sampled_from(["i32", "i64"])),
@@ -43,8 +44,15 @@ def _extend(children):
 TERMS = st.recursive(LEAVES, _extend, max_leaves=12)
 BIG = st.one_of(st.integers(-5, 5), st.integers(2**31 - 5, 2**31 + 5), st.integers(-(2**31) - 5, -(2**31) + 5),
                 st.integers(-(2**40), 2**40))
-LANES = st.builds(Lane, st.integers(0, 2**21), st.integers(0, 1023), st.sampled_from([1, 128, 1024]),
-                  st.tuples(BIG, BIG, BIG))
+LANES = st.one_of(
+    st.builds(Lane.x, st.integers(0, 2**21), st.integers(0, 1023), st.sampled_from([1, 128, 1024]),
+              st.tuples(BIG, BIG, BIG)),
+    # 2-D lanes (Grid2DWithYZOverflow): program ids and grid up to the y/z limits, positions in (XBLOCK, YBLOCK).
+    st.builds(Lane.xy, st.tuples(st.integers(0, 2**21), st.integers(0, 65534), st.integers(0, 2**16)),
+              st.tuples(st.integers(1, 2**22), st.integers(1, 65535), st.integers(1, 2**16 + 1)),
+              st.tuples(st.integers(0, 1023), st.integers(0, 1023)),
+              st.tuples(st.sampled_from([1, 32, 1024]), st.sampled_from([1, 32, 1024])), st.tuples(BIG, BIG, BIG)),
+)
 
 
 @settings(max_examples=600, deadline=None)
@@ -72,12 +80,27 @@ def _divisors_pos(mode, lane, t):
 
 def test_lean_model_agree_is_not_vacuous():
     ks = size(0)
-    lane = Lane(0, 0, 1024, (2**31 + 7,))
+    lane = Lane.x(0, 0, 1024, (2**31 + 7,))
     assert not agree(lane, ks + 1)
     assert evaluate(WIDE, lane, ks + 1) != evaluate(NARROW, lane, ks + 1)
     xindex = program_id() * block() + arange()
-    wrapped = Lane(2**21, 0, 1024, ())  # pid * XBLOCK = 2**31 wraps in i32 in *both* kernels: no condition
+    wrapped = Lane.x(2**21, 0, 1024, ())  # pid * XBLOCK = 2**31 wraps in i32 in *both* kernels: no condition
     assert agree(wrapped, xindex) and evaluate(WIDE, wrapped, xindex) == -(2**31)
+
+
+def test_lean_model_2d_lane_reads_its_axes_and_blocks():
+    """Each grid leaf reads its own axis or block; y = (pid1 + pid2 * nprog1) * YBLOCK + j as Inductor writes it."""
+    lane = Lane.xy((3, 5, 7), (11, 13, 17), (19, 23), (32, 64), ())
+    assert [evaluate(WIDE, lane, program_id(a)) for a in (0, 1, 2)] == [3, 5, 7]
+    assert [evaluate(WIDE, lane, num_programs(a)) for a in (0, 1, 2)] == [11, 13, 17]
+    assert [evaluate(WIDE, lane, arange(b)) for b in (0, 1)] == [19, 23]
+    assert [evaluate(WIDE, lane, block(b)) for b in (0, 1)] == [32, 64]
+    y = (program_id(1) + program_id(2) * num_programs(1)) * block(1) + arange(1)
+    assert evaluate(NARROW, lane, y) == (5 + 7 * 13) * 64 + 23
+    big = Lane.xy((0, 65534, 2**16), (1, 65535, 2**16 + 1), (0, 0), (32, 1024), ())
+    # (pid1 + pid2 * nprog1) * YBLOCK wraps in int32 in *both* kernels: i32 throughout, no condition.
+    assert agree(big, y) and evaluate(WIDE, big, y) == evaluate(NARROW, big, y)
+    assert evaluate(WIDE, big, y) != (65534 + 2**16 * 65535) * 1024
 
 
 def _shapes(inst):
@@ -117,7 +140,7 @@ def _lanes(inst, sizes, xblock=1024):
         for base in (0, numel // 2, numel - w):
             idx |= {base + w - 1, base + w, base + w + 1}
     for x in sorted(i for i in idx if 0 <= i < blocks * xblock):
-        yield Lane(x // xblock, x % xblock, xblock, sizes)
+        yield Lane.x(x // xblock, x % xblock, xblock, sizes)
 
 
 @pytest.mark.parametrize("make", [nested_cat_add, tile], ids=["nested_cat_add", "tile"])
@@ -141,6 +164,6 @@ def test_lean_model_nested_cat_without_guard_disagrees():
     inst = nested_cat_add()
     env = {"s12": 2**30, "s48": 2**30, "s66": 1, "s85": 2}
     sizes = _sizes(inst, env)
-    lane = Lane(0, 5, 1024, sizes[:4] + (2**31 - 1,))
+    lane = Lane.x(0, 5, 1024, sizes[:4] + (2**31 - 1,))
     assert not safe(lane, inst)
     assert observe(WIDE, lane, inst) != observe(NARROW, lane, inst)

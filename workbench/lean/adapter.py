@@ -44,6 +44,14 @@ def instance_from_file(path: Path) -> LeanInstance:
     raise InstanceError(f"{path}: schema {schema!r} is neither {SCHEMA!r} nor a workbench.check certificate")
 
 
+GRID_2D_NOTE = (
+    "Grid2DWithYZOverflow: a lane is the position (x, y) with x = program_id(0) * XBLOCK + arange(XBLOCK) "
+    "(`.programId 0`, `.block 0`, `.arange 0`) and y = (program_id(1) + program_id(2) * num_programs(1)) * YBLOCK "
+    "+ arange(YBLOCK) (`.programId 1`, `.programId 2`, `.numPrograms 1`, `.block 1`, `.arange 1`), as the kernel's "
+    "own terms compute them; `narrowing_exact` holds for every such lane where `kernel.Safe` does."
+)
+
+
 def _lean_names(text: str) -> str:
     """The checker's auxiliary atoms ``_a0, _a1, ...`` as Lean-friendly names ``aux_a0, ...``."""
     return re.sub(r"(?<![A-Za-z0-9_])_a(\d+)", r"aux_a\1", text)
@@ -81,7 +89,7 @@ def from_certificate(data, where: str, *, record=None, verify_hash: bool = True)
     checker's premises of that record; side conditions from the certificate, one Lean theorem per distinct
     non-constant claim (constant claims are checked here). Refused by name: uncertified certificates, a
     stale hash, facts or claims over auxiliary atoms (``floor``/``Max``/``Mod`` of symbols), kernels outside
-    the Lean model (2-D grids, several stores)."""
+    the Lean model (grids other than Grid1D / Grid2DWithYZOverflow, several stores)."""
     import sympy
 
     from workbench import kir
@@ -114,6 +122,8 @@ def from_certificate(data, where: str, *, record=None, verify_hash: bool = True)
     symbols = tuple(Symbol(_lean_names(n), lo) for n, lo in premises.lower)
     guards = []
     notes = [f"Issued by workbench.check ({cert.schema}, mode {cert.mode}): {cert.reason}."]
+    if k.grid == "2d":
+        notes.append(GRID_2D_NOTE)
     for a in premises.atoms:
         notes.append(f"{_lean_names(a.name)} stands for {a.text}; its defining inequalities are among the guards, "
                      "so each side condition holds for every value satisfying them, the true one included.")

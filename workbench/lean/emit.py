@@ -115,12 +115,8 @@ def _int(c: int) -> str:
 def _render_node(t: Term, sub) -> str:
     """One ``Narrowing.Expr`` constructor application; every op is handled on purpose."""
     match t.op:
-        case TermOp.PROGRAM_ID:
-            return ".programId"
-        case TermOp.ARANGE:
-            return ".arange"
-        case TermOp.BLOCK:
-            return ".block"
+        case TermOp.PROGRAM_ID | TermOp.NUM_PROGRAMS | TermOp.ARANGE | TermOp.BLOCK:
+            return f"(.{t.op.value} {t.value})"
         case TermOp.SIZE:
             return f"(.size {t.value} {LEAN_TY[t.ty]})"
         case TermOp.WEAK:

@@ -1,9 +1,11 @@
 """From ``workbench.kir`` kernels to the emitter's term trees (stage: prove; no Lean needed).
 
-``kernel_terms`` maps a parsed 1-D pointwise kernel onto ``Load``/``Store``/``Term``/``Payload``, op by op:
-every ``kir.Op`` is handled on purpose and anything the Lean model does not have is refused by name
-(``UnsupportedError``): 2-D grids, ``tl.num_programs``, bitwise ``&``/``|`` on non-mask integers, integer types
-other than i1/i32/i64. Implicit casts (kir's promotion of an operand to the computation type) are dropped,
+``kernel_terms`` maps a parsed pointwise kernel (``Grid1D`` or ``Grid2DWithYZOverflow``) onto
+``Load``/``Store``/``Term``/``Payload``, op by op: every ``kir.Op`` is handled on purpose and anything the Lean
+model does not have is refused by name (``UnsupportedError``): other grids, program ids or ``tl.num_programs``
+outside axes 0-2, blocks other than ``XBLOCK``/``YBLOCK``, bitwise ``&``/``|`` on non-mask integers, integer
+types other than i1/i32/i64. Grid leaves keep their axis or block (``XBLOCK`` is block 0, ``YBLOCK`` block 1,
+as ``Narrowing.Lane``): the kernel's own terms compute ``y = program_id(1) + program_id(2) * num_programs(1)``. Implicit casts (kir's promotion of an operand to the computation type) are dropped,
 because ``Narrowing.Expr.ty`` re-derives promotion in each mode; an implicit ``i32 -> i64`` cast kept as an
 explicit one would make the narrowed kernel compute in 64 bits. Size arguments and element counts become
 ``size i`` where ``i`` is the parameter's position among the kernel's scalar parameters (``Lane.sizes``);
@@ -22,9 +24,12 @@ from workbench.lean.instance import (
     Store,
     Term,
     TermOp,
+    AXES,
+    BLOCKS,
     arange,
     block,
     load_value,
+    num_programs,
     pconst,
     program_id,
     size,
@@ -59,8 +64,8 @@ class _Converter:
 
         self.Op = Op
         self.k = kernel
-        if kernel.grid != "1d":
-            raise UnsupportedError(f"{kernel.name}: {kernel.grid} grids are not modelled in Lean (1-D pointwise kernels only)")
+        if kernel.grid not in ("1d", "2d"):
+            raise UnsupportedError(f"{kernel.name}: {kernel.grid} grids are not modelled in Lean (Grid1D and Grid2DWithYZOverflow only)")
         self.scalars = tuple(p.name for p in kernel.params if p.kind not in ("pointer", "constexpr"))
         self.pointers = tuple(p.name for p in kernel.params if p.kind == "pointer")
         self.loads_by_id: dict[int, int] = {id(n): i for i, n in enumerate(kernel.loads)}
@@ -69,6 +74,16 @@ class _Converter:
 
     def where(self, n) -> str:
         return f"{self.k.name}: {n.op.name} node"
+
+    def axis(self, n) -> int:
+        if n.attr not in AXES:
+            raise UnsupportedError(f"{self.where(n)}: axis {n.attr!r} is not modelled in Lean (axes {AXES})")
+        return n.attr
+
+    def block_number(self, n, name) -> int:
+        if name not in BLOCKS:
+            raise UnsupportedError(f"{self.where(n)}: block {name!r} is not modelled in Lean (only {sorted(BLOCKS)})")
+        return BLOCKS[name]
 
     def term(self, n) -> Term:
         """An integer (index or mask) node as a ``Term``."""
@@ -84,16 +99,15 @@ class _Converter:
             case Op.ARG:
                 t = size(self.scalars.index(n.attr), _ty(n.type, self.where(n)))
             case Op.CONSTEXPR:
-                t = block()
+                t = block(self.block_number(n, n.attr))
             case Op.PROGRAM_ID:
-                if n.attr != 0:
-                    raise UnsupportedError(f"{self.where(n)}: program_id({n.attr}) (only axis 0 is modelled)")
-                t = program_id()
+                t = program_id(self.axis(n))
             case Op.ARANGE:
-                start, _blk = n.attr
-                t = arange() if start == 0 else Term(TermOp.ADD, (arange(), weak(int(start))))
+                start, blk = n.attr
+                lane = arange(self.block_number(n, blk))
+                t = lane if start == 0 else Term(TermOp.ADD, (lane, weak(int(start))))
             case Op.NUM_PROGRAMS:
-                raise UnsupportedError(f"{self.where(n)}: tl.num_programs is not modelled in Lean")
+                t = num_programs(self.axis(n))
             case Op.ADD | Op.SUB | Op.MUL | Op.FLOORDIV | Op.MOD:
                 t = Term(_ARITH[n.op.name], (self.term(n.args[0]), self.term(n.args[1])))
             case Op.NEG:
@@ -174,7 +188,7 @@ class _Converter:
 
 
 def kernel_terms(kernel) -> KernelTerms:
-    """The emitter's terms for a parsed ``workbench.kir.Kernel`` (1-D, one store)."""
+    """The emitter's terms for a parsed ``workbench.kir.Kernel`` (1-D or 2-D grid, one store)."""
     c = _Converter(kernel)
     if len(kernel.stores) != 1:
         raise UnsupportedError(f"{kernel.name}: {len(kernel.stores)} stores (the Lean model has one store per kernel)")

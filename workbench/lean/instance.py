@@ -26,10 +26,12 @@ SCHEMA = "workbench.lean_instance/1"
 class TermOp(enum.Enum):
     """Integer ops of index expressions; one per ``Narrowing.Expr`` constructor."""
 
-    # Leaves.
+    # Leaves. Grid leaves carry an axis or block number in ``value``: axes 0, 1, 2 of ``tl.program_id`` /
+    # ``tl.num_programs``; blocks 0 = XBLOCK (x), 1 = YBLOCK (y) (``Narrowing.Lane``).
     PROGRAM_ID = "programId"
-    ARANGE = "arange"
-    BLOCK = "block"  # the XBLOCK constexpr (weak)
+    NUM_PROGRAMS = "numPrograms"
+    ARANGE = "arange"  # this lane's element of tl.arange(0, block)
+    BLOCK = "block"  # the block-size constexpr (weak)
     SIZE = "size"
     WEAK = "weak"  # untyped Python literal / constexpr: adopts the other operand's type
     STRONG = "strong"  # typed constant, e.g. tl.full([1], c, tl.int64)
@@ -54,7 +56,10 @@ class TermOp(enum.Enum):
     CAST = "cast"
 
 
-LEAVES = frozenset({TermOp.PROGRAM_ID, TermOp.ARANGE, TermOp.BLOCK, TermOp.SIZE, TermOp.WEAK, TermOp.STRONG})
+GRID_LEAVES = frozenset({TermOp.PROGRAM_ID, TermOp.NUM_PROGRAMS, TermOp.ARANGE, TermOp.BLOCK})
+LEAVES = GRID_LEAVES | {TermOp.SIZE, TermOp.WEAK, TermOp.STRONG}
+AXES = (0, 1, 2)  # tl.program_id / tl.num_programs axes
+BLOCKS = {"XBLOCK": 0, "YBLOCK": 1}  # block numbers of Narrowing.Lane.pos / Lane.block
 BINARY = frozenset({TermOp.ADD, TermOp.SUB, TermOp.MUL, TermOp.FLOORDIV, TermOp.MOD, TermOp.AND, TermOp.OR})
 COMPARISONS = frozenset({TermOp.LT, TermOp.LE, TermOp.GT, TermOp.GE, TermOp.EQ, TermOp.NE})
 TYPES = ("i1", "i32", "i64")
@@ -75,6 +80,11 @@ class Term:
             raise InstanceError(f"term {self.op.value} takes {arity} operands, got {len(self.args)}")
         if self.op in (TermOp.SIZE, TermOp.WEAK, TermOp.STRONG) and self.value is None:
             raise InstanceError(f"term {self.op.value} needs a value")
+        if self.op in (TermOp.PROGRAM_ID, TermOp.NUM_PROGRAMS) and self.value not in AXES:
+            raise InstanceError(f"term {self.op.value} needs an axis in {AXES}, got {self.value!r}")
+        if self.op in (TermOp.ARANGE, TermOp.BLOCK) and self.value not in BLOCKS.values():
+            raise InstanceError(f"term {self.op.value} needs a block number in {sorted(BLOCKS.values())} "
+                                f"(0 = XBLOCK, 1 = YBLOCK), got {self.value!r}")
         if self.op in (TermOp.SIZE, TermOp.STRONG, TermOp.CAST) and self.ty not in TYPES:
             raise InstanceError(f"term {self.op.value} needs a type in {TYPES}, got {self.ty!r}")
 
@@ -134,23 +144,32 @@ class Term:
             op = TermOp(d["op"])
         except (KeyError, ValueError, TypeError) as exc:
             raise InstanceError(f"unknown term op in {d!r}; expected one of {[o.value for o in TermOp]}") from exc
-        return Term(op, tuple(Term.from_json(a) for a in d.get("args", ())), d.get("value"), d.get("ty"))
+        value = d.get("value")
+        if value is None and op in GRID_LEAVES:
+            value = 0  # files written before 2-D grids: axis 0 / XBLOCK was the only one
+        return Term(op, tuple(Term.from_json(a) for a in d.get("args", ())), value, d.get("ty"))
 
 
 def _lift(x: Term | int) -> Term:
     return x if isinstance(x, Term) else weak(x)
 
 
-def program_id() -> Term:
-    return Term(TermOp.PROGRAM_ID)
+def program_id(axis: int = 0) -> Term:
+    return Term(TermOp.PROGRAM_ID, value=axis)
 
 
-def arange() -> Term:
-    return Term(TermOp.ARANGE)
+def num_programs(axis: int) -> Term:
+    return Term(TermOp.NUM_PROGRAMS, value=axis)
 
 
-def block() -> Term:
-    return Term(TermOp.BLOCK)
+def arange(b: int = 0) -> Term:
+    """This lane's element of ``tl.arange(0, block b)`` (0 = XBLOCK, 1 = YBLOCK)."""
+    return Term(TermOp.ARANGE, value=b)
+
+
+def block(b: int = 0) -> Term:
+    """The block-size constexpr of block ``b`` (0 = XBLOCK, 1 = YBLOCK)."""
+    return Term(TermOp.BLOCK, value=b)
 
 
 def size(index: int, ty: str = "i64") -> Term:

@@ -19,15 +19,45 @@ WIDE, NARROW = "wide", "narrow"
 
 @dataclass(frozen=True, slots=True)
 class Lane:
-    """``Narrowing.Lane``: program id, lane within the block, ``XBLOCK``, size-argument values."""
+    """``Narrowing.Lane``: program ids (axes 0, 1, 2), the grid (``num_programs``), the position along each
+    block and the block sizes (0 = XBLOCK, 1 = YBLOCK), size-argument values. Lean's fields are functions
+    ``Nat → Int``; here an index past a tuple's end reads 0 (any value would do: the theorem is for all lanes)."""
 
-    pid: int
-    lane: int
-    block: int
+    pids: tuple[int, ...]
+    nprogs: tuple[int, ...]
+    pos: tuple[int, ...]
+    blocks: tuple[int, ...]
     sizes: tuple[int, ...]
 
+    @classmethod
+    def x(cls, pid: int, i: int, xblock: int, sizes: tuple[int, ...], num_programs: int | None = None) -> Lane:
+        """A 1-D lane: program ``pid`` along axis 0, element ``i`` of ``tl.arange(0, XBLOCK)``."""
+        return cls((pid, 0, 0), (num_programs or pid + 1, 1, 1), (i,), (xblock,), sizes)
+
+    @classmethod
+    def xy(cls, pids: tuple[int, int, int], nprogs: tuple[int, int, int], pos: tuple[int, int],
+           blocks: tuple[int, int], sizes: tuple[int, ...]) -> Lane:
+        """A 2-D lane (``Grid2DWithYZOverflow``): ``pos = (i, j)`` in ``(XBLOCK, YBLOCK)``."""
+        return cls(tuple(pids), tuple(nprogs), tuple(pos), tuple(blocks), sizes)
+
+    @staticmethod
+    def _at(t: tuple[int, ...], i: int) -> int:
+        return t[i] if 0 <= i < len(t) else 0
+
+    def pid(self, axis: int) -> int:
+        return self._at(self.pids, axis)
+
+    def nprog(self, axis: int) -> int:
+        return self._at(self.nprogs, axis)
+
+    def position(self, b: int) -> int:
+        return self._at(self.pos, b)
+
+    def block(self, b: int) -> int:
+        return self._at(self.blocks, b)
+
     def size(self, i: int) -> int:
-        return self.sizes[i] if 0 <= i < len(self.sizes) else 0
+        return self._at(self.sizes, i)
 
 
 def wrap(ty: str, v: int) -> int:
@@ -91,7 +121,7 @@ _ARITH = {
 
 def ty(mode: str, t: Term) -> str:
     match t.op:
-        case TermOp.PROGRAM_ID | TermOp.ARANGE:
+        case TermOp.PROGRAM_ID | TermOp.NUM_PROGRAMS | TermOp.ARANGE:
             return "i32"
         case TermOp.BLOCK | TermOp.WEAK:
             return "weak"
@@ -133,11 +163,13 @@ def evaluate(mode: str, lane: Lane, t: Term, memo: dict | None = None) -> int:
         return memo[key][1]
     match t.op:
         case TermOp.PROGRAM_ID:
-            v = lane.pid
+            v = lane.pid(t.value)
+        case TermOp.NUM_PROGRAMS:
+            v = lane.nprog(t.value)
         case TermOp.ARANGE:
-            v = lane.lane
+            v = lane.position(t.value)
         case TermOp.BLOCK:
-            v = lane.block
+            v = lane.block(t.value)
         case TermOp.SIZE:
             v = wrap(ty(mode, t), lane.size(t.value))
         case TermOp.WEAK:

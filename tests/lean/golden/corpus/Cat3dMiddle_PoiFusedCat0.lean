@@ -67,7 +67,7 @@ namespace Instances.Cat3dMiddle_PoiFusedCat0
 open Narrowing
 
 /-- Shared subterm. -/
-def e0 : Expr := (.add (.mul .programId .block) .arange)
+def e0 : Expr := (.add (.mul (.programId 0) (.block 0)) (.arange 0))
 
 /-- Shared subterm. -/
 def e1 : Expr := (.mod e0 (.size 1 .i64))

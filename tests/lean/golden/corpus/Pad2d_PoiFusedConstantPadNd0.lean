@@ -46,7 +46,7 @@ namespace Instances.Pad2d_PoiFusedConstantPadNd0
 open Narrowing
 
 /-- Shared subterm. -/
-def e0 : Expr := (.add (.mul .programId .block) .arange)
+def e0 : Expr := (.add (.mul (.programId 0) (.block 0)) (.arange 0))
 
 /-- Shared subterm. -/
 def e1 : Expr := (.add (.weak (-2)) (.mod e0 (.size 0 .i64)))

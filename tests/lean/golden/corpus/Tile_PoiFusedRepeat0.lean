@@ -43,7 +43,7 @@ namespace Instances.Tile_PoiFusedRepeat0
 open Narrowing
 
 /-- Shared subterm. -/
-def e0 : Expr := (.add (.mul .programId .block) .arange)
+def e0 : Expr := (.add (.mul (.programId 0) (.block 0)) (.arange 0))
 
 /-- Shared subterm. -/
 def e1 : Expr := (.cmp .lt e0 (.size 2 .i32))

@@ -38,7 +38,7 @@ namespace Instances.TriangularMask_PoiFusedTriu0
 open Narrowing
 
 /-- Shared subterm. -/
-def e0 : Expr := (.add (.mul .programId .block) .arange)
+def e0 : Expr := (.add (.mul (.programId 0) (.block 0)) (.arange 0))
 
 /-- Shared subterm. -/
 def e1 : Expr := (.cmp .lt e0 (.size 1 .i32))
