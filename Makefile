@@ -9,7 +9,7 @@ demo: setup
 
 test:
 	bash scripts/setup.sh --browser
-	.venv/bin/python -m pytest tests notebooks --nbmake -p no:cacheprovider
+	.venv/bin/python -m pytest tests notebooks --nbmake -p no:cacheprovider --durations=15
 
 lean-check:
 	bash scripts/lean-check.sh

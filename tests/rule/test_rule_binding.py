@@ -103,3 +103,17 @@ def test_rule_show_cli(capsys):
     assert "BOUND to nested_cat_add/triton_poi_fused_add_cat_0" in out
     assert "ok   1 guards the certificate uses present" in out
     assert "size arguments as compiled: ks0: i32, ks1: i32, ks2: i32, ks3: i32" in out
+
+
+def test_beyond_the_guard_the_rule_declines(store):
+    """numel = 2**31: Inductor's trace indexes in int64 without the int32 guard; the rule does not narrow."""
+    p = programs.get("nested_cat_add")
+    big = programs.Program(p.name, p.fn, p.inputs, {"rows": 2**16, "q": 2**14 - 384, "k": 256, "v": 128})
+    with narrowing(store) as decisions:
+        (k,) = capture(big)
+    (b,) = decisions.bindings
+    # the int64-indexed body is a different kernel (xnumel: i64 changes the IR), so no certificate has it;
+    # had the body matched, the index-dtype premise would refuse it
+    assert not b.bound and ("body" in b.failed or "index dtype: tl.int64" in b.failed), b.explain()
+    assert k.index_dtype == "tl.int64"
+    assert all(k.signature[a.name] == "i64" for a in k.size_args)
