@@ -106,13 +106,9 @@ def shape_key(shape: Shape) -> str:
 
 def load(path: str | Path) -> tuple[Plan, dict[str, Any]]:
     """Read, validate and hash a plan file; returns the plan and the raw JSON it was parsed from."""
-    path = Path(path)
-    if not path.is_file():
-        raise PlanError(f"plan {str(path)!r} does not exist; see data/plans/ for an example")
-    try:
-        raw = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise PlanError(f"plan {str(path)!r} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    from workbench.jsonfile import read_json
+
+    raw = read_json(path, PlanError, "plan", "see data/plans/ for an example")
     return parse(raw, where=str(path)), raw
 
 

@@ -84,13 +84,9 @@ _REQUIRED = ("mode", "timing_claims", "plan", "plan_sha256", "environment", "ker
 
 def load(path: str | Path) -> tuple[dict[str, Any], Plan]:
     """Read and verify a record; returns it and its (re-parsed) plan."""
-    path = Path(path)
-    if not path.is_file():
-        raise RecordError(f"run record {str(path)!r} does not exist; make one with `workbench bench run PLAN.json --out RUN.json`")
-    try:
-        rec = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{str(path)!r} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    from workbench.jsonfile import read_json
+
+    rec = read_json(path, RecordError, "run record", "make one with `workbench bench run PLAN.json --out RUN.json`")
     return verify(rec, where=str(path)), rec
 
 

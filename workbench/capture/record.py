@@ -157,13 +157,9 @@ def save(kernel: CapturedKernel, out_dir: str | Path) -> Path:
 
 
 def load(path: str | Path) -> CapturedKernel:
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"kernel record {str(path)!r} does not exist; capture one with `workbench capture NAME`")
-    try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{str(path)!r} is not valid JSON (line {exc.lineno}: {exc.msg}); re-capture it") from None
+    from workbench.jsonfile import read_json
+
+    data = read_json(path, InputError, "kernel record", "capture it (again) with `workbench capture NAME`")
     return CapturedKernel.from_json(data, where=str(path))
 
 
