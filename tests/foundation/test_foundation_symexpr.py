@@ -73,3 +73,10 @@ def test_semantics_of_division_forms():
     assert parse_expr("CeilDiv(s0, 2)") == sympy.ceiling(s / 2)
     assert parse_expr("s0 % 3") == sympy.Mod(s, 3)
     assert parse_expr("Max(s0/2, 3)") == sympy.Max(s / 2, 3)
+
+
+def test_bare_symbol_is_an_expression_not_a_relation():
+    # sympy.Symbol subclasses Boolean: the kind check must not rely on that class
+    assert parse_expr("s12") == sympy.Symbol("s12")
+    with pytest.raises(SymbolicTextError, match="found an expression"):
+        parse_relation("s12")
