@@ -278,6 +278,11 @@ def _kernel(plan: Plan, program: Any, device: str) -> tuple[Any, str]:
                     f"({[k.name for k in kernels]}); name one in the plan's kernel.name"
                 )
             return kernels[0], f"capture ({kernels[0].device})"
+        case "imported":
+            raise UsageError(
+                f"plan {plan.name!r} describes a record imported with `bench import`; it was run elsewhere and "
+                "cannot be run from here. Run data/plans/nested_cat_add-confirm.json instead"
+            )
         case other:  # pragma: no cover  (plan.parse validates)
             raise UsageError(f"unknown kernel source {other!r}")
 
