@@ -241,7 +241,9 @@ def _parse(text: str, where: str):
 def parse_expr(text: str, where: str = "symbolic fact") -> sympy.Expr:
     """Parse an integer-valued expression (a size, a numel, a replacement); a comparison is an input error."""
     out = _parse(text, where)
-    if isinstance(out, sympy.logic.boolalg.Boolean):
+    # not ``isinstance(out, Boolean)``: sympy.Symbol subclasses Boolean, so a bare symbol ("s12") would be refused
+    if isinstance(out, (sympy.core.relational.Relational, sympy.logic.boolalg.BooleanAtom,
+                        sympy.logic.boolalg.BooleanFunction)):
         raise SymbolicTextError(text, 0, "expected an expression, found a comparison", where)
     return out
 

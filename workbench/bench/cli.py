@@ -79,11 +79,11 @@ def _static(args: argparse.Namespace) -> int:
     authors = None
     with tempfile.TemporaryDirectory(prefix="wb-static-") as tmp:
         bar = lambda jobs: tqdm(jobs, desc="compile wide+narrowed", unit="kernel x arch")  # noqa: E731
-        rows = static.measure_all(kernels, arches, Path(tmp), progress=bar, xblock=args.xblock,
-                                  num_warps=args.num_warps)
+        rows, skipped = static.measure_all(kernels, arches, Path(tmp), progress=bar, xblock=args.xblock,
+                                           num_warps=args.num_warps)
         if "sm_89" in arches and any(k[0] == "nested_cat_add_distinct" for k in kernels):
             authors = _authors_rows(rows, Path(tmp), args)
-    doc = static_report.to_document(rows, authors)
+    doc = static_report.to_document(rows, authors, skipped)
     if args.out:
         from workbench import figures
         from workbench.bench.records import write
@@ -115,6 +115,22 @@ def _authors_rows(rows: list, work: Path, args: argparse.Namespace) -> list:
         hit = [r for r in rows if r.program == prog and r.arch == "sm_89" and r.xblock == xb and r.num_warps == 4]
         ours[xb] = hit[0] if hit else static.measure(prog, kernel, narrowed, "sm_89", work, xblock=xb, num_warps=4)
     return static_report.authors_comparison(ours, authors)
+
+
+def _pack(args: argparse.Namespace) -> int:
+    from workbench import contract
+    from workbench.bench import pack
+
+    files = pack.build(args.plan)
+    out = pack.write(files, args.out)
+    doc = contract.document("bench.pack", 1, contract.Verdict.OK, out=str(out), files=sorted(files),
+                            bytes=out.stat().st_size,
+                            plan_sha256=json.loads(files["manifest.json"])["plan_sha256"])
+    if args.json:
+        return contract.emit(doc)
+    print(f"wrote {out} ({doc['bytes']} bytes, {len(files)} files); on a CUDA host: "
+          f"tar xzf {out.name} && cd bundle && pip install -r requirements.txt && python runner.py --out run.json")
+    return 0
 
 
 def _worker(args: argparse.Namespace) -> int:
@@ -163,6 +179,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     st.add_argument("--figures", default=None, metavar="DIR", help="where the figure goes (default: --out)")
     st.add_argument("--json", action="store_true", help="print the workbench.bench.static/1 document")
     st.set_defaults(func=_static)
+    pk = sub.add_parser("pack", help="bundle a plan (plan, kernel variants, program, pinned requirements, runner) "
+                                     "that runs on any CUDA host without this repository")
+    pk.add_argument("plan", metavar="PLAN.json")
+    pk.add_argument("--out", required=True, metavar="BUNDLE.tar.gz")
+    pk.add_argument("--json", action="store_true", help="print the workbench.bench.pack/1 document")
+    pk.set_defaults(func=_pack)
     w = sub.add_parser("worker", help="internal: one process of a multi-process run (started by `run`)")
     w.add_argument("plan")
     w.add_argument("--process", type=int, required=True)

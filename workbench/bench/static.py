@@ -70,11 +70,12 @@ class Row:
     program: str
     kernel: str
     arch: str
-    xblock: int
+    xblock: int  # the 1-D block; a 2-D kernel compiles with a tile of as many elements (``blocks``)
     num_warps: int
     narrowed_args: tuple[str, ...]
     wide: Counts
     narrowed: Counts
+    blocks: tuple[tuple[str, int], ...] = ()
 
     def change(self, field: str) -> float | None:
         """Relative change narrowed vs wide (-0.4: 40% smaller); None when the wide count is 0."""
@@ -84,6 +85,7 @@ class Row:
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["narrowed_args"] = list(self.narrowed_args)
+        d["blocks"] = dict(self.blocks)
         return d
 
 
@@ -148,6 +150,19 @@ def record_of(program: str, kernel: str) -> Any:
 
 
 # ----------------------------------------------------------------------------------------------- compile
+def blocks_for(constexprs: Sequence[str], xblock: int, kernel: str) -> dict[str, int]:
+    """Block sizes to compile with: 1-D kernels ``XBLOCK = xblock``; 2-D (``YBLOCK, XBLOCK``) kernels a square
+    tile with the same number of elements per program (``xblock = 1024`` -> 32 x 32)."""
+    match tuple(sorted(constexprs)):
+        case ("XBLOCK",):
+            return {"XBLOCK": xblock}
+        case ("XBLOCK", "YBLOCK"):
+            side = 1 << ((xblock.bit_length() - 1) // 2)
+            return {"YBLOCK": side, "XBLOCK": xblock // side}
+        case other:
+            raise StaticError(f"kernel {kernel}: constexprs {list(other)}; only XBLOCK and YBLOCK/XBLOCK kernels compile here")
+
+
 def _compile(variant: Any, record: Any, cc: int, xblock: int, num_warps: int) -> dict[str, Any]:
     import triton
     from triton.backends.compiler import GPUTarget
@@ -155,15 +170,13 @@ def _compile(variant: Any, record: Any, cc: int, xblock: int, num_warps: int) ->
 
     from workbench.rule import variants as V
 
-    extra = [c for c in variant.constexprs if c != "XBLOCK"]
-    if extra:
-        raise StaticError(f"kernel {record.program}/{record.name}: constexprs {extra}; only 1-D XBLOCK kernels compile here")
+    blocks = blocks_for(variant.constexprs, xblock, f"{record.program}/{record.name}")
     fn = V.load(variant)
     sig = {p: variant.types.get(p) or record.signature[p] for p in variant.params}
-    sig["XBLOCK"] = "constexpr"
+    sig.update({c: "constexpr" for c in blocks})
     aligned = sorted({int(i) for i in _DIVISIBILITY.findall(record.source)})
     attrs = {(i,): [["tt.divisibility", 16]] for i in aligned}
-    src = ASTSource(fn, sig, constexprs={"XBLOCK": xblock}, attrs=attrs)
+    src = ASTSource(fn, sig, constexprs=blocks, attrs=attrs)
     compiled = triton.compile(src, target=GPUTarget("cuda", cc, 32), options={"num_warps": num_warps})
     return {"ptx": compiled.asm["ptx"], "cubin": compiled.asm["cubin"], "name": variant.fn_name}
 
@@ -213,13 +226,30 @@ def measure(program: str, kernel: str, narrowed_args: Sequence[str], arch: str, 
         )
     out = {}
     for role, vname in (("wide", wide_variant), ("narrowed", "N1")):
-        c = _compile(V.build(record, vname), record, ARCHES[arch], xblock, num_warps)
+        v = V.build(record, vname)
+        c = _compile(v, record, ARCHES[arch], xblock, num_warps)
         out[role] = count(c["ptx"], c["cubin"], work, f"{program}-{c['name']}-{arch}")
-    return Row(program, kernel, arch, xblock, num_warps, tuple(narrowed_args), out["wide"], out["narrowed"])
+    blocks = tuple(blocks_for(v.constexprs, xblock, f"{program}/{kernel}").items())
+    return Row(program, kernel, arch, xblock, num_warps, tuple(narrowed_args), out["wide"], out["narrowed"], blocks)
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    program: str
+    kernel: str
+    arch: str
+    reason: str
 
 
 def measure_all(kernels: Sequence[tuple[str, str, tuple[str, ...]]], arches: Sequence[str], work: Path,
-                progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None, **kw: Any) -> list[Row]:
+                progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+                **kw: Any) -> tuple[list[Row], list[Skipped]]:
+    """Every (kernel, arch); a kernel the static compile cannot handle is listed with its reason, not dropped."""
     jobs = [(k, a) for k in kernels for a in arches]
-    it = progress(jobs) if progress else jobs
-    return [measure(p, k, n, a, work, **kw) for (p, k, n), a in it]
+    rows, skipped = [], []
+    for (p, k, n), a in (progress(jobs) if progress else jobs):
+        try:
+            rows.append(measure(p, k, n, a, work, **kw))
+        except StaticError as exc:
+            skipped.append(Skipped(p, k, a, str(exc)))
+    return rows, skipped

@@ -77,11 +77,13 @@ def authors_comparison(ours: Mapping[int, Row], authors: Mapping[str, Any]) -> l
     return out
 
 
-def to_document(rows: Sequence[Row], authors: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def to_document(rows: Sequence[Row], authors: list[dict[str, Any]] | None = None,
+                skipped: Sequence[Any] = ()) -> dict[str, Any]:
     import triton
 
     return document(
-        "bench.static", 1, Verdict.OK,
+        "bench.static", 1, Verdict.OK if not skipped else Verdict.UNDECIDED,
+        skipped=[{"program": s.program, "kernel": s.kernel, "arch": s.arch, "reason": s.reason} for s in skipped],
         label=LABEL,
         toolchain={"triton": triton.__version__, "assembler": "ptxas from the triton wheel",
                    "disassembler": "cuobjdump -sass / -res-usage from the triton wheel"},
@@ -151,5 +153,9 @@ def markdown(doc: Mapping[str, Any], rows: Sequence[Row]) -> str:
         lines += [f"| {a['xblock']} | {a['variant']} | {a['quantity']} | {a['authors']} | {a['ours']} | "
                   f"{_pct(a['relative'])} |" for a in doc["authors_sass"]["rows"]]
         lines.append("")
-    lines += ["## Every kernel", "", table(rows), ""]
+    if doc.get("skipped"):
+        lines += ["## Not compiled", ""] + [f"- {s['program']}/`{s['kernel']}` at {s['arch']}: {s['reason']}"
+                                            for s in doc["skipped"]] + [""]
+    lines += ["## Every kernel", "", "2-D kernels (YBLOCK, XBLOCK) compile with a square tile of XBLOCK elements "
+              "(1024 -> 32 x 32).", "", table(rows), ""]
     return "\n".join(lines)
