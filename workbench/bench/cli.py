@@ -38,7 +38,7 @@ def _report(args: argparse.Namespace) -> int:
     if args.json:
         return contract.emit(report.to_document(args.record, r))
     print(r.text, end="")
-    print(f"wrote {r.markdown} and {len(r.figures)} figures under {out}", file=sys.stderr)
+    print(f"wrote {r.markdown} and {len(r.figures)} figures under {out}")
     return 0
 
 
