@@ -147,13 +147,17 @@ def static_change(rows: Sequence[Any], arch: str = "sm_89", out: Path | None = N
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 0.22 * len(rs) + 1.8), sharey=True)
     y = range(len(rs))
     a1.barh(list(y), [100 * (r.change("sass_instructions") or 0.0) for r in rs], color="C0")
-    a1.set_yticks(list(y), [f"{r.program}" for r in rs], fontsize=6)
+    dup = {r.program for r in rs if sum(q.program == r.program for q in rs) > 1}
+    a1.set_yticks(list(y), [f"{r.program} ({r.kernel.rsplit('_', 1)[-1]})" if r.program in dup else r.program
+                            for r in rs], fontsize=6)
     a1.axvspan(-62, -21, color="C2", alpha=0.12, label="report 2: 21–62% smaller")
     a1.set_xlabel("SASS instructions, narrowed vs wide (%)", fontsize=8)
     a1.legend(fontsize=7, loc="lower left")
     a2.barh([i + 0.2 for i in y], [r.wide.sass_calls for r in rs], height=0.4, color="C3", label="wide (B0)")
     a2.barh([i - 0.2 for i in y], [r.narrowed.sass_calls for r in rs], height=0.4, color="C2", label="narrowed (N1)")
-    a2.set_xlabel("CALL sites (64-bit division subroutine)", fontsize=8)
+    left = sum(r.narrowed.sass_calls for r in rs)
+    a2.set_xlabel("CALL sites (64-bit division subroutine)"
+                  + ("; narrowed: 0 in every kernel" if left == 0 else f"; narrowed: {left} in all"), fontsize=8)
     a2.legend(fontsize=7, loc="lower right")
     fig.suptitle(f"{LABEL}\n{len(rs)} certified corpus kernels, {arch}, XBLOCK {rs[0].xblock if rs else '?'}",
                  fontsize=8)

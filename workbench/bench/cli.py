@@ -34,7 +34,7 @@ def _report(args: argparse.Namespace) -> int:
     from workbench.workspace import subdir
 
     out = Path(args.out) if args.out else subdir("runs", args.workspace) / "report"
-    r = report.report(args.record, out, args.plan)
+    r = report.report(args.record, out, args.plan, progress=not args.json)
     if args.json:
         return contract.emit(report.to_document(args.record, r))
     print(r.text, end="")
@@ -72,6 +72,8 @@ def _static(args: argparse.Namespace) -> int:
     from workbench import contract
     from workbench.bench import static, static_report
 
+    if args.redraw:
+        return _static_redraw(args)
     if bool(args.names) == bool(args.all):
         raise UsageError("name kernels (`bench static nested_cat_add`) or pass --all, not both and not neither")
     arches = static.parse_arch(args.arch)
@@ -84,6 +86,13 @@ def _static(args: argparse.Namespace) -> int:
         if "sm_89" in arches and any(k[0] == "nested_cat_add_distinct" for k in kernels):
             authors = _authors_rows(rows, Path(tmp), args)
     doc = static_report.to_document(rows, authors, skipped)
+    return _static_outputs(args, doc, rows, arches)
+
+
+def _static_outputs(args: argparse.Namespace, doc: dict, rows: list, arches: tuple) -> int:
+    from workbench import contract
+    from workbench.bench import static_report
+
     if args.out:
         from workbench import figures
         from workbench.bench.records import write
@@ -98,6 +107,21 @@ def _static(args: argparse.Namespace) -> int:
         return contract.emit(doc)
     print(static_report.markdown(doc, rows), end="")
     return 0
+
+
+def _static_redraw(args: argparse.Namespace) -> int:
+    """Tables, comparisons and the figure again from a static.json, without compiling (counts unchanged)."""
+    from workbench.bench import static_report
+    from workbench.bench.static import Row, Skipped
+    from workbench.errors import InputError
+    from workbench.jsonfile import read_json
+
+    old = read_json(args.redraw, InputError, "static table", "make one with `workbench bench static --all --out DIR`")
+    rows = [Row.from_json(r) for r in old.get("rows", [])]
+    skipped = [Skipped(**s) for s in old.get("skipped", [])]
+    doc = static_report.to_document(rows, (old.get("authors_sass") or {}).get("rows"), skipped)
+    doc["toolchain"] = old.get("toolchain", doc["toolchain"])
+    return _static_outputs(args, doc, rows, tuple(dict.fromkeys(r.arch for r in rows)))
 
 
 def _authors_rows(rows: list, work: Path, args: argparse.Namespace) -> list:
@@ -178,6 +202,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     st.add_argument("--out", default=None, metavar="DIR", help="also write static.json, static.md and the figure here")
     st.add_argument("--figures", default=None, metavar="DIR", help="where the figure goes (default: --out)")
     st.add_argument("--json", action="store_true", help="print the workbench.bench.static/1 document")
+    st.add_argument("--redraw", default=None, metavar="STATIC.json",
+                    help="no compiling: redo the tables and the figure from an earlier static.json")
     st.set_defaults(func=_static)
     pk = sub.add_parser("pack", help="bundle a plan (plan, kernel variants, program, pinned requirements, runner) "
                                      "that runs on any CUDA host without this repository")

@@ -166,7 +166,10 @@ def position_lines(rec: dict[str, Any]) -> list[str]:
                   "(`sequence, wide first` / `narrow first`).", ""]
 
 
-def report(record_path: str | Path, out_dir: str | Path = "figures", plan_path: str | Path | None = None) -> Report:
+def report(record_path: str | Path, out_dir: str | Path = "figures", plan_path: str | Path | None = None,
+           progress: bool = False) -> Report:
+    """Verify the record, write the Markdown and the figures under ``out_dir``; ``progress`` shows a bar
+    counting the figures (the slow part: a few seconds each)."""
     plan, rec = records.load(record_path)
     imported = bool(rec.get("imported"))
     plan_status = ("plan synthesized at import from the source record (not run by the workbench)" if imported
@@ -191,7 +194,7 @@ def report(record_path: str | Path, out_dir: str | Path = "figures", plan_path: 
     if rec["timing_claims"]:
         head += validity_section(rec)
     head += ["## Correctness (bitwise against eager)", "", correctness_table(rec)]
-    figs = [figures.correctness_grid(rec, out / f"{stem}-correctness.png")]
+    todo = [lambda: figures.correctness_grid(rec, out / f"{stem}-correctness.png")]
     verdict = None
     if rec["timing_claims"]:
         comps = [stats.compare(rec, plan, w, n) for w, n in plan.comparisons]
@@ -214,19 +217,23 @@ def report(record_path: str | Path, out_dir: str | Path = "figures", plan_path: 
         if tele:
             head += ["", f"- Telemetry absent: {tele[0]['reason']}"]
         d = plan.decision
-        figs.append(figures.ratio_per_shape(comps, out / f"{stem}-ratios.png",
-                                            {"per-shape floor": d.per_shape_ci_lower_at_least,
-                                             "median needed": d.median_at_least}, title=_title(rec)))
+        todo.append(lambda: figures.ratio_per_shape(comps, out / f"{stem}-ratios.png",
+                                                    {"per-shape floor": d.per_shape_ci_lower_at_least,
+                                                     "median needed": d.median_at_least}, title=_title(rec)))
         if imported:
             from workbench import figures as report_figures
 
             pairs = [(c.wide, c.narrow) for c in comps]
-            figs.append(report_figures.triple_ratios(rec, pairs, out, d.resamples, d.seed))
-            figs.append(report_figures.shape_times(rec, out))
-            figs.append(report_figures.block_telemetry(rec, out))
+            todo += [lambda: report_figures.triple_ratios(rec, pairs, out, d.resamples, d.seed),
+                     lambda: report_figures.shape_times(rec, out), lambda: report_figures.block_telemetry(rec, out)]
         else:
-            figs.append(figures.sequence_times(rec, out / f"{stem}-sequence.png"))
-            figs.append(figures.telemetry(rec, out / f"{stem}-telemetry.png"))
+            todo += [lambda: figures.sequence_times(rec, out / f"{stem}-sequence.png"),
+                     lambda: figures.telemetry(rec, out / f"{stem}-telemetry.png")]
+    if progress:
+        from tqdm import tqdm
+
+        todo = tqdm(todo, desc="figures", unit="figure")
+    figs = [draw() for draw in todo]
     text = "\n".join(head).rstrip() + "\n"
     md = out / f"{stem}.md"
     md.parent.mkdir(parents=True, exist_ok=True)

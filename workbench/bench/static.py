@@ -82,6 +82,16 @@ class Row:
         a, b = getattr(self.wide, field), getattr(self.narrowed, field)
         return None if a == 0 else (b - a) / a
 
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Row:
+        """A row back from ``static.json`` (to redraw figures and tables without recompiling)."""
+        try:
+            return cls(d["program"], d["kernel"], d["arch"], d["xblock"], d["num_warps"], tuple(d["narrowed_args"]),
+                       Counts(**d["wide"]), Counts(**d["narrowed"]), tuple(d.get("blocks", {}).items()))
+        except (KeyError, TypeError) as exc:
+            raise InputError(f"static.json row {d.get('program')!r}: malformed ({exc}); regenerate with "
+                             "`workbench bench static --all --out data/static`") from None
+
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["narrowed_args"] = list(self.narrowed_args)
