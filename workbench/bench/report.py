@@ -183,7 +183,7 @@ def report(record_path: str | Path, out_dir: str | Path = "figures", plan_path: 
         head += [f"**{pv['label']}.** Source: `{pv['repository']}`, `{pv['path']}` at commit `{pv['commit']}` "
                  f"(SHA-256 of the file `{pv['source_sha256'][:16]}…`). Not measured by this project.", ""]
     head += [
-        f"- Plan SHA-256: `{rec['plan_sha256']}`; {plan_status}",
+        f"- Plan SHA-256{'' if imported else ' (registered before the run)'}: `{rec['plan_sha256']}`; {plan_status}",
         f"- Program `{plan.program}`, kernel `{rec['kernel']['name']}` ({rec['kernel']['origin']}).",
         f"- Device: {env.get('device')}; driver {env.get('driver')}; torch {env.get('torch')}; "
         f"triton {env.get('triton')}.",
