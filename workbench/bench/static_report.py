@@ -98,15 +98,16 @@ def to_document(rows: Sequence[Row], authors: list[dict[str, Any]] | None = None
 
 
 def table(rows: Sequence[Row]) -> str:
-    head = ("| kernel | arch | size args narrowed | PTX div/rem 64 → 32-bit (wide; narrowed) | SASS CALL | "
-            "SASS instructions | change | registers | cubin bytes |")
-    lines = [head, "|---|---|---|---|---|---|---|---|---|"]
+    head = ("| kernel | arch | size args narrowed | PTX div/rem 64/32-bit (wide; narrowed) | SASS CALL | "
+            "SASS division sequences 32/64-bit (wide; narrowed) | SASS instructions | change | registers | cubin bytes |")
+    lines = [head, "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         w, n = r.wide, r.narrowed
         lines.append(
             f"| {r.program}/`{r.kernel}` | {r.arch} | {', '.join(r.narrowed_args) or '—'} | "
             f"{w.ptx_div_rem_64}/{w.ptx_div_rem_32}; {n.ptx_div_rem_64}/{n.ptx_div_rem_32} | "
-            f"{w.sass_calls} → {n.sass_calls} | {w.sass_instructions} → {n.sass_instructions} | "
+            f"{w.sass_calls} → {n.sass_calls} | {w.sass_div32_sequences}/{w.sass_div64_sequences}; "
+            f"{n.sass_div32_sequences}/{n.sass_div64_sequences} | {w.sass_instructions} → {n.sass_instructions} | "
             f"{_pct(r.change('sass_instructions'))} | {w.registers} → {n.registers} | {w.cubin_bytes} → {n.cubin_bytes} |"
         )
     return "\n".join(lines)
@@ -119,7 +120,10 @@ def markdown(doc: Mapping[str, Any], rows: Sequence[Row]) -> str:
         lines += ["## Not compiled", ""] + [f"- {s['program']}/`{s['kernel']}` at {s['arch']}: {s['reason']}"
                                             for s in doc["skipped"]] + [""]
     lines += ["## Every kernel", "", "2-D kernels (YBLOCK, XBLOCK) compile with a square tile of XBLOCK elements "
-              "(1024 -> 32 x 32).", "", table(rows), ""]
+              "(1024 -> 32 x 32). SASS division sequences: `I2F.U32.RP`-style 32-bit reciprocal set-ups (inline) and "
+              "`I2F.U64.RP` 64-bit ones (inside the subroutine the CALLs reach). The wide kernel's 32-bit sequences are "
+              "the compiler's fast path for operands that happen to fit; the narrowed kernel computes one per divisor.",
+              "", table(rows), ""]
     return "\n".join(lines)
 
 
