@@ -87,6 +87,9 @@ def test_report_text_and_figures_are_labelled(tmp_path):
     names = sorted(p.name for p in r.figures)
     assert {"report1-l4-triple-ratios.png", "report1-l4-shape-times.png", "report1-l4-telemetry.png"} <= set(names)
     assert all(p.stat().st_size > 10_000 for p in r.figures)
+    # golden: the committed table is exactly what the report writes today (regenerate with
+    # `workbench bench report data/runs/report1-l4-confirm.json --out figures` and review the diff)
+    assert r.text == Path("figures/bench-report1-l4-confirm-gpu.md").read_text()
     doc = report.to_document(RUN, r)
     assert doc["schema"] == "workbench.bench.report/1" and doc["decision"]["adopt"] is True
     assert round(doc["comparisons"][1]["sequence"]["median"], 3) == 1.349

@@ -109,3 +109,15 @@ def test_cli_usage_errors_exit_2():
     p = subprocess.run([sys.executable, "-m", "workbench.cli", "bench", "static", "--arch", "sm_89"],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "or pass --all" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_committed_table_is_rendered_from_the_committed_counts():
+    """Golden: data/static/static.md is what the renderer makes of data/static/static.json (regenerate with
+    `workbench bench static --redraw data/static/static.json --out data/static --figures figures`)."""
+    doc = json.load(open("data/static/static.json"))
+    rows = [Row.from_json(r) for r in doc["rows"]]
+    assert doc["label"].startswith("static, not timing") and {r.arch for r in rows} == {"sm_80", "sm_89", "sm_90"}
+    assert len(rows) == 3 * len(static.select([])) and not doc["skipped"]
+    again = static_report.to_document(rows, doc["authors_sass"]["rows"])
+    assert again["report2"] == doc["report2"]
+    assert static_report.markdown(doc, rows) == open("data/static/static.md").read()
