@@ -145,7 +145,10 @@ def _pack(args: argparse.Namespace) -> int:
     from workbench import contract
     from workbench.bench import pack
 
-    files = pack.build(args.plan)
+    from tqdm import tqdm
+
+    with tqdm(total=len(pack.PHASES), desc="pack", unit="phase") as bar:
+        files = pack.build(args.plan, lambda phase: (bar.set_postfix_str(phase), bar.update()))
     out = pack.write(files, args.out)
     doc = contract.document("bench.pack", 1, contract.Verdict.OK, out=str(out), files=sorted(files),
                             bytes=out.stat().st_size,

@@ -28,6 +28,7 @@ import io
 import json
 import tarfile
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -143,16 +144,21 @@ def _kernel(plan: plan_mod.Plan) -> tuple[Any, str]:
             raise UsageError(f"unknown kernel source {other!r}")
 
 
-def build(plan_path: str | Path) -> dict[str, bytes]:
-    """The bundle's files (relative path -> bytes)."""
+PHASES = ("plan and program", "kernel variants", "bindings", "manifest")
+
+
+def build(plan_path: str | Path, step: Callable[[str], None] = lambda _phase: None) -> dict[str, bytes]:
+    """The bundle's files (relative path -> bytes); ``step(phase)`` is called as each of :data:`PHASES` ends."""
     from workbench import programs
     from workbench.bench import bundle_runner
     from workbench.rule import variants as V
 
     plan, raw = plan_mod.load(plan_path)
     program = programs.get(plan.program)
+    step(PHASES[0])
     kernel, origin = _kernel(plan)
     built = V.build_all(kernel, plan.variants)
+    step(PHASES[1])
     files: dict[str, bytes] = {
         "plan.json": (json.dumps(raw, indent=1) + "\n").encode(),
         "program.py": _program_source(program.fn).encode(),
@@ -172,6 +178,7 @@ def build(plan_path: str | Path) -> dict[str, bytes]:
                         "calls_sequence": st.calls_sequence, "calls_small": st.calls_small, "processes": st.processes,
                         "warmup_s": st.warmup_s, "xblock": st.xblock,
                         "bindings": _bindings(kernel, program, shapes, first)}
+    step(PHASES[2])
     digests = {p: hashlib.sha256(b).hexdigest() for p, b in sorted(files.items())}
     manifest = {
         "schema": "workbench.bench.bundle/1",
@@ -195,6 +202,7 @@ def build(plan_path: str | Path) -> dict[str, bytes]:
     files["README.md"] = README.format(name=plan.name, sha=plan.sha256, program=plan.program, kernel=kernel.name,
                                        variants=", ".join(plan.variants), processes=plan.gpu.processes,
                                        bundle=f"{plan.name}.tar.gz").encode()
+    step(PHASES[3])
     return files
 
 
