@@ -157,3 +157,23 @@ def test_timed_code_path_runs_on_cpu_with_a_host_timer(tmp_path, monkeypatch):
 
     c = stats.compare(rec, plan, "B0", "N1")
     assert c.sequence.n == 2 and len(c.shapes) == 2
+
+
+def test_bind_parses_size_expressions_never_evaluates_them():
+    import dataclasses
+
+    from workbench.bench.pack import _Shaped
+    from workbench.capture.record import load
+    from workbench.programs import get
+    from workbench.symexpr import SymbolicTextError
+
+    k = load("data/kernels/nested_cat_add/triton_poi_fused_add_cat_0.json")
+    prog = get("nested_cat_add")
+    sizes = {"rows": 5, "q": 11, "k": 7, "v": 3}
+    ins = [_Shaped(s.concrete(sizes)) for s in prog.inputs]
+    params = [p for p in k.signature if p != "XBLOCK"]
+    _, scalars, xnumel = harness.bind(k, prog, ins, params)
+    assert scalars["ks0"] == 2 * (11 + 7 + 3) and scalars["ks1"] == 11 and xnumel == 5 * 42  # "s12" alone parses
+    evil = dataclasses.replace(k, size_args=(dataclasses.replace(k.size_args[0], expr="__import__('os').getcwd()"),))
+    with pytest.raises(SymbolicTextError, match="kernel triton_poi_fused_add_cat_0 ks0"):
+        harness.bind(evil, prog, ins, params)

@@ -22,7 +22,8 @@ def _plt():
     return plt
 
 
-def ratio_per_shape(comparisons: Sequence[Comparison], path: str | Path, thresholds: Mapping[str, float] | None = None) -> Path:
+def ratio_per_shape(comparisons: Sequence[Comparison], path: str | Path, thresholds: Mapping[str, float] | None = None,
+                    title: str = "Paired ratios per shape") -> Path:
     """Median paired ratio wide/narrow with its bootstrap CI, for the sequence and each small shape."""
     plt = _plt()
     rows = []
@@ -41,7 +42,7 @@ def ratio_per_shape(comparisons: Sequence[Comparison], path: str | Path, thresho
     if thresholds:
         ax.legend(fontsize=7, loc="lower right")
     ax.set_xlabel("t_wide / t_narrow: median of paired ratios, 95% bootstrap CI (> 1: narrow faster)", fontsize=8)
-    ax.set_title("Paired ratios per shape", fontsize=9)
+    ax.set_title(title, fontsize=7 if "\n" in title else 9)
     fig.tight_layout()
     return _save(fig, path)
 

@@ -106,12 +106,15 @@ def bind(kernel: Any, program: Any, inputs: Sequence[Any], variant_params: Seque
     """
     import sympy
 
+    from workbench.symexpr import parse_expr  # parsed, never evaluated: the text comes from a record file
+
     values = symbol_values(kernel, program, inputs)
     subs = {sympy.Symbol(k): v for k, v in values.items()}
-    reps = {sympy.Symbol(k): sympy.sympify(v) for k, v in getattr(kernel, "replacements", {}).items()}
+    reps = {sympy.Symbol(k): parse_expr(str(v), f"kernel {kernel.name} replacement {k}")
+            for k, v in getattr(kernel, "replacements", {}).items()}
 
     def ev(expr: str, what: str) -> int:
-        e = sympy.sympify(expr).subs(reps).subs(subs)
+        e = parse_expr(expr, f"kernel {kernel.name} {what}").subs(reps).subs(subs)
         if not e.is_Integer:
             raise BindingError(f"kernel {kernel.name}: {what} = {expr} does not evaluate to an integer ({e})")
         return int(e)
@@ -278,6 +281,11 @@ def _kernel(plan: Plan, program: Any, device: str) -> tuple[Any, str]:
                     f"({[k.name for k in kernels]}); name one in the plan's kernel.name"
                 )
             return kernels[0], f"capture ({kernels[0].device})"
+        case "imported":
+            raise UsageError(
+                f"plan {plan.name!r} describes a record imported with `bench import`; it was run elsewhere and "
+                "cannot be run from here. Run data/plans/nested_cat_add-confirm.json instead"
+            )
         case other:  # pragma: no cover  (plan.parse validates)
             raise UsageError(f"unknown kernel source {other!r}")
 

@@ -27,7 +27,7 @@ from workbench.errors import InputError
 
 SCHEMA = "workbench.bench.plan/1"
 
-Shape = tuple[tuple[str, int], ...]  # (dimension, size) in the program's order
+Shape = tuple[tuple[str, int | str], ...]  # (dimension, size) in the program's order; ("family", label) imported
 
 
 class PlanError(InputError):
@@ -64,7 +64,7 @@ class Stage:
     processes: int
     rounds_per_process: int
     warmup_s: float
-    xblock: int
+    xblock: int | None  # None: chosen by the launcher and not recorded (imported records only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,16 +75,18 @@ class Plan:
     variants: tuple[str, ...]
     comparisons: tuple[tuple[str, str], ...]  # (wide, narrow) pairs reported; the decision's pair first
     order_scheme: str
-    l2_flush: bool
+    l2_flush: bool | None  # None: not recorded (imported)
     l2_flush_mib: int
-    telemetry_interval_s: float
+    telemetry_interval_s: float | None
     seed: int
     gpu: Stage
-    dry_run: Stage
+    dry_run: Stage | None  # None: an imported record's plan has no dry run
     decision: Decision
     sha256: str
 
     def stage(self, dry_run: bool) -> Stage:
+        if dry_run and self.dry_run is None:
+            raise PlanError(f"plan {self.name!r} describes an imported record and has no dry run")
         return self.dry_run if dry_run else self.gpu
 
     @property
@@ -101,6 +103,10 @@ def digest(raw: Mapping[str, Any]) -> str:
 
 
 def shape_key(shape: Shape) -> str:
+    """``rows=2048,q=2048,...``; an imported shape named by rows and a family label keeps its source's key,
+    ``2048xissue``, so tables can be read against the source's."""
+    if len(shape) == 2 and shape[0][0] == "rows" and shape[1][0] == "family":
+        return f"{shape[0][1]}x{shape[1][1]}"
     return ",".join(f"{k}={v}" for k, v in shape)
 
 
@@ -163,11 +169,15 @@ def parse(raw: Any, where: str = "<plan>") -> Plan:
     if order_scheme != "all_orders":
         raise PlanError(f"{where}: order_scheme {order_scheme!r} is not supported; use 'all_orders'")
     kernel = get(raw, "kernel", dict)
-    if kernel.get("from") not in ("capture", "fixture", "file") or (kernel["from"] == "file" and "path" not in kernel):
+    if kernel.get("from") not in ("capture", "fixture", "file", "imported") or (
+            kernel["from"] == "file" and "path" not in kernel):
         raise PlanError(
             f"{where}: 'kernel' must be {{\"from\": \"capture\"}}, {{\"from\": \"fixture\"}} or "
             f"{{\"from\": \"file\", \"path\": ...}}; got {kernel!r}"
         )
+    # A plan describing an imported record (``bench import``) was not written by the workbench and cannot be
+    # run: it may leave unrecorded settings null and name shapes by the source's family labels.
+    imported = kernel["from"] == "imported"
     n_orders = len(list(itertools.permutations(variants)))
 
     def stage(d: Mapping[str, Any], ctx: str) -> Stage:
@@ -176,10 +186,11 @@ def parse(raw: Any, where: str = "<plan>") -> Plan:
             out = []
             for i, s in enumerate(seq):
                 if not isinstance(s, dict) or not s or not all(
-                    isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in s.values()
+                    (isinstance(v, int) and not isinstance(v, bool) and v >= 1)
+                    or (imported and k == "family" and isinstance(v, str) and v) for k, v in s.items()
                 ):
                     raise PlanError(f"{where}: {ctx}{key}[{i}] must map dimension names to sizes >= 1; got {s!r}")
-                out.append(tuple((str(k), int(v)) for k, v in s.items()))
+                out.append(tuple((str(k), v if isinstance(v, str) else int(v)) for k, v in s.items()))
             return tuple(out)
 
         st = Stage(
@@ -190,7 +201,7 @@ def parse(raw: Any, where: str = "<plan>") -> Plan:
             processes=get(d, "processes", int, ctx),
             rounds_per_process=get(d, "rounds_per_process", int, ctx),
             warmup_s=get(d, "warmup_s", float, ctx),
-            xblock=get(d, "xblock", int, ctx),
+            xblock=None if imported and d.get("xblock", 0) is None else get(d, "xblock", int, ctx),
         )
         if not st.sequence and not st.small:
             raise PlanError(f"{where}: {ctx}sequence and {ctx}small are both empty; nothing would be measured")
@@ -201,7 +212,7 @@ def parse(raw: Any, where: str = "<plan>") -> Plan:
                 f"{where}: {ctx}rounds_per_process = {st.rounds_per_process} is not a multiple of the "
                 f"{n_orders} orders of {len(variants)} variants; 'all_orders' runs each order equally often"
             )
-        if st.xblock < 1 or st.xblock & (st.xblock - 1):
+        if st.xblock is not None and (st.xblock < 1 or st.xblock & (st.xblock - 1)):
             raise PlanError(f"{where}: {ctx}xblock = {st.xblock} must be a power of two (tl.arange needs one)")
         return st
 
@@ -212,12 +223,14 @@ def parse(raw: Any, where: str = "<plan>") -> Plan:
         variants=variants,
         comparisons=tuple(comparisons),
         order_scheme=order_scheme,
-        l2_flush=get(raw, "l2_flush", bool),
+        l2_flush=None if imported and raw.get("l2_flush", 0) is None else get(raw, "l2_flush", bool),
         l2_flush_mib=int(raw.get("l2_flush_mib", 256)),
-        telemetry_interval_s=get(raw, "telemetry_interval_s", float),
+        telemetry_interval_s=(None if imported and raw.get("telemetry_interval_s", 0) is None
+                              else get(raw, "telemetry_interval_s", float)),
         seed=get(raw, "seed", int),
         gpu=stage(get(raw, "gpu", dict), "gpu."),
-        dry_run=stage(get(raw, "dry_run", dict), "dry_run."),
+        dry_run=(None if imported and raw.get("dry_run", 0) is None
+                 else stage(get(raw, "dry_run", dict), "dry_run.")),
         decision=decision,
         sha256=digest(raw),
     )

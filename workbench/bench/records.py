@@ -70,6 +70,7 @@ def write(record: dict[str, Any], path: str | Path) -> Path:
         with os.fdopen(fd, "w") as fh:
             json.dump(record, fh, indent=1, allow_nan=False)  # key order kept: shape keys follow the plan
             fh.write("\n")
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600; records are shared data
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

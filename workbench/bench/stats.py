@@ -87,12 +87,17 @@ def summarize(x: Sequence[float] | np.ndarray, resamples: int, confidence: float
     return Summary(float(np.median(x)), lo, hi, int(x.size))
 
 
-def _block_time(block: Mapping[str, Any], what: str) -> float | None:
+def _block_time(block: Mapping[str, Any], what: str, sequence_field: str = "sequence_ms") -> float | None:
+    """The block's time for ``what`` ("sequence" or a shape key): the record's sequence field, else the median
+    of the block's calls at the shape, else (imported records) the source's per-call mean at the shape."""
     if what == "sequence":
-        return block.get("sequence_ms")
+        return block.get(sequence_field)
     calls = block.get("small_calls_ms", {}).get(what)
     if calls is None:
         calls = block.get("sequence_calls_ms", {}).get(what)
+    if calls is None:  # imported: one per-call mean per shape (CUDA events in the source), no per-call list
+        mean = block.get("small_per_call_us", {}).get(what, block.get("sequence_per_call_us", {}).get(what))
+        return None if mean is None else float(mean)
     if not calls or any(c is None for c in calls):
         return None
     return float(np.median(calls))
@@ -100,6 +105,7 @@ def _block_time(block: Mapping[str, Any], what: str) -> float | None:
 
 def paired(record: Mapping[str, Any], wide: str, narrow: str, what: str = "sequence") -> list[dict[str, Any]]:
     """One entry per round holding both variants: process, round, who ran first, and the ratio."""
+    field = record.get("sequence_field", "sequence_ms")
     rounds: dict[tuple[int, int], dict[str, Any]] = {}
     for b in record["blocks"]:
         rounds.setdefault((b["process"], b["round"]), {})[b["variant"]] = b
@@ -107,7 +113,7 @@ def paired(record: Mapping[str, Any], wide: str, narrow: str, what: str = "seque
     for (p, r), blocks in sorted(rounds.items()):
         if wide not in blocks or narrow not in blocks:
             continue
-        tw, tn = _block_time(blocks[wide], what), _block_time(blocks[narrow], what)
+        tw, tn = _block_time(blocks[wide], what, field), _block_time(blocks[narrow], what, field)
         if tw is None or tn is None:
             continue
         first = "wide first" if blocks[wide]["position"] < blocks[narrow]["position"] else "narrow first"
