@@ -55,12 +55,33 @@ class Record:
 
 
 @dataclass(frozen=True, slots=True)
+class Witness:
+    """A counterexample the checker recorded for a mode it refused (a shape and a lane): the oracle runs it
+    too, since a kernel certified in the other mode must still agree there on active lanes."""
+
+    mode: str
+    values: tuple[tuple[str, int], ...]
+    lane: tuple[tuple[str, int], ...]  # ("xindex", i) / ("yindex", j)
+
+
+@dataclass(frozen=True, slots=True)
 class Target:
     """A certified kernel and the size arguments its narrowed text declares ``i32``."""
 
     record: Record
     modes: tuple[str, ...]
     narrowed: tuple[str, ...]
+    witnesses: tuple[Witness, ...] = ()
+
+
+def _witness(mode: str, entry: dict) -> Witness | None:
+    cex = entry.get("counterexample")
+    if not isinstance(cex, dict) or not isinstance(cex.get("shape"), dict):
+        return None
+    shape, lane = cex["shape"], cex.get("lane") or {}
+    if not all(isinstance(v, int) for v in (*shape.values(), *lane.values())):
+        return None
+    return Witness(mode, tuple(sorted(shape.items())), tuple(sorted(lane.items())))
 
 
 def _need(d: dict, key: str, where: str, fix: str) -> Any:
@@ -116,16 +137,19 @@ def targets(table: str | Path = TABLE, kernels: str | Path = KERNELS) -> list[Ta
     for row in _need(doc, "kernels", where, fix):
         program, kernel = _need(row, "program", where, fix), _need(row, "kernel", where, fix)
         by_args: dict[tuple[str, ...], list[str]] = {}
+        witnesses = []
         for mode in MODES:
             entry = _need(row, mode, where, fix)
             if _need(entry, "verdict", where, fix) == CERTIFIED:
                 args = tuple(sorted(_need(entry, "narrowable_size_args", where, fix)))
                 by_args.setdefault(args, []).append(mode)
+            elif (w := _witness(mode, entry)) is not None:
+                witnesses.append(w)
         if not by_args:
             continue
         record = load_record(Path(kernels) / program / f"{kernel}.json")
         for args, modes in sorted(by_args.items()):
-            out.append(Target(record, tuple(modes), args))
+            out.append(Target(record, tuple(modes), args, tuple(witnesses)))
     return out
 
 

@@ -48,9 +48,11 @@ def _cdiv(a: int, b: int) -> int:
     return -(-a // b)
 
 
-def _axis(n: int, block: int, blocks: int, sizes: list[int], rng: random.Random, count: int) -> list[int]:
-    """Block indices along one axis of ``blocks`` launched blocks covering ``n`` elements, by priority."""
-    first = [0, blocks - 1, 1, blocks - 2, (n - 1) // block]
+def _axis(n: int, block: int, blocks: int, sizes: list[int], rng: random.Random, count: int,
+          must: tuple[int, ...] = ()) -> list[int]:
+    """Block indices along one axis of ``blocks`` launched blocks covering ``n`` elements, by priority
+    (the blocks holding the element indices ``must`` first)."""
+    first = [i // block for i in must] + [0, blocks - 1, 1, blocks - 2, (n - 1) // block]
     marks = [(1 << 30) // block, ((1 << 31) - 1) // block, blocks // 2]
     for v in sorted(set(sizes)):
         if 0 < v < n:
@@ -70,8 +72,13 @@ def _axis(n: int, block: int, blocks: int, sizes: list[int], rng: random.Random,
 
 
 def plan(rec: Record, values: dict[str, int], index: int, rng: random.Random,
-         param_names: tuple[str, ...], constexpr_names: tuple[str, ...], pointer_names: tuple[str, ...]) -> Launch:
-    """The launch of ``rec`` at shape ``values``; ``index`` picks the block sizes (they rotate over shapes)."""
+         param_names: tuple[str, ...], constexpr_names: tuple[str, ...], pointer_names: tuple[str, ...],
+         lanes: dict[str, int] | None = None) -> Launch:
+    """The launch of ``rec`` at shape ``values``; ``index`` picks the block sizes (they rotate over shapes);
+    ``lanes`` (``{"xindex": i}``) names element indices whose programs must run."""
+    lanes = lanes or {}
+    xs_must = tuple(v for k, v in lanes.items() if k == "xindex")
+    ys_must = tuple(v for k, v in lanes.items() if k == "yindex")
     numels = {name: f.value(values) for name, f in rec.numels}
     sizes = {name: f.value(values) for name, f in rec.size_args}
     scalars = {**sizes, **numels}
@@ -86,7 +93,7 @@ def plan(rec: Record, values: dict[str, int], index: int, rng: random.Random,
             n = numels["xnumel"]
             gx = _cdiv(n, xb)
             grid = (gx, 1, 1)
-            pids = tuple((x, 0, 0) for x in _axis(n, xb, gx, size_values, rng, PIDS_1D))
+            pids = tuple((x, 0, 0) for x in _axis(n, xb, gx, size_values, rng, PIDS_1D, xs_must))
         case "Grid2D" | "Grid2DWithYZOverflow":
             blocks = BLOCKS_2D[index % len(BLOCKS_2D)]
             xb, yb = blocks["XBLOCK"], blocks["YBLOCK"]
@@ -98,8 +105,8 @@ def plan(rec: Record, values: dict[str, int], index: int, rng: random.Random,
                 y_div = _cdiv(y_raw, MAX_Y_GRID)
                 gy, gz = (0 if y_div == 0 else _cdiv(y_raw, y_div)), y_div
             grid = (gx, gy, gz)
-            xs = _axis(nx, xb, gx, size_values, rng, PIDS_PER_AXIS_2D[0])
-            ys = _axis(ny, yb, gy * gz, size_values, rng, PIDS_PER_AXIS_2D[1])
+            xs = _axis(nx, xb, gx, size_values, rng, PIDS_PER_AXIS_2D[0], xs_must)
+            ys = _axis(ny, yb, gy * gz, size_values, rng, PIDS_PER_AXIS_2D[1], ys_must)
             pids = tuple((x, y % gy, y // gy) for x in xs for y in ys)
         case other:
             raise OutOfClass(f"grid type {other!r} is not modelled by the oracle (Grid1D, Grid2D, "

@@ -19,7 +19,8 @@ from enum import StrEnum
 
 import numpy as np
 
-BASE_SHIFT = 48  # pointer i lives at (i + 1) << 48: 2**48 bytes apart, far beyond any offset a shape allows
+BASE_SHIFT = 56  # pointer i lives at (i + 1) << 56: 2**56 bytes apart, far beyond any offset a valid shape allows
+AMBIGUOUS = 1 << 55  # bytes: an address this far from every base is reported raw (a wild offset)
 
 # Element types as the Triton signature spells them -> (numpy storage dtype in the interpreter, byte width).
 # The interpreter stores bfloat16 as uint16 and float8 as uint8 (triton/runtime/interpreter.py _get_np_dtype).
@@ -62,15 +63,18 @@ def bases(pointers: list[str]) -> dict[str, int]:
     return {p: (i + 1) << BASE_SHIFT for i, p in enumerate(pointers)}
 
 
-def locate(address: int, by_base: dict[str, int]) -> tuple[str, int]:
-    """(pointer, byte offset) of an address: the nearest base in wrapping 64-bit distance (for reports)."""
+def locate(address: int, by_base: dict[str, int]) -> tuple[str, int] | None:
+    """(pointer, byte offset) of an address: the nearest base in wrapping 64-bit distance (for reports);
+    ``None`` when the address is too far from every base to name one."""
+    if len(by_base) > 254:
+        raise ValueError("more than 254 pointer parameters do not fit the fake address space")
     best = None
     for name, base in by_base.items():
         delta = ((address - base + (1 << 63)) % (1 << 64)) - (1 << 63)
         if best is None or abs(delta) < abs(best[1]):
             best = (name, delta)
     assert best is not None
-    return best
+    return best if abs(best[1]) < AMBIGUOUS else None
 
 
 def _splitmix64(x: np.ndarray) -> np.ndarray:

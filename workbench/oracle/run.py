@@ -35,7 +35,7 @@ from workbench.errors import WorkbenchError
 from workbench.oracle.corpus import Target
 from workbench.oracle.launch import Launch, OutOfClass, plan
 from workbench.oracle.memory import ELEMENT, bases, locate
-from workbench.oracle.shapes import Shape, numel, search
+from workbench.oracle.shapes import Shape, numel, search, valid
 from workbench.oracle.source import OracleInputError, narrow, read
 from workbench.paths import ROOT
 
@@ -70,6 +70,7 @@ class Finding:
     values: tuple[tuple[str, int], ...]
     pid: tuple[int, int, int]
     lane: tuple[int, ...]
+    index: tuple[int, ...]  # global (y, x) / (x,) element index of the lane
     access: str
     what: str
     wide: tuple
@@ -121,8 +122,14 @@ def _prepare(index: int, target: Target, shapes: list[Shape] | None, seed: int) 
         result.reason = (f"{rec.path}: the record's signature {declared} differs from the source's "
                          f"{dict(wide_text.signature)}; re-capture the kernel")
         return result
+    lanes: list[dict[str, int]] = []
     if shapes is None:
-        shapes = search(rec, seed)
+        shapes = []
+        for w in target.witnesses:  # the checker's own counterexamples for a refused mode, when valid
+            if valid(rec, dict(w.values)) and all(s.values != w.values for s in shapes):
+                shapes.append(Shape(f"checker counterexample ({w.mode})", w.values))
+                lanes.append(dict(w.lane))
+        shapes += [s for s in search(rec, seed) if all(s.values != k.values for k in shapes)]
     if not shapes:
         result.verdict, result.reason = Verdict.UNDECIDED, "no shape satisfies every guard of the record"
         return result
@@ -131,7 +138,8 @@ def _prepare(index: int, target: Target, shapes: list[Shape] | None, seed: int) 
     rng = random.Random(f"{seed}:{rec.key}:pids")
     try:
         launches = tuple(plan(rec, s.as_dict(), i, rng, wide_text.params, wide_text.constexprs,
-                              tuple(p for p, _ in pointers)) for i, s in enumerate(shapes))
+                              tuple(p for p, _ in pointers), lanes[i] if i < len(lanes) else None)
+                         for i, s in enumerate(shapes))
     except OutOfClass as exc:
         result.verdict, result.reason = Verdict.OUT_OF_CLASS, str(exc)
         return result
@@ -141,10 +149,25 @@ def _prepare(index: int, target: Target, shapes: list[Shape] | None, seed: int) 
 
 
 def _side(raw: list, where: dict[str, int], elem: dict[str, int]) -> tuple:
+    """(pointer, element offset, mask, stored bits); an address no base explains is given as hex."""
     addr, mask, bits = raw
-    name, delta = locate(int(addr), where)
+    found = locate(int(addr), where)
+    if found is None:
+        return ("?", f"address {int(addr):#018x}", bool(mask), bits)
+    name, delta = found
     offset = delta // elem[name] if delta % elem[name] == 0 else f"{delta} bytes"
     return (name, offset, bool(mask), bits)
+
+
+def _index(launch: Launch, pid: tuple[int, ...], lane: tuple[int, ...]) -> tuple[int, ...]:
+    """The lane's global (y, x) or (x,) element index, as the kernel computes ``xindex``/``yindex``."""
+    blocks = dict(launch.constexprs)
+    if len(lane) == 2:
+        yblock = pid[1] + pid[2] * launch.grid[1]
+        return (yblock * blocks["YBLOCK"] + lane[0], pid[0] * blocks["XBLOCK"] + lane[1])
+    if len(lane) == 1:
+        return (pid[0] * blocks["XBLOCK"] + lane[0],)
+    return ()
 
 
 def _judge(p: _Planned, out: dict) -> KernelResult:
@@ -167,7 +190,8 @@ def _judge(p: _Planned, out: dict) -> KernelResult:
             run["inactive_differences"]))
         for d in run["disagreements"]:
             if len(result.findings) < KEEP:
-                result.findings.append(Finding(shape.label, shape.values, tuple(d["pid"]), tuple(d["lane"]),
+                pid, lane = tuple(d["pid"]), tuple(d["lane"])
+                result.findings.append(Finding(shape.label, shape.values, pid, lane, _index(launch, pid, lane),
                                                d["access"], d["what"], _side(d["wide"], where, elem)
                                                if d["what"] != "count" else tuple(d["wide"]),
                                                _side(d["narrowed"], where, elem)
@@ -176,7 +200,7 @@ def _judge(p: _Planned, out: dict) -> KernelResult:
         first = result.findings[0]
         result.verdict = Verdict.NOT_EQUIVALENT
         result.reason = (f"{result.disagreements} disagreement(s) on active lanes; first at shape "
-                         f"{dict(first.values)}, program {first.pid}, lane {first.lane}: {first.access} "
+                         f"{dict(first.values)}, program {first.pid}, index {first.index}: {first.access} "
                          f"{first.what} wide={first.wide} narrowed={first.narrowed}")
     else:
         result.reason = (f"0 disagreements on {result.lanes} active lanes over {len(result.shapes)} shapes")
