@@ -5,7 +5,8 @@ other (:func:`bases`), the interpreter computes addresses exactly as for real me
 offset`` in wrapping 64-bit arithmetic), and a load returns a deterministic function of its *address*
 (:func:`load_bits`, a SplitMix64 hash) rather than memory contents. So a stored value witnesses which addresses
 fed it: if the wide and the narrowed kernel store the same bits at the same address on every active lane, the
-same data reached the same operations along the way (up to hash collisions, about 2**-23 per float32 lane).
+same data reached the same operations along the way (up to hash collisions: about 2**-27 per float32 lane,
+2**-11 per bfloat16 lane).
 
 Limits: integer loads return small non-negative values (``< 2**15``) so a kernel that used a loaded value as
 an index would compute plausible offsets; no corpus kernel does (indirect indexing is outside the checker's
@@ -86,21 +87,32 @@ def _splitmix64(x: np.ndarray) -> np.ndarray:
         return z ^ (z >> np.uint64(31))
 
 
+def _float_bits(h: np.ndarray, width: int, exp_bits: int, bias: int, spread: int) -> np.ndarray:
+    """sign | exponent in [bias, bias + 2**spread) | mantissa, all from the hash: finite values of magnitude in
+    [1, 2**(2**spread)) with as many distinct values as the format allows there."""
+    man_bits = width - 1 - exp_bits
+    sign = (h >> np.uint64(63)) << np.uint64(width - 1)
+    exp = (np.uint64(bias) + ((h >> np.uint64(60 - spread)) & np.uint64((1 << spread) - 1))) << np.uint64(man_bits)
+    man = h & np.uint64((1 << man_bits) - 1)
+    return sign | exp | man
+
+
 def load_bits(address: np.ndarray, element: str) -> np.ndarray:
     """The value a load returns at each address, in the interpreter's storage dtype for ``element``.
 
-    Floats get a hashed mantissa with exponent 0 (values in [1, 2)): finite, no NaN, arithmetic on them stays
-    finite for the handful of operations a pointwise kernel does; integers get hashed values in [0, 2**15)."""
+    Floats get a hashed sign, a small hashed exponent and a hashed mantissa (finite, magnitudes in [1, 256) —
+    [1, 16) for fp16 — so the few operations of a pointwise kernel stay finite and distinct inputs give
+    distinct outputs); integers get hashed values in [0, 2**15)."""
     h = _splitmix64(address)
     match element:
         case "fp32":
-            return (np.uint32(0x3F800000) | (h >> np.uint64(41)).astype(np.uint32)).view(np.float32)
+            return _float_bits(h, 32, 8, 127, 3).astype(np.uint32).view(np.float32)
         case "fp64":
-            return (np.uint64(0x3FF0000000000000) | (h >> np.uint64(12))).view(np.float64)
+            return _float_bits(h, 64, 11, 1023, 3).view(np.float64)
         case "fp16":
-            return (np.uint16(0x3C00) | (h >> np.uint64(54)).astype(np.uint16)).view(np.float16)
+            return _float_bits(h, 16, 5, 15, 2).astype(np.uint16).view(np.float16)
         case "bf16":
-            return np.uint16(0x3F80) | (h >> np.uint64(57)).astype(np.uint16)
+            return _float_bits(h, 16, 8, 127, 3).astype(np.uint16)
         case "i1":
             return (h >> np.uint64(63)).astype(bool)
         case "i8" | "u8" | "i16" | "u16" | "i32" | "u32" | "i64" | "u64":

@@ -1,0 +1,110 @@
+"""The oracle can fail: unsafe narrowings (a shape outside the guards, hand-edited kernels) are reported as
+disagreements with a witness, a safe one is not, and what the oracle cannot intercept is refused by name.
+
+All kernels run in one interpreter worker (one Triton import) through a module-scoped fixture."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.contract import Verdict
+from workbench.oracle.corpus import Target, parse_record, select, targets
+from workbench.oracle.run import check
+from workbench.oracle.shapes import Shape, valid
+
+ROOT = Path(__file__).resolve().parents[2]
+BROADCAST = ROOT / "data" / "kernels" / "broadcast_add" / "triton_poi_fused_add_0.json"
+LOAD1 = "tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last')"
+LOAD0 = "tmp0 = tl.load(in_ptr0 + (x2), xmask, eviction_policy='evict_last')"
+STORE = "tl.store(out_ptr0 + (x2), tmp2, xmask)"
+
+EDITS = {
+    # an extra product of size arguments in an address: ks0*ks0 wraps in int32 once s27 > 46340
+    "edited_product": (LOAD1, "tmp1 = tl.load(in_ptr1 + (x0 + ks0*ks0), xmask)"),
+    # an index scaled and offset by a size argument: 2*xindex + ks0 crosses 2**31 in the last programs
+    "edited_scaled_index": (LOAD0, "tmp0 = tl.load(in_ptr0 + (2*xindex + ks0), xmask)"),
+    # addresses untouched; only the stored value depends on a product that wraps when narrowed
+    "edited_value": (STORE, "tl.store(out_ptr0 + (x2), tmp2 + (ks0*ks0).to(tl.float32), xmask)"),
+    # an atomic: a memory operation the oracle does not intercept (must be refused, never executed)
+    "edited_atomic": (STORE, "tl.atomic_add(out_ptr0 + (x2), tmp2, xmask)"),
+}
+
+
+def _edited(program: str, old: str, new: str) -> Target:
+    d = json.loads(BROADCAST.read_text())
+    assert old in d["source"]
+    d["source"] = d["source"].replace(old, new)
+    d["program"] = program
+    return Target(parse_record(d, f"hand-edited {program}"), ("observable",), ("ks0",))
+
+
+@pytest.fixture(scope="module")
+def results():
+    corpus = select(targets(), ["cat2", "rotary", "tile_rows"])
+    edited = [_edited(name, old, new) for name, (old, new) in EDITS.items()]
+    d = json.loads(BROADCAST.read_text())
+    d["signature"] = dict(d["signature"], ks0="i32")  # the record disagrees with its own source
+    mismatched = Target(parse_record(dict(d, program="edited_signature"), "hand-edited signature"), ("strict",),
+                        ("ks0",))
+    outside = {"cat2/triton_poi_fused_cat_0": [Shape("outside the guards", (("s20", 3), ("s97", 2),
+                                                                            ("s98", 2**31 + 5)))]}
+    out = check(corpus + edited + [mismatched], shapes=outside, progress=False)
+    return {r.program: r for r in out}
+
+
+def test_a_shape_outside_the_guards_makes_the_narrowed_kernel_disagree(results):
+    r = results["cat2"]
+    assert r.verdict == Verdict.NOT_EQUIVALENT and r.disagreements > 0
+    f = r.findings[0]
+    # ks1 = s98 = 2**31+5 does not fit int32: the narrowed kernel's segment test flips and masks the load off
+    assert f.values == (("s20", 3), ("s97", 2), ("s98", 2**31 + 5)) and f.pid == (0, 0, 0)
+    assert f.what == "mask" and f.wide[2] is True and f.narrowed[2] is False
+    assert "disagreement(s) on active lanes" in r.reason
+
+
+def test_an_extra_product_of_sizes_is_caught_at_shapes_inside_the_guards(results):
+    r = results["edited_product"]
+    assert r.verdict == Verdict.NOT_EQUIVALENT
+    rec = json.loads(BROADCAST.read_text())
+    f = r.findings[0]
+    assert f.what == "address" and f.access == "load 1"
+    s27 = dict(f.values)["s27"]
+    assert s27 * s27 >= 2**31 and valid(parse_record(rec, "t"), dict(f.values))
+
+
+def test_a_scaled_index_plus_a_size_is_caught_in_the_last_programs(results):
+    r = results["edited_scaled_index"]
+    assert r.verdict == Verdict.NOT_EQUIVALENT
+    f = r.findings[0]
+    assert f.what == "address" and f.access == "load 0" and f.wide[:2] != f.narrowed[:2]
+
+
+def test_stored_values_witness_the_data_flow(results):
+    r = results["edited_value"]
+    assert r.verdict == Verdict.NOT_EQUIVALENT
+    assert {f.what for f in r.findings} == {"value"}  # same addresses, different bits stored
+    f = r.findings[0]
+    assert f.wide[:3] == f.narrowed[:3] and f.wide[3] != f.narrowed[3]
+
+
+def test_certified_kernels_agree_and_rotary_differs_only_on_inactive_lanes(results):
+    for name in ("tile_rows", "rotary"):
+        r = results[name]
+        assert r.verdict == Verdict.OK and r.disagreements == 0 and r.lanes > 5000, r.reason
+    rotary = results["rotary"]
+    witness = next(s for s in rotary.shapes if s.label == "checker counterexample (strict)")
+    assert dict(witness.values) == {"s27": 1073741823, "s77": 2}
+    assert witness.inactive_differences > 0 and witness.disagreements == 0
+
+
+def test_an_uninterceptable_memory_operation_is_out_of_class_by_name(results):
+    r = results["edited_atomic"]
+    assert r.verdict == Verdict.OUT_OF_CLASS and "atomic_rmw" in r.reason
+
+
+def test_a_record_whose_signature_disagrees_with_its_source_is_an_error(results):
+    r = results["edited_signature"]
+    assert r.verdict == Verdict.ERROR and "differs from the source" in r.reason
