@@ -24,6 +24,9 @@ def test_floor_division_and_remainder_follow_python(a, b, c):
     assert expression("CeilDiv(a, b)", "t").value(s) == -(-a // b)
     assert expression("floor(a/2 + 1/2)", "t").value(s) == (a + 1) // 2
     assert expression("Max(1, a) * Min(c, 3) - 2*a**2", "t").value(s) == max(1, a) * min(c, 3) - 2 * a * a
+    h = (b + 1) // 2  # chunk_add's guard shape: nested floor divisions by a floor division
+    assert expression("((b + (((b + 1)//2)) - 1)//(((b + 1)//2)))", "t").value(s) == (b + h - 1) // h
+    assert expression("ceiling(a/3 - c/7)", "t").value(s) == -((-(7 * a - 3 * c)) // 21)
 
 
 @settings(max_examples=100, deadline=None)

@@ -45,6 +45,59 @@ def _div_floor(a: Num, b: Num) -> int:
     return math.floor(Fraction(a) / Fraction(b))
 
 
+def _ratio(node, c) -> Callable[[Shape], tuple[Num, Num]]:
+    """The value of ``node`` as (numerator, denominator) built from integer arithmetic only: sums and products
+    of rational constants, ``x**-1`` factors and integer-valued subterms (how the parser spells ``a // b``
+    and ``(s + 1)//2``). Exact, and far faster than Fractions."""
+    if isinstance(node, sympy.Rational):
+        p, q = int(node.p), int(node.q)
+        return lambda s: (p, q)
+    if isinstance(node, sympy.Pow) and node.args[1] == -1:
+        inner = _ratio(node.args[0], c)
+
+        def inverse(s: Shape) -> tuple[Num, Num]:
+            n, d = inner(s)
+            return d, n
+        return inverse
+    if isinstance(node, sympy.Mul):
+        parts = [_ratio(a, c) for a in node.args]
+
+        def product(s: Shape) -> tuple[Num, Num]:
+            n, d = 1, 1
+            for f in parts:
+                a, b = f(s)
+                n, d = n * a, d * b
+            return n, d
+        return product
+    if isinstance(node, sympy.Add):
+        parts = [_ratio(a, c) for a in node.args]
+
+        def total(s: Shape) -> tuple[Num, Num]:
+            n, d = 0, 1
+            for f in parts:
+                a, b = f(s)
+                n, d = (n * b + a * d, d * b) if b != d else (n + a, d)
+            return n, d
+        return total
+    value = c(node)
+    return lambda s: (value(s), 1)
+
+
+def _quotient(arg, floor: bool, c) -> Callable[[Shape], object]:
+    """``floor``/``ceiling`` of ``arg`` as numerator // denominator (see :func:`_ratio`)."""
+    ratio = _ratio(arg, c)
+
+    def quotient(s: Shape) -> Num:
+        n, d = ratio(s)
+        if d == 0:
+            raise Undefined("division by zero")
+        if isinstance(n, int) and isinstance(d, int):
+            return n // d if floor else -(-n // d)
+        q = Fraction(n) / Fraction(d)
+        return math.floor(q) if floor else math.ceil(q)
+    return quotient
+
+
 def _compile(node, text: str, where: str) -> Callable[[Shape], object]:
     c = lambda n: _compile(n, text, where)  # noqa: E731
     if node is sympy.true or node is sympy.false:
@@ -70,9 +123,14 @@ def _compile(node, text: str, where: str) -> Callable[[Shape], object]:
         case sympy.Add:
             return lambda s: _norm(sum((f(s) for f in args), 0))
         case sympy.Mul:
+            coeff, rest = node.as_coeff_Mul()  # the numeric factor, folded once
+            const = Fraction(int(coeff.p), int(coeff.q)) if isinstance(coeff, sympy.Rational) else None
+            factors = [c(a) for a in sympy.Mul.make_args(rest)] if const is not None else args
+            const = _norm(const) if const is not None else 1
+
             def mul(s: Shape) -> Num:
-                out: Num = 1
-                for f in args:
+                out: Num = const
+                for f in factors:
                     out *= f(s)
                 return _norm(out)
             return mul
@@ -87,10 +145,8 @@ def _compile(node, text: str, where: str) -> Callable[[Shape], object]:
                     raise Undefined("0 to a negative power")
                 return _norm(Fraction(b) ** e) if e < 0 else b**e
             return power
-        case sympy.floor:
-            return lambda s: math.floor(args[0](s))
-        case sympy.ceiling:
-            return lambda s: math.ceil(args[0](s))
+        case sympy.floor | sympy.ceiling:
+            return _quotient(node.args[0], node.func is sympy.floor, c)
         case sympy.Abs:
             return lambda s: abs(args[0](s))
         case sympy.Min:
