@@ -59,10 +59,15 @@ def test_a_shape_outside_the_guards_makes_the_narrowed_kernel_disagree(results):
     r = results["cat2"]
     assert r.verdict == Verdict.NOT_EQUIVALENT and r.disagreements > 0
     f = r.findings[0]
-    # ks1 = s98 = 2**31+5 does not fit int32: the narrowed kernel's segment test flips and masks the load off
+    # ks1 = s98 = 2**31+5 does not fit int32 (reported first), and the narrowed kernel's segment test flips and
+    # masks the load off
     assert f.values == (("s20", 3), ("s97", 2), ("s98", 2**31 + 5)) and f.pid == (0, 0, 0)
+    args = {f.access: (f.wide, f.narrowed) for f in r.findings if f.access.startswith("argument")}
+    assert args == {"argument ks0": (("ks0", 2**31 + 8), ("ks0", -(2**31) + 8)),
+                    "argument ks1": (("ks1", 2**31 + 5), ("ks1", -(2**31) + 5))}
+    f = next(f for f in r.findings if f.access.startswith("load"))
     assert f.what == "mask" and f.wide[2] is True and f.narrowed[2] is False
-    assert "disagreement(s) on active lanes" in r.reason
+    assert "disagreement(s); first at shape" in r.reason
 
 
 def test_an_extra_product_of_sizes_is_caught_at_shapes_inside_the_guards(results):

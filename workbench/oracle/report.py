@@ -26,7 +26,7 @@ def _shape(s: ShapeRun) -> dict[str, Any]:
 
 def _side(side: tuple) -> dict[str, Any] | list:
     if len(side) != 4:
-        return list(side)  # an access-count disagreement: the two kinds sequences
+        return list(side)  # an access-count disagreement (the two sequences) or an argument (name, value)
     pointer, offset, mask, bits = side
     return {"pointer": pointer, "offset": offset, "mask": mask, "stored_bits": bits}
 

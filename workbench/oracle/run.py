@@ -40,6 +40,7 @@ from workbench.oracle.source import OracleInputError, narrow, read
 from workbench.paths import ROOT
 
 KEEP = 24  # disagreements listed per kernel (all are counted)
+INT32 = (-(2**31), 2**31 - 1)
 
 
 class OracleWorkerError(WorkbenchError):
@@ -184,10 +185,17 @@ def _judge(p: _Planned, out: dict) -> KernelResult:
     for run in out["runs"]:
         i = run["shape"]
         shape, launch = p.shapes[i], p.launches[i]
+        # A narrowed argument whose value does not fit int32 is a disagreement in itself (the checker's
+        # theorem claims every narrowed size argument fits), whatever the lanes below show.
+        unfit = [(a, v) for a, v in launch.scalars if a in p.target.narrowed and not INT32[0] <= v <= INT32[1]]
+        for a, v in unfit:
+            if len(result.findings) < KEEP:
+                result.findings.append(Finding(shape.label, shape.values, (0, 0, 0), (), (), f"argument {a}",
+                                               "value", (a, v), (a, (v + 2**31) % 2**32 - 2**31)))
         result.shapes.append(ShapeRun(
             shape.label, shape.values, numel(rec, shape.as_dict()), launch.constexprs, launch.grid,
-            len(launch.pids), run["lanes"], run["active_lanes"], run["accesses"], run["disagreement_count"],
-            run["inactive_differences"]))
+            len(launch.pids), run["lanes"], run["active_lanes"], run["accesses"],
+            run["disagreement_count"] + len(unfit), run["inactive_differences"]))
         for d in run["disagreements"]:
             if len(result.findings) < KEEP:
                 pid, lane = tuple(d["pid"]), tuple(d["lane"])
@@ -199,7 +207,7 @@ def _judge(p: _Planned, out: dict) -> KernelResult:
     if result.disagreements:
         first = result.findings[0]
         result.verdict = Verdict.NOT_EQUIVALENT
-        result.reason = (f"{result.disagreements} disagreement(s) on active lanes; first at shape "
+        result.reason = (f"{result.disagreements} disagreement(s); first at shape "
                          f"{dict(first.values)}, program {first.pid}, index {first.index}: {first.access} "
                          f"{first.what} wide={first.wide} narrowed={first.narrowed}")
     else:
