@@ -48,6 +48,16 @@ def test_differences_on_lanes_inactive_in_both_are_only_counted():
     assert c.disagreement_count == 0 and c.inactive_differences == 1
 
 
+def test_masked_differences_below_numel_are_kept_apart_for_strict_mode():
+    other = ADDR.copy()
+    other[6] = np.uint64(2**63)  # masked, below numel
+    other[7] = np.uint64(2**62)  # masked, past numel
+    in_range = np.arange(B) < 7
+    c = compare([_load(ADDR, MASK)], [_load(other, MASK)], (B,), in_range)
+    assert (c.disagreement_count, c.inactive_differences, c.masked_differences) == (0, 2, 1)
+    assert [(d.what, d.lane) for d in c.masked] == [("masked address", (6,))]
+
+
 def test_a_lane_active_in_only_one_kernel_is_a_disagreement():
     narrowed_mask = MASK.copy()
     narrowed_mask[0] = False

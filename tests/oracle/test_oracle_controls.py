@@ -51,7 +51,12 @@ def results():
                         ("ks0",))
     outside = {"cat2/triton_poi_fused_cat_0": [Shape("outside the guards", (("s20", 3), ("s97", 2),
                                                                             ("s98", 2**31 + 5)))]}
-    out = check(corpus + edited + [mismatched], shapes=outside, progress=False)
+    rotary = next(t for t in corpus if t.record.program == "rotary")
+    # rotary as if its strict certificate existed (the checker refuses it): the strict claim must then fail
+    strict_rotary = Target(parse_record(dict(json.loads(Path(rotary.record.path).read_text()),
+                                             program="rotary_claimed_strict"), "rotary (claimed strict)"),
+                           ("strict",), rotary.narrowed, rotary.witnesses)
+    out = check(corpus + edited + [mismatched, strict_rotary], shapes=outside, progress=False)
     return {r.program: r for r in out}
 
 
@@ -102,7 +107,17 @@ def test_certified_kernels_agree_and_rotary_differs_only_on_inactive_lanes(resul
     rotary = results["rotary"]
     witness = next(s for s in rotary.shapes if s.label == "checker counterexample (strict)")
     assert dict(witness.values) == {"s27": 1073741823, "s77": 2}
-    assert witness.inactive_differences > 0 and witness.disagreements == 0
+    assert witness.masked_differences > 0 and witness.disagreements == 0  # masked lanes below numel differ
+    strict_kernels = [r for r in results.values() if "strict" in r.modes and r.verdict == Verdict.OK]
+    assert strict_kernels and all(s.masked_differences == 0 for r in strict_kernels for s in r.shapes)
+
+
+def test_a_strict_claim_is_contradicted_by_a_masked_lane_below_numel(results):
+    r = results["rotary_claimed_strict"]
+    assert r.verdict == Verdict.NOT_EQUIVALENT
+    f = next(f for f in r.findings if f.what == "masked address")
+    assert f.wide[2] is False and f.narrowed[2] is False and f.wide[:2] != f.narrowed[:2]
+    assert f.index[0] < 2 * 1073741823  # below numel: an active lane in strict mode's sense
 
 
 def test_an_uninterceptable_memory_operation_is_out_of_class_by_name(results):

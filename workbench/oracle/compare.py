@@ -4,7 +4,9 @@ Stage: oracle. The claim checked is the checker's per-lane theorem restricted to
 every lane where an access is active (its mask is true) in *either* kernel, both kernels perform it, at the
 same address, and a store writes the same bits. A lane active in one kernel and not the other is a
 disagreement; lanes inactive in both are not compared (their addresses may legitimately differ — rotary's
-narrowed kernel computes an offset of 2**31 there), but such differences are counted for the report.
+narrowed kernel computes an offset of 2**31 there), but such differences are counted for the report, and
+those on lanes whose index is below numel on every axis (``in_range``) are kept apart: the checker's *strict*
+mode claims every intermediate fits int32 there, so for a strict-certified kernel they contradict it.
 
 Accesses are matched by their position in the program's execution order; pointwise kernels are straight-line
 code, so both kernels execute the same sequence of loads and stores. A different count is a disagreement.
@@ -41,7 +43,9 @@ class Comparison:
     accesses: int = 0  # (access, lane) pairs active in either kernel: each one compared
     disagreement_count: int = 0
     inactive_differences: int = 0  # (access, lane) pairs inactive in both whose addresses differ (not compared)
+    masked_differences: int = 0  # ... of which the lane's index is below numel (strict mode's active lanes)
     disagreements: list[Disagreement] = field(default_factory=list)
+    masked: list[Disagreement] = field(default_factory=list)  # the first masked differences (what="masked address")
 
     def add(self, other: Comparison, keep: int) -> None:
         self.lanes += other.lanes
@@ -49,8 +53,9 @@ class Comparison:
         self.accesses += other.accesses
         self.disagreement_count += other.disagreement_count
         self.inactive_differences += other.inactive_differences
-        room = max(0, keep - len(self.disagreements))
-        self.disagreements.extend(other.disagreements[:room])
+        self.masked_differences += other.masked_differences
+        self.disagreements.extend(other.disagreements[: max(0, keep - len(self.disagreements))])
+        self.masked.extend(other.masked[: max(0, keep - len(self.masked))])
 
 
 def _lane(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -64,8 +69,10 @@ def _side(a: Access, flat: int) -> tuple:
     return (addr, mask, bits)
 
 
-def compare(wide: list[Access], narrowed: list[Access], block: tuple[int, ...]) -> Comparison:
-    """Compare two programs' access traces (same program id, same shape) on every lane of the block."""
+def compare(wide: list[Access], narrowed: list[Access], block: tuple[int, ...],
+            in_range: np.ndarray | None = None) -> Comparison:
+    """Compare two programs' access traces (same program id, same shape) on every lane of the block;
+    ``in_range`` (block-shaped, optional) marks lanes whose index is below numel on every axis."""
     lanes = int(np.prod(block)) if block else 1
     out = Comparison(lanes=lanes)
     if len(wide) != len(narrowed) or any(w.kind != n.kind for w, n in zip(wide, narrowed)):
@@ -74,6 +81,7 @@ def compare(wide: list[Access], narrowed: list[Access], block: tuple[int, ...]) 
             "access count", "count", (), tuple(a.kind.value for a in wide), tuple(a.kind.value for a in narrowed)))
         return out
     active_any = np.zeros(lanes, dtype=bool)
+    inside = None if in_range is None else np.broadcast_to(in_range, block).reshape(-1)
     counters = {"load": 0, "store": 0}
     for w, n in zip(wide, narrowed):
         label = f"{w.kind.value} {counters[w.kind.value]}"
@@ -83,7 +91,14 @@ def compare(wide: list[Access], narrowed: list[Access], block: tuple[int, ...]) 
         active = wm | nm
         active_any |= active
         out.accesses += int(active.sum())
-        out.inactive_differences += int(((~active) & (wa != na)).sum())
+        differ_inactive = (~active) & (wa != na)
+        out.inactive_differences += int(differ_inactive.sum())
+        if inside is not None:
+            hits = np.flatnonzero(differ_inactive & inside)
+            out.masked_differences += int(hits.size)
+            for flat in hits[: max(0, MAX_PER_PROGRAM - len(out.masked))]:
+                out.masked.append(Disagreement(label, "masked address", _lane(int(flat), block),
+                                               _side(_flat(w, block), int(flat)), _side(_flat(n, block), int(flat))))
         bad = [("mask", active & (wm != nm)), ("address", wm & nm & (wa != na))]
         if w.bits is not None and n.bits is not None:
             wb, nb = np.broadcast_to(w.bits, block).reshape(-1), np.broadcast_to(n.bits, block).reshape(-1)

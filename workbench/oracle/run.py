@@ -41,6 +41,7 @@ from workbench.paths import ROOT
 
 KEEP = 24  # disagreements listed per kernel (all are counted)
 INT32 = (-(2**31), 2**31 - 1)
+STRICT = "strict"
 
 
 class OracleWorkerError(WorkbenchError):
@@ -59,7 +60,8 @@ class ShapeRun:
     active_lanes: int
     accesses: int
     disagreements: int
-    inactive_differences: int
+    inactive_differences: int  # lane-accesses inactive in both kernels whose addresses differ (not compared)
+    masked_differences: int  # ... of which the lane's index is below numel (contradicts a strict certificate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +173,12 @@ def _index(launch: Launch, pid: tuple[int, ...], lane: tuple[int, ...]) -> tuple
     return ()
 
 
+def _finding(shape: Shape, launch: Launch, d: dict, where: dict[str, int], elem: dict[str, int]) -> Finding:
+    pid, lane = tuple(d["pid"]), tuple(d["lane"])
+    sides = [tuple(d[k]) if d["what"] == "count" else _side(d[k], where, elem) for k in ("wide", "narrowed")]
+    return Finding(shape.label, shape.values, pid, lane, _index(launch, pid, lane), d["access"], d["what"], *sides)
+
+
 def _judge(p: _Planned, out: dict) -> KernelResult:
     rec = p.target.record
     result = KernelResult(rec.program, rec.name, p.target.modes, p.target.narrowed)
@@ -182,28 +190,26 @@ def _judge(p: _Planned, out: dict) -> KernelResult:
         return result
     where = bases([n for n, _ in p.pointers])
     elem = {n: ELEMENT[t][1] for n, t in p.pointers}
+    strict = STRICT in p.target.modes
     for run in out["runs"]:
         i = run["shape"]
         shape, launch = p.shapes[i], p.launches[i]
         # A narrowed argument whose value does not fit int32 is a disagreement in itself (the checker's
         # theorem claims every narrowed size argument fits), whatever the lanes below show.
         unfit = [(a, v) for a, v in launch.scalars if a in p.target.narrowed and not INT32[0] <= v <= INT32[1]]
-        for a, v in unfit:
-            if len(result.findings) < KEEP:
-                result.findings.append(Finding(shape.label, shape.values, (0, 0, 0), (), (), f"argument {a}",
-                                               "value", (a, v), (a, (v + 2**31) % 2**32 - 2**31)))
+        found = [Finding(shape.label, shape.values, (0, 0, 0), (), (), f"argument {a}", "value", (a, v),
+                         (a, (v + 2**31) % 2**32 - 2**31)) for a, v in unfit]
+        found += [_finding(shape, launch, d, where, elem) for d in run["disagreements"]]
+        # Strict mode also claims every intermediate fits on masked lanes below numel: a differing address
+        # there contradicts a strict certificate (and is allowed by an observable-only one).
+        if strict:
+            found += [_finding(shape, launch, d, where, elem) for d in run["masked"]]
+        result.findings.extend(found[: max(0, KEEP - len(result.findings))])
+        count = run["disagreement_count"] + len(unfit) + (run["masked_differences"] if strict else 0)
         result.shapes.append(ShapeRun(
             shape.label, shape.values, numel(rec, shape.as_dict()), launch.constexprs, launch.grid,
-            len(launch.pids), run["lanes"], run["active_lanes"], run["accesses"],
-            run["disagreement_count"] + len(unfit), run["inactive_differences"]))
-        for d in run["disagreements"]:
-            if len(result.findings) < KEEP:
-                pid, lane = tuple(d["pid"]), tuple(d["lane"])
-                result.findings.append(Finding(shape.label, shape.values, pid, lane, _index(launch, pid, lane),
-                                               d["access"], d["what"], _side(d["wide"], where, elem)
-                                               if d["what"] != "count" else tuple(d["wide"]),
-                                               _side(d["narrowed"], where, elem)
-                                               if d["what"] != "count" else tuple(d["narrowed"])))
+            len(launch.pids), run["lanes"], run["active_lanes"], run["accesses"], count,
+            run["inactive_differences"], run["masked_differences"]))
     if result.disagreements:
         first = result.findings[0]
         result.verdict = Verdict.NOT_EQUIVALENT
@@ -212,6 +218,8 @@ def _judge(p: _Planned, out: dict) -> KernelResult:
                          f"{first.what} wide={first.wide} narrowed={first.narrowed}")
     else:
         result.reason = (f"0 disagreements on {result.lanes} active lanes over {len(result.shapes)} shapes")
+        if strict:
+            result.reason += " (and no address differs on a masked lane below numel: strict mode's claim)"
     return result
 
 

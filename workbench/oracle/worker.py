@@ -209,6 +209,20 @@ def _json_side(side: tuple) -> list:
     return [side[0], side[1], side[2]]
 
 
+def _in_range(run: dict, pid: list[int], block: tuple[int, ...]) -> np.ndarray | None:
+    """Lanes of this program whose index is below numel on every axis ([XBLOCK] or [YBLOCK, XBLOCK] layout,
+    as Inductor's pointwise kernels lay out ``xindex``/``yindex``); None for any other layout."""
+    scalars, blocks = run["scalars"], run["constexprs"]
+    if len(block) == 1 and block == (blocks.get("XBLOCK"),):
+        return pid[0] * block[0] + np.arange(block[0]) < scalars["xnumel"]
+    if len(block) == 2 and block == (blocks.get("YBLOCK"), blocks.get("XBLOCK")) and "ynumel" in scalars:
+        yblock = pid[1] + pid[2] * run["grid"][1]
+        y = yblock * block[0] + np.arange(block[0])[:, None] < scalars["ynumel"]
+        x = pid[0] * block[1] + np.arange(block[1])[None, :] < scalars["xnumel"]
+        return y & x
+    return None
+
+
 def kernel(job: dict, tmp: str) -> dict:
     """Run one kernel's job: every launch, wide then narrowed text, compared per program."""
     texts = {tag: read(job[tag], job["name"], f"{job['key']} ({tag} text)") for tag in ("wide", "narrowed")}
@@ -217,16 +231,19 @@ def kernel(job: dict, tmp: str) -> dict:
     for run in job["runs"]:
         traces = {tag: _run(fns[tag], texts[tag], run) for tag in texts}
         total = Comparison()
-        found = []
+        found: dict[str, list] = {"disagreements": [], "masked": []}
         for pid, w, n in zip(run["pids"], traces["wide"], traces["narrowed"]):
-            c = compare(w, n, _block(w) or _block(n))
-            for d in c.disagreements[: max(0, KEEP - len(found))]:
-                found.append({"pid": pid, "lane": list(d.lane), "access": d.access, "what": d.what,
-                              "wide": _json_side(d.wide), "narrowed": _json_side(d.narrowed)})
+            block = _block(w) or _block(n)
+            c = compare(w, n, block, _in_range(run, pid, block))
+            for kind, items in (("disagreements", c.disagreements), ("masked", c.masked)):
+                for d in items[: max(0, KEEP - len(found[kind]))]:
+                    found[kind].append({"pid": pid, "lane": list(d.lane), "access": d.access, "what": d.what,
+                                        "wide": _json_side(d.wide), "narrowed": _json_side(d.narrowed)})
             total.add(c, keep=0)
         runs_out.append({"shape": run["shape"], "lanes": total.lanes, "active_lanes": total.active_lanes,
                          "accesses": total.accesses, "disagreement_count": total.disagreement_count,
-                         "inactive_differences": total.inactive_differences, "disagreements": found})
+                         "inactive_differences": total.inactive_differences,
+                         "masked_differences": total.masked_differences, **found})
     return {"key": job["key"], "runs": runs_out}
 
 
