@@ -52,7 +52,7 @@ def _oracle(args) -> int:
     if args.names:
         chosen = select(chosen, args.names)
     start = time.monotonic()
-    results = check(chosen, seed=args.seed, jobs=args.jobs, progress=not args.json)
+    results = check(chosen, seed=args.seed, jobs=args.jobs)  # progress on stderr, after 2 s
     seconds = time.monotonic() - start
     doc = to_document(results, _shown(table))
     if args.write:

@@ -15,6 +15,7 @@ code, so both kernels execute the same sequence of loads and stores. A different
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import numpy as np
 
@@ -23,12 +24,22 @@ from workbench.oracle.memory import Access
 MAX_PER_PROGRAM = 8  # disagreements kept per program (all are counted)
 
 
+class Differs(StrEnum):
+    """What differs between the two kernels at one lane (or for one launch)."""
+
+    ADDRESS = "address"  # active in both, different addresses
+    MASK = "mask"  # active in one kernel only
+    VALUE = "value"  # same address, different stored bits; or a narrowed argument that does not fit int32
+    COUNT = "count"  # different sequences of loads and stores
+    MASKED_ADDRESS = "masked address"  # masked off in both, below numel, different addresses (strict mode)
+
+
 @dataclass(frozen=True, slots=True)
 class Disagreement:
     """One lane of one access where the two kernels differ: what differs and both sides' values."""
 
     access: str  # "load 2" / "store 0" / "access count"
-    what: str  # "address" | "mask" | "value" | "count"
+    what: Differs
     lane: tuple[int, ...]  # position in the block: (x,) or (y, x)
     wide: tuple  # (address, mask, stored bits or None)
     narrowed: tuple
@@ -78,7 +89,7 @@ def compare(wide: list[Access], narrowed: list[Access], block: tuple[int, ...],
     if len(wide) != len(narrowed) or any(w.kind != n.kind for w, n in zip(wide, narrowed)):
         out.disagreement_count += 1
         out.disagreements.append(Disagreement(
-            "access count", "count", (), tuple(a.kind.value for a in wide), tuple(a.kind.value for a in narrowed)))
+            "access count", Differs.COUNT, (), tuple(a.kind.value for a in wide), tuple(a.kind.value for a in narrowed)))
         return out
     active_any = np.zeros(lanes, dtype=bool)
     inside = None if in_range is None else np.broadcast_to(in_range, block).reshape(-1)
@@ -97,12 +108,12 @@ def compare(wide: list[Access], narrowed: list[Access], block: tuple[int, ...],
             hits = np.flatnonzero(differ_inactive & inside)
             out.masked_differences += int(hits.size)
             for flat in hits[: max(0, MAX_PER_PROGRAM - len(out.masked))]:
-                out.masked.append(Disagreement(label, "masked address", _lane(int(flat), block),
+                out.masked.append(Disagreement(label, Differs.MASKED_ADDRESS, _lane(int(flat), block),
                                                _side(_flat(w, block), int(flat)), _side(_flat(n, block), int(flat))))
-        bad = [("mask", active & (wm != nm)), ("address", wm & nm & (wa != na))]
+        bad = [(Differs.MASK, active & (wm != nm)), (Differs.ADDRESS, wm & nm & (wa != na))]
         if w.bits is not None and n.bits is not None:
             wb, nb = np.broadcast_to(w.bits, block).reshape(-1), np.broadcast_to(n.bits, block).reshape(-1)
-            bad.append(("value", wm & nm & (wa == na) & (wb != nb)))
+            bad.append((Differs.VALUE, wm & nm & (wa == na) & (wb != nb)))
         for what, where in bad:
             hits = np.flatnonzero(where)
             out.disagreement_count += int(hits.size)

@@ -33,7 +33,7 @@ def _side(side: tuple) -> dict[str, Any] | list:
 
 def _finding(f: Finding) -> dict[str, Any]:
     return {"shape": f.shape, "values": dict(f.values), "pid": list(f.pid), "lane": list(f.lane),
-            "index": list(f.index), "access": f.access, "what": f.what, "wide": _side(f.wide),
+            "index": list(f.index), "access": f.access, "what": f.what.value, "wide": _side(f.wide),
             "narrowed": _side(f.narrowed)}
 
 

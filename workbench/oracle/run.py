@@ -32,6 +32,7 @@ from typing import Mapping
 
 from workbench.contract import Verdict
 from workbench.errors import WorkbenchError
+from workbench.oracle.compare import Differs
 from workbench.oracle.corpus import Target
 from workbench.oracle.launch import Launch, OutOfClass, plan
 from workbench.oracle.memory import ELEMENT, bases, locate
@@ -75,7 +76,7 @@ class Finding:
     lane: tuple[int, ...]
     index: tuple[int, ...]  # global (y, x) / (x,) element index of the lane
     access: str
-    what: str
+    what: Differs
     wide: tuple
     narrowed: tuple
 
@@ -175,8 +176,9 @@ def _index(launch: Launch, pid: tuple[int, ...], lane: tuple[int, ...]) -> tuple
 
 def _finding(shape: Shape, launch: Launch, d: dict, where: dict[str, int], elem: dict[str, int]) -> Finding:
     pid, lane = tuple(d["pid"]), tuple(d["lane"])
-    sides = [tuple(d[k]) if d["what"] == "count" else _side(d[k], where, elem) for k in ("wide", "narrowed")]
-    return Finding(shape.label, shape.values, pid, lane, _index(launch, pid, lane), d["access"], d["what"], *sides)
+    what = Differs(d["what"])
+    sides = [tuple(d[k]) if what == Differs.COUNT else _side(d[k], where, elem) for k in ("wide", "narrowed")]
+    return Finding(shape.label, shape.values, pid, lane, _index(launch, pid, lane), d["access"], what, *sides)
 
 
 def _judge(p: _Planned, out: dict) -> KernelResult:
@@ -197,7 +199,7 @@ def _judge(p: _Planned, out: dict) -> KernelResult:
         # A narrowed argument whose value does not fit int32 is a disagreement in itself (the checker's
         # theorem claims every narrowed size argument fits), whatever the lanes below show.
         unfit = [(a, v) for a, v in launch.scalars if a in p.target.narrowed and not INT32[0] <= v <= INT32[1]]
-        found = [Finding(shape.label, shape.values, (0, 0, 0), (), (), f"argument {a}", "value", (a, v),
+        found = [Finding(shape.label, shape.values, (0, 0, 0), (), (), f"argument {a}", Differs.VALUE, (a, v),
                          (a, (v + 2**31) % 2**32 - 2**31)) for a, v in unfit]
         found += [_finding(shape, launch, d, where, elem) for d in run["disagreements"]]
         # Strict mode also claims every intermediate fits on masked lanes below numel: a differing address

@@ -54,8 +54,6 @@ class Uninterceptable(Exception):
 
 def _jit(tmp: str, tag: str, text: KernelText):
     """Write the jit function alone to a module file (the interpreter re-reads the source) and import it."""
-    import triton
-
     body = text.function
     header = HEADER + (HELPERS if any(h in body for h in ("triton_helpers", "libdevice", "tl_math")) else "")
     path = os.path.join(tmp, f"{tag}.py")
@@ -71,7 +69,6 @@ def _jit(tmp: str, tag: str, text: KernelText):
 
     if not isinstance(fn, InterpretedFunction):
         raise RuntimeError("triton.jit did not return an InterpretedFunction: TRITON_INTERPRET=1 is not in effect")
-    del triton
     return fn
 
 
@@ -237,7 +234,7 @@ def kernel(job: dict, tmp: str) -> dict:
             c = compare(w, n, block, _in_range(run, pid, block))
             for kind, items in (("disagreements", c.disagreements), ("masked", c.masked)):
                 for d in items[: max(0, KEEP - len(found[kind]))]:
-                    found[kind].append({"pid": pid, "lane": list(d.lane), "access": d.access, "what": d.what,
+                    found[kind].append({"pid": pid, "lane": list(d.lane), "access": d.access, "what": d.what.value,
                                         "wide": _json_side(d.wide), "narrowed": _json_side(d.narrowed)})
             total.add(c, keep=0)
         runs_out.append({"shape": run["shape"], "lanes": total.lanes, "active_lanes": total.active_lanes,
