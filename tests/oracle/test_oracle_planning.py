@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from workbench.oracle.corpus import load_record, parse_record
 from workbench.oracle.launch import OutOfClass, plan
@@ -151,3 +153,26 @@ def test_unknown_grid_type_is_out_of_class_by_name():
         plan(parse_record(d, "t"), {"s27": 2, "s77": 2}, 0, random.Random(0),
              ("in_ptr0", "in_ptr1", "out_ptr0", "ks0", "xnumel", "XBLOCK"), ("XBLOCK",),
              ("in_ptr0", "in_ptr1", "out_ptr0"))
+
+
+# -- a property of the search on synthetic records ----------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(c=st.integers(1, 7), lo_s=st.integers(0, 5), lo_t=st.integers(1, 5), parity=st.booleans(),
+       bound=st.integers(10, 2**31 - 1))
+def test_search_returns_only_valid_shapes_and_saturation_is_maximal(c, lo_s, lo_t, parity, bound):
+    guards = [f"{c}*s*t <= {bound}"] + (["Eq(s, 2*((s//2)))"] if parity else [])
+    d = {"program": "p", "name": "k", "source": "", "grid_type": "Grid1D", "signature": {}, "replacements": {},
+         "symbols": [{"name": "s", "lower": lo_s, "upper": None}, {"name": "t", "lower": lo_t, "upper": None}],
+         "guards": guards, "numels": [{"name": "xnumel", "expr": f"{c}*s*t", "type": "i32"}],
+         "size_args": [{"name": "ks0", "expr": "s", "type": "i64"}]}
+    rec = parse_record(d, "synthetic")
+    shapes = search(rec)
+    for shape in shapes:
+        assert valid(rec, shape.as_dict())
+    top = next((s.as_dict() for s in shapes if s.label == "max s"), None)
+    if top is not None:  # nothing larger (within the parity step) is valid
+        step = 2 if parity else 1
+        assert not valid(rec, dict(top, s=top["s"] + step))
+        assert c * (top["s"] + step) * top["t"] > bound

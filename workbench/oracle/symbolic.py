@@ -216,8 +216,9 @@ def _fact(text: str, tree, where: str) -> Fact:
 
 
 def expression(text: str, where: str) -> Fact:
-    """A size or numel expression. (``parse_any`` plus our own check: ``symexpr.parse_expr`` of this
-    version rejects a bare symbol, because a sympy ``Symbol`` is also a ``Boolean``.)"""
+    """A size or numel expression. (``parse_any`` plus our own check, so a bare symbol is an expression
+    whichever ``symexpr`` version is installed: a sympy ``Symbol`` is also a ``Boolean``, which an early
+    ``parse_expr`` mistook for a comparison.)"""
     tree = parse_any(text, where)
     if isinstance(tree, (sympy.core.relational.Relational, sympy.logic.boolalg.BooleanAtom)) or (
             isinstance(tree, sympy.logic.boolalg.BooleanFunction)):
