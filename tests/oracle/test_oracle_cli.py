@@ -58,3 +58,12 @@ def test_a_disagreement_exits_1_and_names_the_witness(tmp_path, capsys):
     assert main(["oracle", "--all", "--table", str(table), "--kernels", str(tmp_path / "kernels")]) == 1
     out = capsys.readouterr().out
     assert "NOT-EQUIVALENT" in out and "load 1 address" in out and "program" in out
+
+
+def test_a_dead_worker_is_one_clear_error_not_a_hang(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setattr(sys, "executable", "/bin/false")  # the worker process exits 1 without a word
+    assert main(["oracle", "tile_rows"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "an interpreter worker exited with [1] after 0 of 1 kernels" in err and "\n" not in err

@@ -42,6 +42,7 @@ from workbench.paths import ROOT
 
 KEEP = 24  # disagreements listed per kernel (all are counted)
 INT32 = (-(2**31), 2**31 - 1)
+SILENCE_S = 900  # a worker silent this long (no kernel finished) is taken as hung and stopped
 STRICT = "strict"
 
 
@@ -259,19 +260,31 @@ def check(targets: list[Target], seed: int = 0, jobs: int = 1, shapes: Mapping[s
         by_key = {p.job["key"]: p for p in planned}
         with tempfile.TemporaryFile("w+") as errs:
             procs = [_start([p.job for p in g], lines, errs) for g in groups]
-            done_streams = 0
             bar = tqdm(total=len(planned), desc="oracle", unit="kernel", delay=2, disable=not progress,
                        file=sys.stderr)
-            while done_streams < len(procs):
-                line = lines.get()
-                if line is None:
-                    done_streams += 1
-                    continue
-                out = json.loads(line)
-                results[out["key"]] = _judge(by_key[out["key"]], out)
-                bar.update(1)
-            bar.close()
-            codes = [proc.wait() for proc in procs]
+            try:
+                done_streams = 0
+                while done_streams < len(procs):
+                    try:
+                        line = lines.get(timeout=SILENCE_S)
+                    except queue.Empty:
+                        raise OracleWorkerError(
+                            f"no interpreter worker reported for {SILENCE_S} s ({len(results)} of {len(planned)} "
+                            "kernels done); rerun with `workbench oracle NAME` to isolate the kernel") from None
+                    if line is None:
+                        done_streams += 1
+                        continue
+                    out = json.loads(line)
+                    results[out["key"]] = _judge(by_key[out["key"]], out)
+                    bar.update(1)
+            except BaseException:
+                for proc in procs:  # stop only our own workers, by their handle
+                    if proc.poll() is None:
+                        proc.kill()
+                raise
+            finally:
+                bar.close()
+            codes = [proc.wait(timeout=SILENCE_S) for proc in procs]
             if any(codes) or len(results) != len(planned):
                 errs.seek(0)
                 tail = errs.read()[-2000:]
