@@ -232,8 +232,11 @@ def _start(jobs: list[dict], lines: queue.Queue, errs) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "workbench.oracle.worker"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=errs, text=True, env=env)
     assert proc.stdin and proc.stdout
-    proc.stdin.write(json.dumps({"kernels": jobs}))
-    proc.stdin.close()
+    try:
+        proc.stdin.write(json.dumps({"kernels": jobs}))
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass  # the worker died before reading its job: its exit code and stderr are reported by check()
 
     def pump(stream=proc.stdout) -> None:
         for line in stream:
