@@ -67,3 +67,13 @@ def test_a_dead_worker_is_one_clear_error_not_a_hang(monkeypatch, capsys):
     assert main(["oracle", "tile_rows"]) == 2
     err = capsys.readouterr().err.strip()
     assert "an interpreter worker exited with [1] after 0 of 1 kernels" in err and "\n" not in err
+
+
+def test_a_table_whose_certificate_disagrees_with_its_row_is_an_input_error(tmp_path, capsys):
+    table = _table_with_edited_kernel(tmp_path)
+    doc = json.loads(table.read_text())
+    doc["kernels"][0]["strict"]["certificate"] = {"narrowed": ["ks0", "ks1"]}
+    table.write_text(json.dumps(doc))
+    assert main(["oracle", "--all", "--table", str(table), "--kernels", str(tmp_path / "kernels")]) == 2
+    err = capsys.readouterr().err
+    assert "narrows ['ks0'] but its certificate narrows ['ks0', 'ks1']" in err

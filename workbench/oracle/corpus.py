@@ -142,6 +142,10 @@ def targets(table: str | Path = TABLE, kernels: str | Path = KERNELS) -> list[Ta
             entry = _need(row, mode, where, fix)
             if _need(entry, "verdict", where, fix) == CERTIFIED:
                 args = tuple(sorted(_need(entry, "narrowable_size_args", where, fix)))
+                cert = entry.get("certificate") or {}
+                if "narrowed" in cert and tuple(sorted(cert["narrowed"])) != args:
+                    raise OracleInputError(f"{where}: {program}/{kernel} [{mode}] narrows {list(args)} but its "
+                                           f"certificate narrows {sorted(cert['narrowed'])}; {fix}")
                 by_args.setdefault(args, []).append(mode)
             elif (w := _witness(mode, entry)) is not None:
                 witnesses.append(w)
