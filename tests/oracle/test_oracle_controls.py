@@ -28,6 +28,8 @@ EDITS = {
     "edited_scaled_index": (LOAD0, "tmp0 = tl.load(in_ptr0 + (2*xindex + ks0), xmask)"),
     # addresses untouched; only the stored value depends on a product that wraps when narrowed
     "edited_value": (STORE, "tl.store(out_ptr0 + (x2), tmp2 + (ks0*ks0).to(tl.float32), xmask)"),
+    # Python that is not Triton language in the body: refused before any process runs it
+    "edited_escape": (STORE, STORE + "\n    tmp9 = __import__('os').system('touch ORACLE_ESCAPE_MARKER')"),
     # an atomic: a memory operation the oracle does not intercept (must be refused, never executed)
     "edited_atomic": (STORE, "tl.atomic_add(out_ptr0 + (x2), tmp2, xmask)"),
 }
@@ -123,6 +125,12 @@ def test_a_strict_claim_is_contradicted_by_a_masked_lane_below_numel(results):
 def test_an_uninterceptable_memory_operation_is_out_of_class_by_name(results):
     r = results["edited_atomic"]
     assert r.verdict == Verdict.OUT_OF_CLASS and "atomic_rmw" in r.reason
+
+
+def test_a_body_that_is_not_triton_language_is_refused_and_never_run(results, tmp_path):
+    r = results["edited_escape"]
+    assert r.verdict == Verdict.OUT_OF_CLASS and "Triton-language kernel bodies only" in r.reason
+    assert not (ROOT / "ORACLE_ESCAPE_MARKER").exists() and not Path("ORACLE_ESCAPE_MARKER").exists()
 
 
 def test_a_record_whose_signature_disagrees_with_its_source_is_an_error(results):

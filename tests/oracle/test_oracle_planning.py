@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from workbench.oracle.corpus import load_record, parse_record
 from workbench.oracle.launch import OutOfClass, plan
 from workbench.oracle.shapes import numel, saturate, search, valid
-from workbench.oracle.source import OracleInputError, narrow, read
+from workbench.oracle.source import NotTritonLanguage, OracleInputError, narrow, read
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = ROOT / "data" / "kernels"
@@ -75,6 +75,29 @@ def test_only_i64_size_arguments_can_be_narrowed(args, match):
 def test_which_function_is_the_kernel_is_never_guessed(edit, match):
     with pytest.raises(OracleInputError, match=match):
         read(edit(TOY), "k")
+
+
+BODY = "    tl.store(out_ptr0 + xindex * ks0, xindex.to(tl.float32), xindex < xnumel)\n"
+
+
+@pytest.mark.parametrize("edit, match", [
+    (lambda s: s.replace(BODY, BODY + "    x = __import__('os')\n"), "the name '__import__'"),
+    (lambda s: s.replace(BODY, BODY + "    f = open('/tmp/oracle-escape', 'w')\n"), "the name 'open'"),
+    (lambda s: s.replace(BODY, BODY + "    c = xindex.__class__\n"), "the attribute '__class__'"),
+    (lambda s: s.replace(BODY, BODY + "    m = tl.core.os\n"), "tl.core.os"),
+    (lambda s: s.replace(BODY, BODY + "    import os\n"), "a Import statement"),
+    (lambda s: s.replace(BODY, BODY + "    for i in tl.range(3):\n        pass\n"), "a For statement"),
+    (lambda s: s.replace(BODY, BODY + "    g = (lambda: 0)\n"), "a Lambda expression"),
+    (lambda s: s.replace(BODY, BODY + "    y = xindex.item()\n"), "the method or attribute 'item'"),
+    (lambda s: s.replace("XBLOCK: tl.constexpr)", "XBLOCK: tl.constexpr = print('x'))"), "defaults"),
+    (lambda s: s.replace("ks1: 'i32'", "ks1: print('x')"), "annotation of 'ks1'"),
+    (lambda s: s.replace(BODY, "    y = later + 1\n" + BODY), "the name 'later'"),
+])
+def test_only_triton_language_bodies_are_ever_run(edit, match):
+    text = edit(TOY)
+    assert text != TOY
+    with pytest.raises(NotTritonLanguage, match=match):
+        read(text, "k")
 
 
 def test_conflicting_declarations_are_an_input_error():

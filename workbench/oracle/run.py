@@ -37,7 +37,7 @@ from workbench.oracle.corpus import Target
 from workbench.oracle.launch import Launch, OutOfClass, plan
 from workbench.oracle.memory import ELEMENT, bases, locate
 from workbench.oracle.shapes import Shape, numel, search, valid
-from workbench.oracle.source import OracleInputError, narrow, read
+from workbench.oracle.source import NotTritonLanguage, OracleInputError, narrow, read
 from workbench.paths import ROOT
 
 KEEP = 24  # disagreements listed per kernel (all are counted)
@@ -120,6 +120,9 @@ def _prepare(index: int, target: Target, shapes: list[Shape] | None, seed: int) 
         read(narrowed_src, rec.name, f"{rec.path} (narrowed text)")
     except OracleInputError as exc:
         result.verdict, result.reason = Verdict.ERROR, str(exc)
+        return result
+    except NotTritonLanguage as exc:
+        result.verdict, result.reason = Verdict.OUT_OF_CLASS, str(exc)
         return result
     declared = {k: v for k, v in rec.signature if v != "constexpr"}
     if declared != dict(wide_text.signature):

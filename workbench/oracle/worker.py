@@ -36,7 +36,7 @@ import numpy as np
 
 from workbench.oracle.compare import Comparison, compare
 from workbench.oracle.memory import ELEMENT, Access, Kind, bases, load_bits
-from workbench.oracle.source import KernelText, read
+from workbench.oracle.source import KernelText, NotTritonLanguage, read
 
 HEADER = "import triton\nimport triton.language as tl\n"
 # Inductor's helper modules, imported only when the kernel body names them (they import torch).
@@ -255,7 +255,7 @@ def main() -> int:
             kj = dict(kj, tag=f"k{i}")
             try:
                 out = kernel(kj, tmp)
-            except Uninterceptable as exc:
+            except (Uninterceptable, NotTritonLanguage) as exc:
                 out = {"key": kj["key"], "out_of_class": str(exc)}
             except Exception as exc:  # reported per kernel: one broken kernel does not hide the others
                 tb = traceback.format_exc(limit=3)
