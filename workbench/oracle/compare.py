@@ -88,8 +88,8 @@ def compare(wide: list[Access], narrowed: list[Access], block: tuple[int, ...],
     out = Comparison(lanes=lanes)
     if len(wide) != len(narrowed) or any(w.kind != n.kind for w, n in zip(wide, narrowed)):
         out.disagreement_count += 1
-        out.disagreements.append(Disagreement(
-            "access count", Differs.COUNT, (), tuple(a.kind.value for a in wide), tuple(a.kind.value for a in narrowed)))
+        kinds = [tuple(a.kind.value for a in trace) for trace in (wide, narrowed)]
+        out.disagreements.append(Disagreement("access count", Differs.COUNT, (), *kinds))
         return out
     active_any = np.zeros(lanes, dtype=bool)
     inside = None if in_range is None else np.broadcast_to(in_range, block).reshape(-1)
