@@ -7,7 +7,7 @@ could break: the first and last programs (the last block is partial when numel i
 block), the ones holding index 2**30 and 2**31-1 when launched, the ones that straddle multiples of each
 size argument near the start and the end of the range (row and segment boundaries), the middle, and a few
 seeded random ones. For 2-D grids the same choice is made per axis (y counted as the linear block index
-``pid1 + pid2 * num_programs(1)``) and a bounded set of pairs is run.
+``pid1 + pid2 * num_programs(1)``) and their pairs run (4 x 5, rebalanced when one axis has fewer blocks).
 
 Limits: other grid types are out of class by name; block sizes are fixed choices per shape (Inductor's
 autotuner would pick among similar powers of two).
@@ -25,7 +25,8 @@ BLOCKS_1D = ({"XBLOCK": 1024}, {"XBLOCK": 256}, {"XBLOCK": 512}, {"XBLOCK": 128}
 BLOCKS_2D = ({"YBLOCK": 32, "XBLOCK": 32}, {"YBLOCK": 64, "XBLOCK": 16}, {"YBLOCK": 16, "XBLOCK": 64},
              {"YBLOCK": 8, "XBLOCK": 128})
 PIDS_1D = 10
-PIDS_PER_AXIS_2D = (4, 5)  # x ids, y ids: up to 20 programs
+PIDS_PER_AXIS_2D = (4, 5)  # x ids, y ids
+PIDS_2D = 20  # programs per 2-D launch when both axes have enough blocks
 
 
 class OutOfClass(Exception):
@@ -105,8 +106,12 @@ def plan(rec: Record, values: dict[str, int], index: int, rng: random.Random,
                 y_div = _cdiv(y_raw, MAX_Y_GRID)
                 gy, gz = (0 if y_div == 0 else _cdiv(y_raw, y_div)), y_div
             grid = (gx, gy, gz)
-            xs = _axis(nx, xb, gx, size_values, rng, PIDS_PER_AXIS_2D[0], xs_must)
-            ys = _axis(ny, yb, gy * gz, size_values, rng, PIDS_PER_AXIS_2D[1], ys_must)
+            # 4 x 5 programs; an axis with fewer blocks than its share hands the rest to the other axis
+            nx_ids = min(PIDS_PER_AXIS_2D[0], gx)
+            ny_ids = min(max(PIDS_PER_AXIS_2D[1], PIDS_2D // nx_ids), gy * gz)
+            nx_ids = min(max(nx_ids, PIDS_2D // max(1, ny_ids)), gx)
+            xs = _axis(nx, xb, gx, size_values, rng, nx_ids, xs_must)
+            ys = _axis(ny, yb, gy * gz, size_values, rng, ny_ids, ys_must)
             pids = tuple((x, y % gy, y // gy) for x in xs for y in ys)
         case other:
             raise OutOfClass(f"grid type {other!r} is not modelled by the oracle (Grid1D, Grid2D, "
