@@ -23,6 +23,7 @@ STAGE_CLIS = (
     "workbench.lean.cli",
     "workbench.bench.cli",
     "workbench.floats.cli",
+    "workbench.oracle.cli",
     "workbench.demo",
 )
 

@@ -1,0 +1,56 @@
+"""The oracle over every kernel the shipped checker table certifies: 0 disagreements on active lanes, and the
+shipped ``data/oracle/results.json`` describes the same kernels (regenerate it when the table changes)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.contract import Verdict
+from workbench.oracle.corpus import targets
+from workbench.oracle.run import _Planned, _prepare, check
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "data" / "oracle" / "results.json"
+REGENERATE = "regenerate with `workbench oracle --all --write data/oracle` and commit the result"
+
+
+def _key(program: str, kernel: str, narrowed, modes) -> tuple:
+    return (program, kernel, tuple(narrowed), tuple(modes))
+
+
+def test_planning_is_deterministic_and_covers_the_boundaries():
+    ts = targets()
+    first = [_prepare(i, t, None, 0) for i, t in enumerate(ts)]
+    again = [_prepare(i, t, None, 0) for i, t in enumerate(ts)]
+    assert all(isinstance(p, _Planned) for p in first)
+    assert [(p.shapes, p.launches) for p in first] == [(p.shapes, p.launches) for p in again]
+    for p in first:
+        labels = [s.label for s in p.shapes]
+        assert labels[0] in ("lower bounds", "checker counterexample (strict)"), labels
+        assert any(lab.startswith(("max ", "tight ", "checker counterexample")) for lab in labels), labels
+        for launch in p.launches:  # first and last program of every launch run
+            xs = {pid[0] for pid in launch.pids}
+            assert 0 in xs and launch.grid[0] - 1 in xs
+
+
+@pytest.mark.slow
+def test_every_certified_kernel_agrees_on_every_active_lane():
+    ts = targets()
+    assert len(ts) >= 40
+    results = check(ts, progress=False)
+    bad = [(r.program, r.kernel, r.verdict, r.reason) for r in results if r.verdict != Verdict.OK]
+    assert not bad, bad[:3]
+    assert sum(r.disagreements for r in results) == 0
+    assert all(r.lanes > 1000 and len(r.shapes) >= 5 for r in results), [(r.kernel, r.lanes) for r in results]
+    near = [max(s.numel for s in r.shapes) for r in results]
+    assert min(near) > 2**29, "every kernel is tried at a numel near the int32 guard"
+
+    shipped = json.loads(SHIPPED.read_text())
+    assert shipped["schema"] == "workbench.oracle/1" and shipped["verdict"] == "ok", REGENERATE
+    assert shipped["summary"]["disagreements"] == 0
+    want = sorted(_key(r.program, r.kernel, r.narrowed, r.modes) for r in results)
+    have = sorted(_key(k["program"], k["kernel"], k["narrowed"], k["checker_modes"]) for k in shipped["kernels"])
+    assert have == want, f"data/oracle/results.json is stale for the checker table; {REGENERATE}"

@@ -1,0 +1,126 @@
+"""Launches: argument values, block sizes, the grid, and which program ids run.
+
+Stage: oracle. The grid is computed here from the record's grid type as Inductor's launcher computes it
+(``torch/_inductor/runtime/triton_heuristics.py``: ``Grid1D``, ``Grid2D``, ``Grid2DWithYZOverflow`` which
+folds y blocks beyond 65535 into z), independently of the checker. Program ids are chosen where narrowing
+could break: the first and last programs (the last block is partial when numel is not a multiple of the
+block), the ones holding index 2**30 and 2**31-1 when launched, the ones that straddle multiples of each
+size argument near the start and the end of the range (row and segment boundaries), the middle, and a few
+seeded random ones. For 2-D grids the same choice is made per axis (y counted as the linear block index
+``pid1 + pid2 * num_programs(1)``) and their pairs run (4 x 5, rebalanced when one axis has fewer blocks).
+
+Limits: other grid types are out of class by name; block sizes are fixed choices per shape (Inductor's
+autotuner would pick among similar powers of two).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from workbench.oracle.corpus import Record
+
+MAX_Y_GRID = 65535  # CUDA's grid y limit, as Inductor's get_max_y_grid()
+BLOCKS_1D = ({"XBLOCK": 1024}, {"XBLOCK": 256}, {"XBLOCK": 512}, {"XBLOCK": 128})
+BLOCKS_2D = ({"YBLOCK": 32, "XBLOCK": 32}, {"YBLOCK": 64, "XBLOCK": 16}, {"YBLOCK": 16, "XBLOCK": 64},
+             {"YBLOCK": 8, "XBLOCK": 128})
+PIDS_1D = 10
+PIDS_PER_AXIS_2D = (4, 5)  # x ids, y ids
+PIDS_2D = 20  # programs per 2-D launch when both axes have enough blocks
+
+
+class OutOfClass(Exception):
+    """The record's launch is not one the oracle models (the message names what)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    scalars: tuple[tuple[str, int], ...]  # every non-constexpr, non-pointer argument's value
+    constexprs: tuple[tuple[str, int], ...]
+    grid: tuple[int, int, int]
+    pids: tuple[tuple[int, int, int], ...]
+
+    def to_job(self) -> dict:
+        return {"scalars": dict(self.scalars), "constexprs": dict(self.constexprs), "grid": list(self.grid),
+                "pids": [list(p) for p in self.pids]}
+
+
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _axis(n: int, block: int, blocks: int, sizes: list[int], rng: random.Random, count: int,
+          must: tuple[int, ...] = ()) -> list[int]:
+    """Block indices along one axis of ``blocks`` launched blocks covering ``n`` elements, by priority
+    (the blocks holding the element indices ``must`` first)."""
+    first = [i // block for i in must] + [0, blocks - 1, 1, blocks - 2, (n - 1) // block]
+    marks = [(1 << 30) // block, ((1 << 31) - 1) // block, blocks // 2]
+    for v in sorted(set(sizes)):
+        if 0 < v < n:
+            marks += [(v - 1) // block, v // block, (n - v) // block, (n - 1 - v) // block]
+    out: list[int] = []
+    for p in first + marks:
+        if 0 <= p < blocks and p not in out:
+            out.append(p)
+    keep = out[: max(0, count - 2)]
+    rest = [p for p in out if p not in keep]
+    keep += rng.sample(rest, min(len(rest), count - len(keep)))
+    while len(keep) < min(count, blocks):
+        p = rng.randrange(blocks)
+        if p not in keep:
+            keep.append(p)
+    return sorted(keep)
+
+
+def plan(rec: Record, values: dict[str, int], index: int, rng: random.Random,
+         param_names: tuple[str, ...], constexpr_names: tuple[str, ...], pointer_names: tuple[str, ...],
+         lanes: dict[str, int] | None = None) -> Launch:
+    """The launch of ``rec`` at shape ``values``; ``index`` picks the block sizes (they rotate over shapes);
+    ``lanes`` (``{"xindex": i}``) names element indices whose programs must run."""
+    lanes = lanes or {}
+    xs_must = tuple(v for k, v in lanes.items() if k == "xindex")
+    ys_must = tuple(v for k, v in lanes.items() if k == "yindex")
+    numels = {name: f.value(values) for name, f in rec.numels}
+    sizes = {name: f.value(values) for name, f in rec.size_args}
+    scalars = {**sizes, **numels}
+    missing = [p for p in param_names if p not in constexpr_names and p not in pointer_names and p not in scalars]
+    if missing:
+        raise OutOfClass(f"parameters {missing} are neither pointers, size arguments nor numels of the record")
+    size_values = [abs(v) for v in sizes.values()]
+    match rec.grid_type:
+        case "Grid1D":
+            blocks = BLOCKS_1D[index % len(BLOCKS_1D)]
+            xb = blocks["XBLOCK"]
+            n = numels["xnumel"]
+            gx = _cdiv(n, xb)
+            grid = (gx, 1, 1)
+            pids = tuple((x, 0, 0) for x in _axis(n, xb, gx, size_values, rng, PIDS_1D, xs_must))
+        case "Grid2D" | "Grid2DWithYZOverflow":
+            blocks = BLOCKS_2D[index % len(BLOCKS_2D)]
+            xb, yb = blocks["XBLOCK"], blocks["YBLOCK"]
+            nx, ny = numels["xnumel"], numels["ynumel"]
+            gx, y_raw = _cdiv(nx, xb), _cdiv(ny, yb)
+            if rec.grid_type == "Grid2D":
+                gy, gz = y_raw, 1
+            else:
+                y_div = _cdiv(y_raw, MAX_Y_GRID)
+                gy, gz = (0 if y_div == 0 else _cdiv(y_raw, y_div)), y_div
+            grid = (gx, gy, gz)
+            # 4 x 5 programs; an axis with fewer blocks than its share hands the rest to the other axis
+            nx_ids = min(PIDS_PER_AXIS_2D[0], gx)
+            ny_ids = min(max(PIDS_PER_AXIS_2D[1], PIDS_2D // nx_ids), gy * gz)
+            nx_ids = min(max(nx_ids, PIDS_2D // max(1, ny_ids)), gx)
+            xs = _axis(nx, xb, gx, size_values, rng, nx_ids, xs_must)
+            ys = _axis(ny, yb, gy * gz, size_values, rng, ny_ids, ys_must)
+            pids = tuple((x, y % gy, y // gy) for x in xs for y in ys)
+        case other:
+            raise OutOfClass(f"grid type {other!r} is not modelled by the oracle (Grid1D, Grid2D, "
+                             "Grid2DWithYZOverflow are)")
+    unknown = [c for c in constexpr_names if c not in blocks]
+    if unknown:
+        raise OutOfClass(f"constexpr parameters {unknown} have no value the oracle knows (only XBLOCK/YBLOCK)")
+    if 0 in grid:
+        raise OutOfClass(f"the launch grid {grid} is empty at {values}")
+    constexprs = tuple(sorted((c, blocks[c]) for c in constexpr_names))
+    wanted = {p for p in param_names if p not in constexpr_names and p not in pointer_names}
+    return Launch(tuple(sorted((k, v) for k, v in scalars.items() if k in wanted)), constexprs, grid, pids)

@@ -1,0 +1,133 @@
+"""Fake memory for the oracle: pointer bases, the value a load returns at an address, and the recorded access.
+
+Stage: oracle. No buffer is ever allocated: each pointer argument gets a distinct 64-bit base far from every
+other (:func:`bases`), the interpreter computes addresses exactly as for real memory (``base + element_size *
+offset`` in wrapping 64-bit arithmetic), and a load returns a deterministic function of its *address*
+(:func:`load_bits`, a SplitMix64 hash) rather than memory contents. So a stored value witnesses which addresses
+fed it: if the wide and the narrowed kernel store the same bits at the same address on every active lane, the
+same data reached the same operations along the way (up to hash collisions: about 2**-27 per float32 lane,
+2**-11 per bfloat16 lane).
+
+Limits: integer loads return small non-negative values (``< 2**15``) so a kernel that used a loaded value as
+an index would compute plausible offsets; no corpus kernel does (indirect indexing is outside the checker's
+class). Values stored are compared bit for bit, so NaN payloads and signed zeros count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+
+BASE_SHIFT = 56  # pointer i lives at (i + 1) << 56: 2**56 bytes apart, far beyond any offset a valid shape allows
+AMBIGUOUS = 1 << 55  # bytes: an address this far from every base is reported raw (a wild offset)
+
+# Element types as the Triton signature spells them -> (numpy storage dtype in the interpreter, byte width).
+# The interpreter stores bfloat16 as uint16 and float8 as uint8 (triton/runtime/interpreter.py _get_np_dtype).
+ELEMENT = {
+    "i1": (np.dtype(bool), 1),
+    "i8": (np.dtype(np.int8), 1),
+    "u8": (np.dtype(np.uint8), 1),
+    "i16": (np.dtype(np.int16), 2),
+    "u16": (np.dtype(np.uint16), 2),
+    "i32": (np.dtype(np.int32), 4),
+    "u32": (np.dtype(np.uint32), 4),
+    "i64": (np.dtype(np.int64), 8),
+    "u64": (np.dtype(np.uint64), 8),
+    "fp16": (np.dtype(np.float16), 2),
+    "bf16": (np.dtype(np.uint16), 2),
+    "fp32": (np.dtype(np.float32), 4),
+    "fp64": (np.dtype(np.float64), 8),
+}
+
+
+class Kind(StrEnum):
+    LOAD = "load"
+    STORE = "store"
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """One ``tl.load``/``tl.store`` executed by one program: per lane the address, the mask and, for a store,
+    the stored bits (``None`` for a load). Arrays have the block's shape (``[XBLOCK]`` or ``[YBLOCK, XBLOCK]``)."""
+
+    kind: Kind
+    element: str  # pointer element type as the signature spells it ("fp32", "bf16", ...)
+    address: np.ndarray  # uint64
+    mask: np.ndarray  # bool
+    bits: np.ndarray | None  # stored value as unsigned bits of the element's width
+
+
+def bases(pointers: list[str]) -> dict[str, int]:
+    """A distinct base address per pointer parameter, in parameter order."""
+    return {p: (i + 1) << BASE_SHIFT for i, p in enumerate(pointers)}
+
+
+def locate(address: int, by_base: dict[str, int]) -> tuple[str, int] | None:
+    """(pointer, byte offset) of an address: the nearest base in wrapping 64-bit distance (for reports);
+    ``None`` when the address is too far from every base to name one."""
+    if len(by_base) > 254:
+        raise ValueError("more than 254 pointer parameters do not fit the fake address space")
+    best = None
+    for name, base in by_base.items():
+        delta = ((address - base + (1 << 63)) % (1 << 64)) - (1 << 63)
+        if best is None or abs(delta) < abs(best[1]):
+            best = (name, delta)
+    assert best is not None
+    return best if abs(best[1]) < AMBIGUOUS else None
+
+
+def _splitmix64(x: np.ndarray) -> np.ndarray:
+    # SplitMix64's finaliser (Steele, Lea, Flood 2014); uint64 arithmetic wraps in numpy.
+    with np.errstate(over="ignore"):
+        z = x.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def _float_bits(h: np.ndarray, width: int, exp_bits: int, bias: int, spread: int) -> np.ndarray:
+    """sign | exponent in [bias, bias + 2**spread) | mantissa, all from the hash: finite values of magnitude in
+    [1, 2**(2**spread)) with as many distinct values as the format allows there."""
+    man_bits = width - 1 - exp_bits
+    sign = (h >> np.uint64(63)) << np.uint64(width - 1)
+    exp = (np.uint64(bias) + ((h >> np.uint64(60 - spread)) & np.uint64((1 << spread) - 1))) << np.uint64(man_bits)
+    man = h & np.uint64((1 << man_bits) - 1)
+    return sign | exp | man
+
+
+def load_bits(address: np.ndarray, element: str) -> np.ndarray:
+    """The value a load returns at each address, in the interpreter's storage dtype for ``element``.
+
+    Floats get a hashed sign, a small hashed exponent and a hashed mantissa (finite, magnitudes in [1, 256) —
+    [1, 16) for fp16 — so the few operations of a pointwise kernel stay finite and distinct inputs give
+    distinct outputs); integers get hashed values in [0, 2**15)."""
+    h = _splitmix64(address)
+    match element:
+        case "fp32":
+            return _float_bits(h, 32, 8, 127, 3).astype(np.uint32).view(np.float32)
+        case "fp64":
+            return _float_bits(h, 64, 11, 1023, 3).view(np.float64)
+        case "fp16":
+            return _float_bits(h, 16, 5, 15, 2).astype(np.uint16).view(np.float16)
+        case "bf16":
+            return _float_bits(h, 16, 8, 127, 3).astype(np.uint16)
+        case "i1":
+            return (h >> np.uint64(63)).astype(bool)
+        case "i8" | "u8" | "i16" | "u16" | "i32" | "u32" | "i64" | "u64":
+            return (h >> np.uint64(49)).astype(ELEMENT[element][0])
+        case _:
+            raise ValueError(f"no load values for element type {element!r}")
+
+
+def as_bits(values: np.ndarray, element: str) -> np.ndarray:
+    """Stored values as unsigned integers of the element's width (bit-exact comparison)."""
+    width = ELEMENT[element][1]
+    unsigned = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[width]
+    arr = np.ascontiguousarray(values)
+    if arr.dtype == bool:
+        return arr.astype(np.uint8)
+    if arr.dtype.itemsize != width:
+        arr = arr.astype(ELEMENT[element][0])
+    return arr.view(unsigned)
