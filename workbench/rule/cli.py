@@ -24,12 +24,14 @@ def _show(args) -> int:
     from workbench import progress
     from workbench.capture import capture
     from workbench.resolve import certificate_store
+    from workbench.programs import resolve
     from workbench.rule import narrowing
 
+    program = resolve(args.program)  # a bad name or file fails here, before the store is loaded
     with progress.phase("certificate store (workspace, then the shipped corpus)"):
         store = certificate_store(args.workspace)
     with progress.phase(f"compile {args.program} with the rule on"), narrowing(store) as decisions:
-        kernels = capture(args.program, device=args.device)
+        kernels = capture(program, device=args.device)
     for b in decisions.bindings:
         print(b.explain())
     sig = {k.name: {a.name: k.signature[a.name] for a in k.size_args} for k in kernels}
