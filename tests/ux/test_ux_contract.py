@@ -75,3 +75,25 @@ def test_bad_flag_is_one_line(command, capsys, tmp_path):
 def test_bad_input_is_one_line(command, capsys, tmp_path):
     line = _one_line_error(capsys, _argv(command, tmp_path, []))
     assert "workbench-input" in line, f"the error does not name the value: {line!r}"
+
+
+@pytest.mark.parametrize("argv, kind", [
+    (["list", "--json"], "programs"),
+    (["show", "tile", "--json", "--hashes"], "show"),
+    (["demo", "--json"], "demo"),
+])
+def test_json_outputs_follow_the_contract(argv, kind, capsys, tmp_path, monkeypatch):
+    import json
+
+    from workbench.contract import Verdict
+
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path))
+    assert main(argv) == 0
+    doc = json.loads(capsys.readouterr().out)  # nothing but the document on stdout
+    assert doc["schema"] == f"workbench.{kind}/1" and Verdict(doc["verdict"]) is Verdict.OK
+    if kind == "show":
+        (k,) = doc["kernels"]
+        assert k["id"] == k["hashes"]["source"][:12] and set(k["hashes"]) == {"source", "ir_body", "ir_with_facts"}
+    if kind == "demo":
+        assert {c["verdict"] for c in doc["checks"]} <= {v.value for v in Verdict}
+        assert any(b["verdict"] == "bound" for b in doc["bindings"])
