@@ -50,7 +50,18 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(sub)
+    _require_subcommands(parser, top=True)
     return parser
+
+
+def _require_subcommands(parser: argparse.ArgumentParser, top: bool = False) -> None:
+    """A command group named without its sub-command (``workbench rule``) is a usage error (exit 2, one
+    line), whatever its module set as a default."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            action.required = action.required or not top
+            for child in action.choices.values():
+                _require_subcommands(child)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -97,3 +97,18 @@ def test_json_outputs_follow_the_contract(argv, kind, capsys, tmp_path, monkeypa
     if kind == "demo":
         assert {c["verdict"] for c in doc["checks"]} <= {v.value for v in Verdict}
         assert any(b["verdict"] == "bound" for b in doc["bindings"])
+
+
+def _groups(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            if prefix:
+                yield " ".join(prefix)
+            for name, sub in sorted(action.choices.items()):
+                yield from _groups(sub, prefix + (name,))
+
+
+@pytest.mark.parametrize("group", sorted(set(_groups(build_parser()))))
+def test_a_group_without_its_subcommand_is_a_usage_error(group, capsys):
+    line = _one_line_error(capsys, group.split())
+    assert "required" in line and f"workbench {group} --help" in line
