@@ -72,7 +72,8 @@ def _schema(data: Any) -> str:
 def _read(path: Path) -> Any:
     from workbench.jsonfile import read_json
 
-    return read_json(path, InputError, "JSON file", "pass a kernel record, a certificate or a folder of them")
+    return read_json(path, InputError, "JSON file",
+                     "pass a kernel record (`workbench capture NAME` writes them), a certificate or a folder of them")
 
 
 def _load_record(path: Path) -> Located:
