@@ -26,14 +26,17 @@ def _e(text) -> str:
 
 def aligned_html(rows) -> str:
     """Source and IR rows (``explain.AlignedLine``) as one table, line numbers first."""
+    cell = "style='white-space:pre-wrap;word-break:break-all;vertical-align:top;text-align:left'"
     body = "".join(
-        f"<tr><td class='wb-line' style='color:#57606a;text-align:right'>{r.line}</td>"
-        f"<td><code style='white-space:pre'>{_e(r.source)}</code></td>"
-        f"<td><code style='white-space:pre'>{_e(r.ir)}</code></td></tr>"
+        f"<tr><td class='wb-line' style='color:#57606a;text-align:right;vertical-align:top'>{r.line}</td>"
+        f"<td {cell}><code>{_e(r.source)}</code></td><td {cell}><code>{_e(r.ir)}</code></td></tr>"
         for r in rows
     )
-    return ("<table class='wb-aligned' style='font-size:11px'><tr><th>line</th><th>Triton source</th>"
-            f"<th>kernel IR (source names)</th></tr>{body}</table>")
+    # one scroll box, two columns of equal width: long lines wrap instead of pushing the IR out of view
+    return ("<div style='max-height:420px;overflow:auto'><table class='wb-aligned' style='font-size:11px;"
+            "table-layout:fixed;width:100%'><colgroup><col style='width:3em'><col style='width:50%'>"
+            "<col style='width:50%'></colgroup><tr><th>line</th><th>Triton source</th>"
+            f"<th>kernel IR (source names)</th></tr>{body}</table></div>")
 
 
 def guards_html(rows) -> str:
