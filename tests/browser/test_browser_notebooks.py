@@ -145,26 +145,52 @@ def _interact(widget) -> str:
     raise AssertionError("the widget has no enabled control to interact with")
 
 
+def _run_all(page, url: str, token: str, notebook: str) -> None:
+    page.goto(f"{url}/lab/tree/notebooks/{notebook}?reset&token={token}", timeout=120_000)
+    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=180_000)
+    page.locator(".jp-Notebook").first.click()
+    page.get_by_text("Run", exact=True).first.click()
+    page.get_by_text("Run All Cells", exact=True).first.click()
+
+
+@pytest.fixture(scope="module")
+def running(lab):
+    """Every notebook open in its own tab and running at once (their kernels are separate processes), so
+    the module takes about as long as the slowest notebook rather than the sum."""
+    url, token, browser = lab
+    pages, started = {}, time.monotonic()
+    for notebook in NOTEBOOKS:
+        page = browser.new_page(viewport={"width": 1500, "height": 1200})
+        try:
+            _run_all(page, url, token, notebook)
+        except Exception as exc:  # reported by that notebook's test, not by the others
+            pages[notebook] = exc
+            continue
+        pages[notebook] = page
+    yield pages, started
+    for page in pages.values():
+        if not isinstance(page, Exception):
+            page.close()
+    _shutdown_kernels(url, token)
+
+
 @pytest.mark.parametrize("notebook", NOTEBOOKS)
-def test_notebook_runs_and_every_widget_responds(notebook, lab, artifacts, request):
+def test_notebook_runs_and_every_widget_responds(notebook, running, artifacts, request):
     if notebook in KNOWN:
         request.applymarker(pytest.mark.xfail(reason=KNOWN[notebook], strict=False))
-    url, token, browser = lab
+    pages, start = running
+    page = pages[notebook]
+    if isinstance(page, Exception):
+        raise page
     stem = notebook.removesuffix(".ipynb")
-    page = browser.new_page(viewport={"width": 1500, "height": 1200})
-    start = time.monotonic()
+    page.bring_to_front()
     try:
-        page.goto(f"{url}/lab/tree/notebooks/{notebook}?reset&token={token}", timeout=120_000)
-        page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=180_000)
-        page.locator(".jp-Notebook").first.click()
-        page.get_by_text("Run", exact=True).first.click()
-        page.get_by_text("Run All Cells", exact=True).first.click()
         page.wait_for_function(
             "() => { const ps = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];"
             f" if ([...document.querySelectorAll(\"{STDERR}\")].some(e => e.innerText.includes('{TRACEBACK}')))"
             " return true;"  # Run All stops at an error
             " return ps.length > 0 && ps.every(p => /\\[\\d+\\]/.test(p.innerText)); }",
-            timeout=240_000, polling=500,
+            timeout=300_000, polling=500,
         )
         page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=120_000)
         for i in range(page.locator(STDERR).count()):
@@ -184,10 +210,7 @@ def test_notebook_runs_and_every_widget_responds(notebook, lab, artifacts, reque
             page.wait_for_timeout(300)  # let the last re-render settle for the picture
             widget.screenshot(path=str(artifacts / f"{stem}-widget{i}-after.png"))
             done.append(action)
-        print(f"{notebook}: {time.monotonic() - start:.0f} s, {len(widgets)} widget(s): {done}")
+        print(f"{notebook}: done {time.monotonic() - start:.0f} s after the start, {len(widgets)} widget(s): {done}")
     except Exception:
         page.screenshot(path=str(artifacts / f"{stem}-failure.png"), full_page=True)
         raise
-    finally:
-        page.close()
-        _shutdown_kernels(url, token)
