@@ -4,6 +4,7 @@ Stage: none (shared by ``capture``, ``show``, ``ir``, ``check``, ``rule`` and ``
 
 * ``NAME``: a program captured before, looked up in the workspace first, then in the shipped corpus
   (``data/kernels/NAME``); ``check`` captures a registered program that is in neither (into the workspace);
+  ``PROGRAM/KERNEL`` and a 12-digit kernel id (what ``show`` prints) name one kernel;
 * ``DIR``: a folder of kernel records (what ``capture`` prints), or of certificates (what ``check`` prints);
 * ``FILE.json``: a kernel record (``workbench.captured_kernel/1``), a certificate (``workbench.certificate/1``)
   or any command's ``--json`` output that contains certificates;
@@ -20,6 +21,7 @@ later capture replaces the earlier one's records).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +32,7 @@ from workbench.errors import InputError, UsageError
 RECORD_SCHEMA = "workbench.captured_kernel/"
 CERTIFICATE_SCHEMA = "workbench.certificate/"
 USER_PREFIX = "file-"
+ID = re.compile(r"[0-9a-f]{12}")  # the user-facing kernel id (workbench.capture.show.kernel_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +139,15 @@ def records(target: str, workspace=None, *, capture: bool = False, device: str =
             raise UsageError(f"{str(path)!r} has not been captured; run `workbench capture {path}` and pass the "
                              "folder it prints")
         return capture_into_workspace(str(path), workspace, device=device)[1]
+    for root in kernel_roots(workspace):
+        if re.fullmatch(r"[\w.-]+/[\w.-]+", target) and (root / f"{target}.json").is_file():
+            return [_load_record(root / f"{target}.json")]  # PROGRAM/KERNEL
+    if ID.fullmatch(target):
+        found = [loc for root in kernel_roots(workspace) for p in sorted(root.glob("*/*.json"))
+                 if _schema(_read(p)).startswith(RECORD_SCHEMA)
+                 and (loc := _load_record(p)).record.source_hash.startswith(target)]
+        if found:
+            return found[:1] if len({loc.record.source_hash for loc in found}) == 1 else found
     if "/" in target or target.startswith("."):
         raise InputError(f"{target!r} is not a folder, a .json or a .py file; check the path")
     for root in kernel_roots(workspace):

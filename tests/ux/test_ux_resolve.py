@@ -81,3 +81,24 @@ def test_user_programs_get_a_folder_of_their_own():
 
     assert resolve.folder_for(get("tile")) == "tile"
     assert resolve.folder_for(UserProgram()) == "file-tile"
+
+
+def test_check_json_output_chains_to_lean_emit(tmp_path, capsys):
+    main(["check", "tile", "--json", "--workspace", str(tmp_path)])
+    out = tmp_path / "check.json"
+    out.write_text(capsys.readouterr().out)
+    found = resolve.certificates(str(out), tmp_path)
+    assert {lc.certificate.mode for lc in found} == {"strict", "observable"}
+    assert main(["lean", "emit", str(out), "--out", str(tmp_path / "lean"), "--workspace", str(tmp_path)]) == 0
+    assert len(list((tmp_path / "lean").glob("*.lean"))) >= 1
+
+
+def test_the_kernel_id_and_program_slash_kernel_name_one_kernel(tmp_path, capsys):
+    from workbench.capture import load
+    from workbench.capture.show import kernel_id
+
+    kid = kernel_id(load(TILE))
+    assert [loc.path for loc in resolve.records(kid, tmp_path)] == [TILE]
+    assert [loc.path for loc in resolve.records("tile/triton_poi_fused_repeat_0", tmp_path)] == [TILE]
+    assert main(["show", kid, "--workspace", str(tmp_path)]) == 0
+    assert f"id       {kid}" in capsys.readouterr().out
