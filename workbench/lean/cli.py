@@ -83,9 +83,14 @@ def _schema(path: Path) -> str:
 
 
 def _captured(name: str, args) -> bool:
-    from workbench.resolve import kernel_roots
+    """A captured NAME, PROGRAM/KERNEL or kernel id in the workspace or the shipped corpus."""
+    from workbench.errors import WorkbenchError
+    from workbench.resolve import records
 
-    return any((root / name).is_dir() for root in kernel_roots(getattr(args, "workspace", None)))
+    try:
+        return bool(records(name, getattr(args, "workspace", None)))
+    except WorkbenchError:
+        return False
 
 
 def _from_certificates(source: str, workspace) -> list:
