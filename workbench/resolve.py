@@ -273,20 +273,32 @@ def save_certificate(cert, located: Located, workspace=None) -> Path:
     return path
 
 
+# A record file's text (SHA-256) -> its CertifiedKernel or None: the checker is deterministic, so a record
+# whose text did not change needs no second check within a process (notebooks call the store repeatedly).
+_CERTIFIED: dict[str, Any] = {}
+
+
 def certificate_store(workspace=None) -> list:
     """The rule's certificate store: certified kernels from the workspace's records and certificates, then
-    the shipped corpus (the rule recomputes each certificate from its record with the current checker)."""
+    the shipped corpus. The rule recomputes each certificate from its record with the current checker (a
+    certificate file is a report of what was issued, never trusted as input); one bar counts the records."""
+    import hashlib
+
+    from workbench import progress
     from workbench import workspace as ws
     from workbench.rule import store
 
+    paths = [p for root in kernel_roots(workspace) for p in sorted(root.glob("*/*.json"))]
     seen: set[str] = set()
     out = []
-    roots = kernel_roots(workspace)
-    for root in roots:
-        for c in store.load(root):
-            if c.record.source_hash + c.record.program not in seen:
-                seen.add(c.record.source_hash + c.record.program)
-                out.append(c)
+    for p in progress.track(paths, desc="certificate store", unit="record"):
+        key = hashlib.sha256(p.read_bytes()).hexdigest()
+        if key not in _CERTIFIED:
+            _CERTIFIED[key] = store.certified_from(_load_record(p).record)
+        c = _CERTIFIED[key]
+        if c is not None and c.record.source_hash + c.record.program not in seen:
+            seen.add(c.record.source_hash + c.record.program)
+            out.append(c)
     for p in sorted(ws.subdir("certificates", workspace).glob("*/*.json")):
         for lc in _certificates_from(_read(p), p, workspace):
             key = lc.record.record.source_hash + lc.record.record.program

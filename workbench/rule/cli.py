@@ -28,8 +28,7 @@ def _show(args) -> int:
     from workbench.rule import narrowing
 
     program = resolve(args.program)  # a bad name or file fails here, before the store is loaded
-    with progress.phase("certificate store (workspace, then the shipped corpus)"):
-        store = certificate_store(args.workspace)
+    store = certificate_store(args.workspace)  # a bar counts the records (workspace, then the shipped corpus)
     with progress.phase(f"compile {args.program} with the rule on"), narrowing(store) as decisions:
         kernels = capture(program, device=args.device)
     for b in decisions.bindings:
