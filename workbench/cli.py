@@ -28,8 +28,16 @@ STAGE_CLIS = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the contract's one-line usage error (exit 2) instead of the usage block; sub-command
+    parsers inherit it (``add_subparsers`` uses the parent's class)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}; see `{self.prog} --help`\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="workbench",
         description="Kernel Proof Workbench: capture, check, certify and time Inductor's Triton kernels.",
     )
@@ -43,15 +51,29 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(sub)
+    _require_subcommands(parser, top=True)
     return parser
+
+
+def _require_subcommands(parser: argparse.ArgumentParser, top: bool = False) -> None:
+    """A command group named without its sub-command (``workbench rule``) is a usage error (exit 2, one
+    line), whatever its module set as a default."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            action.required = action.required or not top
+            for child in action.choices.values():
+                _require_subcommands(child)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error already printed as one line (2)
+        return int(exc.code or 0)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 1
+        return 2
     try:
         return int(args.func(args) or 0)
     except WorkbenchError as exc:

@@ -34,14 +34,13 @@ def test_lean_cli_emit_from_instance_json(tmp_path, capsys):
     assert (tmp_path / "out" / "Tile_PoiFusedRepeat0.lean").exists()
 
 
-def test_lean_cli_emit_refuses_captured_kernel(capsys):
+def test_lean_cli_emit_from_captured_kernel(tmp_path, monkeypatch, capsys):
+    # a captured record chains to Lean: it is checked and its certificate emitted (workbench.resolve)
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "ws"))
     kernel = REPO / "data" / "kernels" / "tile" / "triton_poi_fused_repeat_0.json"
-    if not kernel.exists():
-        import pytest
-
-        pytest.skip(f"{kernel} not captured in this checkout")
-    assert main(["lean", "emit", str(kernel)]) == 2
-    assert "is a captured kernel" in capsys.readouterr().err
+    assert main(["lean", "emit", str(kernel), "--out", str(tmp_path)]) == 0
+    assert "source: certificate workbench.certificate/1" in capsys.readouterr().out
+    assert (tmp_path / "Tile_PoiFusedRepeat0.lean").exists()
 
 
 def test_lean_cli_emit_unknown(capsys):

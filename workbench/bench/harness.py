@@ -522,7 +522,10 @@ def run(plan_path: str | Path, out_path: str | Path, dry_run: bool = False, kern
     if st.processes == 1 or kernel is not None or program is not None:
         if dry_run:
             os.environ["TRITON_INTERPRET"] = "1"  # read by triton.jit at decoration time
-        parts = [run_process(plan, p, dry_run, kernel, program) for p in range(st.processes)]
+        from workbench import progress
+
+        parts = [run_process(plan, p, dry_run, kernel, program)
+                 for p in progress.track(range(st.processes), desc="bench processes", unit="process")]
     else:
         parts = _subprocesses(plan_path, st.processes, dry_run)
     record = records.assemble(plan, raw, str(plan_path), parts, dry_run, started, time.time())
@@ -550,9 +553,11 @@ def _subprocesses(plan_path: str | Path, n: int, dry_run: bool) -> list[dict[str
                 raise UsageError(f"bench worker for process {p} failed (exit {proc.returncode}):\n{tail}")
             return json.loads((Path(tmp) / f"part{p}.json").read_text())
 
+        from workbench import progress
+
         if dry_run:
             procs = [(p, start(p)) for p in range(n)]
-            parts = [finish(p, proc) for p, proc in procs]
+            parts = [finish(p, proc) for p, proc in progress.track(procs, desc="bench processes", unit="process")]
         else:
-            parts = [finish(p, start(p)) for p in range(n)]
+            parts = [finish(p, start(p)) for p in progress.track(range(n), desc="bench processes", unit="process")]
     return parts

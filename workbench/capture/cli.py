@@ -1,41 +1,71 @@
-"""CLI: ``workbench list``, ``workbench capture``, ``workbench show``."""
+"""CLI: ``workbench list``, ``workbench capture``, ``workbench show``.
+
+``capture NAME|FILE.py`` writes records into the workspace (``<workspace>/kernels/<folder>/``, see
+:mod:`workbench.resolve`), never into the checkout; ``--out DIR`` writes elsewhere on purpose.
+``capture --all`` is the developer command that regenerates the shipped corpus in ``data/kernels/``.
+``show NAME|DIR|FILE`` prints records from the workspace or the shipped corpus. Each has ``--json``
+(the output contract of :mod:`workbench.contract`).
+"""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
+from workbench import workspace
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("list", help="list the registered programs")
+    p.add_argument("--json", action="store_true", help="print a workbench.programs/1 document")
     p.set_defaults(func=_list)
 
     p = sub.add_parser("capture", help="capture a program's Triton kernels with their symbolic facts")
     p.add_argument("program", nargs="?", help="a registered program name or a FILE.py defining program() and example_inputs()")
-    p.add_argument("--all", action="store_true", help="capture every registered program into data/kernels/")
+    p.add_argument("--all", action="store_true",
+                   help="developer: re-capture every registered program into the shipped corpus data/kernels/")
     p.add_argument("--device", choices=["cuda", "fake-cuda", "cpu"], default="cuda",
                    help="cuda: the real GPU if present, else a fake CUDA device (default); cpu: Triton CPU backend")
     p.add_argument("--gpu", default="L4", help="GPU profile the fake device reports (L4, H100, H200)")
-    p.add_argument("--out", help="output directory (default data/kernels/<program>/)")
+    p.add_argument("--out", help="output directory (default: <workspace>/kernels/<program>/)")
+    p.add_argument("--json", action="store_true", help="print a workbench.capture/1 document")
+    workspace.add_argument(p)
     p.set_defaults(func=_capture)
 
     p = sub.add_parser("show", help="print a captured kernel's facts")
-    p.add_argument("kernel", help="a KERNEL.json written by `workbench capture`")
+    p.add_argument("kernel", help="a KERNEL.json, a folder of them, or a captured program NAME")
     p.add_argument("--source", action="store_true", help="also print the Triton source")
+    p.add_argument("--hashes", action="store_true", help="also print the three hashes behind the kernel id")
+    p.add_argument("--json", action="store_true", help="print a workbench.show/1 document")
+    workspace.add_argument(p)
     p.set_defaults(func=_show)
 
 
 def _list(args) -> int:
-    from workbench import programs
+    from workbench import contract, programs
 
+    if args.json:
+        items = [{"name": n, "description": programs.get(n).description} for n in programs.names()]
+        return contract.emit(contract.document("programs", 1, contract.Verdict.OK, programs=items))
     for name in programs.names():
         prog = programs.get(name)
         print(f"{name:26s} {prog.description}")
     return 0
 
 
+def _kernel_json(k, path: Path | None, with_hashes: bool = False) -> dict:
+    from workbench.capture.show import hashes, kernel_id
+
+    d = {"id": kernel_id(k), "program": k.program, "kernel": k.name, "path": None if path is None else str(path),
+         "index_dtype": k.index_dtype, "size_args": {a.name: {"type": a.type, "expr": a.expr} for a in k.size_args},
+         "guards": list(k.guards)}
+    if with_hashes:
+        d["hashes"] = hashes(k)
+    return d
+
+
 def _capture(args) -> int:
-    from workbench.capture import capture_program
+    from workbench import contract, progress
     from workbench.capture.show import describe
     from workbench.errors import UsageError
 
@@ -43,42 +73,65 @@ def _capture(args) -> int:
         return _capture_all(args)
     if not args.program:
         raise UsageError("name a program (or a FILE.py) to capture, or pass --all; `workbench list` shows names")
-    kernels, paths = capture_program(args.program, device=args.device, out=args.out, gpu=args.gpu)
+    with progress.phase(f"capture {args.program}"):
+        if args.out:
+            from workbench.capture import capture_program
+
+            kernels, paths = capture_program(args.program, device=args.device, out=args.out, gpu=args.gpu)
+            folder = Path(args.out)
+        else:
+            from workbench.resolve import capture_into_workspace
+
+            folder, located = capture_into_workspace(args.program, args.workspace, device=args.device, gpu=args.gpu)
+            kernels, paths = [loc.record for loc in located], [loc.path for loc in located]
+    if args.json:
+        return contract.emit(contract.document(
+            "capture", 1, contract.Verdict.OK, folder=str(folder),
+            kernels=[_kernel_json(k, Path(p)) for k, p in zip(kernels, paths)]))
     for k, path in zip(kernels, paths):
         print(describe(k))
         print(f"saved    {path} (+ {Path(path).with_suffix('.py').name})")
         print()
+    print(f"next     workbench check {folder}")
     return 0
 
 
 def _show(args) -> int:
-    from workbench.capture import load
+    from workbench import contract
     from workbench.capture.show import describe
+    from workbench.resolve import records
 
-    k = load(args.kernel)
-    print(describe(k))
-    if args.source:
-        print()
-        print(k.source)
+    found = records(args.kernel, args.workspace)
+    if args.json:
+        return contract.emit(contract.document(
+            "show", 1, contract.Verdict.OK,
+            kernels=[dict(_kernel_json(loc.record, loc.path, args.hashes),
+                          **({"source": loc.record.source} if args.source else {})) for loc in found]))
+    for i, loc in enumerate(found):
+        if i:
+            print()
+        print(describe(loc.record, show_hashes=args.hashes))
+        print(f"file     {loc.path}")
+        if args.source:
+            print()
+            print(loc.record.source)
     return 0
 
 
 def _capture_all(args) -> int:
     import shutil
 
-    from tqdm import tqdm
-
-    from workbench import programs
+    from workbench import programs, progress
     from workbench.capture import capture, default_out_dir, save
 
     names = programs.names()
     total = 0
-    for name in tqdm(names, desc="capture", unit="program"):
+    for name in progress.track(names, desc="capture", unit="program"):
         kernels = capture(name, device=args.device, gpu=args.gpu)
         out = default_out_dir(name)
         shutil.rmtree(out, ignore_errors=True)  # a kernel that is no longer emitted must not linger
         for k in kernels:
             save(k, out)
         total += len(kernels)
-    print(f"captured {total} kernels from {len(names)} programs")
+    print(f"captured {total} kernels from {len(names)} programs into {default_out_dir('').parent}")
     return 0

@@ -1,11 +1,13 @@
-"""CLI: ``workbench check NAME|FILE.py|KERNEL.json [--mode strict|observable] [--json]`` and
+"""CLI: ``workbench check NAME|DIR|FILE.py|KERNEL.json [--mode strict|observable] [--json]`` (certificates
+saved in the workspace's ``certificates/``) and
 ``workbench check --all`` (the corpus table in ``data/check/results.{json,md}``)."""
 
 from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
+
+from workbench import workspace
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,33 +18,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--all", action="store_true", help="check every kernel under data/kernels/ and write the table")
     p.add_argument("--out", default=None, help="directory for --all's results.{json,md}")
     p.add_argument("--no-smt", action="store_true", help="exact procedure only (no z3 cross-check)")
+    workspace.add_argument(p)
     p.set_defaults(func=_check)
 
 
-def records_for(target: str):
-    """The captured kernels a target names (capturing a registered program or FILE.py when needed)."""
-    from workbench.capture.record import load, load_dir
-    from workbench.check.errors import KernelNotFoundError
+def records_for(target: str, workspace=None):
+    """The captured kernels a target names: NAME|DIR|KERNEL.json|CERT.json|FILE.py (see
+    :mod:`workbench.resolve`); a registered program or FILE.py not captured yet is captured into the
+    workspace, never into the checkout."""
+    from workbench.resolve import records
 
-    path = Path(target)
-    if target.endswith(".json"):
-        return [load(path)]
-    if target.endswith(".py") and path.with_suffix(".json").is_file():
-        return [load(path.with_suffix(".json"))]  # a captured kernel's source beside its record
-    if not target.endswith(".py"):
-        from workbench.paths import KERNELS
-
-        saved = KERNELS / target
-        if saved.is_dir() and list(saved.glob("*.json")):
-            return load_dir(saved)
-    try:
-        from workbench.capture import capture_program
-    except ImportError as exc:  # pragma: no cover - torch missing
-        raise KernelNotFoundError(f"cannot capture {target!r} ({exc}); pass a captured KERNEL.json") from None
-    kernels, _ = capture_program(target)
-    if not kernels:
-        raise KernelNotFoundError(f"{target!r} produced no Triton kernel to check")
-    return list(kernels)
+    return records(target, workspace, capture=True)
 
 
 def _check(args) -> int:
@@ -62,7 +48,15 @@ def _check(args) -> int:
         return 0
     if not args.target:
         raise UsageError("name a program, a FILE.py or a KERNEL.json to check, or pass --all")
-    verdicts = [check_kernel(r, m, smt=not args.no_smt) for r in records_for(args.target) for m in modes]
+    from workbench.resolve import save_certificate
+
+    verdicts, saved = [], []
+    for loc in records_for(args.target, args.workspace):
+        for m in modes:
+            v = check_kernel(loc.record, m, smt=not args.no_smt)
+            verdicts.append(v)
+            if v.certificate is not None:
+                saved.append(save_certificate(v.certificate, loc, args.workspace))
     if args.json:
         print(json.dumps([v.to_json() for v in verdicts], indent=1, sort_keys=True))
     else:
@@ -75,4 +69,6 @@ def _check(args) -> int:
                 o = d.condition.origin
                 print(f"  - {d.condition.reason.value}: {o.subexpression} (line {o.line}) on {o.lane_class}: "
                       f"{d.condition.text()} [{d.status.value}]")
+        if saved:
+            print(f"certificates saved in {saved[0].parent}/ (next: workbench rule show, workbench lean emit FILE)")
     return 0 if all(v.verdict == "certified" for v in verdicts) else 1

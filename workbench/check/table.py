@@ -21,9 +21,9 @@ def corpus_records(root: str | Path = KERNELS) -> list[CapturedKernel]:
 
 
 def check_corpus(records: list[CapturedKernel], smt: bool = True) -> list[dict[str, Verdict]]:
-    from tqdm import tqdm
+    from workbench import progress
 
-    return [{m: check_kernel(r, m, smt=smt) for m in MODES} for r in tqdm(records, desc="check", unit="kernel")]
+    return [{m: check_kernel(r, m, smt=smt) for m in MODES} for r in progress.track(records, desc="check", unit="kernel")]
 
 
 def summary(rows: list[dict[str, Verdict]]) -> dict[str, int]:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from workbench import workspace
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("ir", help="print a captured kernel's IR (or why it is refused)")
-    p.add_argument("kernel", help="a captured kernel record (data/kernels/<program>/<kernel>.json)")
+    p.add_argument("kernel", help="a captured KERNEL.json, a folder of them, or a captured program NAME")
+    workspace.add_argument(p)
     p.add_argument("--canonical", action="store_true", help="print the canonical form and its hash instead")
     p.set_defaults(func=_ir)
     c = subparsers.add_parser(
@@ -21,15 +24,19 @@ def register(subparsers) -> None:
 
 
 def _ir(args: argparse.Namespace) -> int:
-    from workbench.capture import load
     from workbench.kir import canonical_hash, canonical_text, parse, render
+    from workbench.resolve import records
 
-    k = parse(load(args.kernel))
-    if args.canonical:
-        print(canonical_text(k), end="")
-        print(f"hash {canonical_hash(k)}")
-    else:
-        print(render(k), end="")
+    found = records(args.kernel, args.workspace)
+    for i, loc in enumerate(found):
+        if len(found) > 1:
+            print(f"{'' if i == 0 else chr(10)}# {loc.path}")
+        k = parse(loc.record)
+        if args.canonical:
+            print(canonical_text(k), end="")
+            print(f"hash {canonical_hash(k)}")
+        else:
+            print(render(k), end="")
     return 0
 
 

@@ -314,11 +314,11 @@ def crosscheck(records: Sequence, lanes: int = 300, seed: int = 0, control: bool
         return reports
     if control:
         work = [(k, ck, [c for c in cases if c.mode == WIDE], rep) for k, ck, cases, rep in work]
-    from tqdm import tqdm
+    from workbench import progress
 
-    print(f"crosscheck: running {len(work)} kernels under Triton's interpreter ...", file=sys.stderr, flush=True)
-    results = _run_worker({"mode": "offsets", "kernels": [_job_kernel(k, ck, cases) for k, ck, cases, _ in work]})
-    for (k, ck, cases, rep), kres in tqdm(list(zip(work, results)), desc="compare", unit="kernel"):
+    with progress.phase(f"crosscheck: {len(work)} kernels under Triton's interpreter"):
+        results = _run_worker({"mode": "offsets", "kernels": [_job_kernel(k, ck, cases) for k, ck, cases, _ in work]})
+    for (k, ck, cases, rep), kres in progress.track(list(zip(work, results)), desc="compare", unit="kernel"):
         if isinstance(kres, dict):
             rep.mismatches.append(Mismatch(k.name, "-", (), Lane((0, 0, 0), ()), "interpreter error", (), (kres["error"],)))
             continue

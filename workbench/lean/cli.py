@@ -35,6 +35,9 @@ def register(subparsers) -> None:
                       help="run workbench.check on every captured kernel and emit each certified one (observable mode)")
     emit.add_argument("--certificates", type=Path, default=None,
                       help="with --corpus: also write each certified kernel's certificate JSON into this folder")
+    from workbench import workspace
+
+    workspace.add_argument(emit)
     emit.set_defaults(func=_emit)
 
     goals = sub.add_parser("goals", help="print tactic steps with goals before/after, and diagnostics")
@@ -55,31 +58,63 @@ def register(subparsers) -> None:
 
 
 def _instances(args) -> list:
-    from workbench.lean.adapter import corpus_instances, instance_from_file
+    from workbench.lean.adapter import instance_from_file
     from workbench.lean.hand_built import HAND_BUILT, hand_built
-    from workbench.lean.paths import REPO
 
     if args.hand_built:
         return [hand_built(args.source)] if args.source else [HAND_BUILT[n]() for n in sorted(HAND_BUILT)]
     if not args.source:
         raise UsageError("give KERNEL.json, a program NAME, --corpus, or --hand-built [NAME]")
     path = Path(args.source)
-    if path.suffix == ".json" or path.is_file():
-        if not path.exists():
-            raise UsageError(f"{path} does not exist")
+    if path.suffix == ".json" and path.is_file() and _schema(path).startswith("workbench.lean_instance"):
         return [instance_from_file(path)]
-    if (REPO / "data" / "kernels" / args.source).is_dir():
-        entries = corpus_instances(programs=(args.source,))
-        for e in entries:
-            if e.instance is None:
-                print(f"skip {e.program}/{e.kernel}: {e.verdict}: {e.reason}")
-        found = [e.instance for e in entries if e.instance is not None]
-        if not found:
-            raise InstanceError(f"{args.source}: no certified kernel to emit (see the lines above); "
-                                "`workbench check` explains each verdict")
-        return found
+    if path.exists() or path.suffix in (".json", ".py") or _captured(args.source, args):
+        return _from_certificates(args.source, getattr(args, "workspace", None))
     raise UsageError(f"{args.source!r} is neither a file nor a captured program under data/kernels; "
                      f"hand-built instances ({', '.join(sorted(HAND_BUILT))}) need --hand-built")
+
+
+def _schema(path: Path) -> str:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError):
+        return ""
+    return str(data.get("schema", "")) if isinstance(data, dict) else ""
+
+
+def _captured(name: str, args) -> bool:
+    """A captured NAME, PROGRAM/KERNEL or kernel id in the workspace or the shipped corpus."""
+    from workbench.errors import WorkbenchError
+    from workbench.resolve import records
+
+    try:
+        return bool(records(name, getattr(args, "workspace", None)))
+    except WorkbenchError:
+        return False
+
+
+def _from_certificates(source: str, workspace) -> list:
+    """CERT.json, a folder of certificates, KERNEL.json, a folder of records or a captured NAME (workspace
+    first, then the shipped corpus): each certified kernel's instance (workbench.resolve finds the records)."""
+    from workbench.errors import WorkbenchError
+    from workbench.lean.adapter import from_certificate
+    from workbench.resolve import certificates
+
+    found = []
+    for lc in certificates(source, workspace):
+        rec = lc.record.record
+        where = str(lc.path or lc.record.path)
+        if not lc.certificate.certified:
+            print(f"skip {rec.program}/{rec.name}: {lc.certificate.verdict}: {lc.certificate.reason}")
+            continue
+        try:
+            found.append(from_certificate(lc.certificate, where, record=rec))
+        except WorkbenchError as exc:
+            print(f"skip {rec.program}/{rec.name}: certified, not emitted: {exc}")
+    if not found:
+        raise InstanceError(f"{source}: no certified kernel to emit (see the lines above); "
+                            "`workbench check` explains each verdict")
+    return found
 
 
 def _emit(args) -> int:

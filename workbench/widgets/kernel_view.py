@@ -1,8 +1,10 @@
-"""KernelView: a captured kernel's Triton source beside its size arguments (type, symbolic expression),
-element counts, guards and symbol ranges, with dropdowns over programs and their kernels.
+"""KernelView: a captured kernel's source and IR aligned line for line (the IR written with the source's own
+names, ``tmp17`` not ``t14``), its guards de-duplicated with their origin and the ones the certificate uses
+marked, and the checker's verdict; dropdowns over programs and their kernels.
 
-Reads saved records (``data/kernels/<program>/*.json``), so it needs neither torch nor a GPU; programs that
-have no saved record are listed and captured on demand when ``capture_missing`` is set.
+Holds state and renders: the rows come from :mod:`workbench.explain`, the verdict from
+:func:`workbench.check.api.check_kernel`. Reads saved records (the shipped ``data/kernels/`` by default, or a
+workspace's ``kernels/`` folder), so it needs neither torch nor a GPU.
 """
 
 from __future__ import annotations
@@ -14,75 +16,98 @@ import ipywidgets as w
 
 from workbench.capture.record import CapturedKernel, load_dir
 
+_USE_STYLE = {"used by the certificate": "color:#1a7f37;font-weight:bold", "a premise, not needed": "color:#57606a",
+              "not usable by the checker": "color:#9a6700"}
 
-def _facts_html(k: CapturedKernel) -> str:
+
+def _e(text) -> str:
+    return html.escape(str(text))
+
+
+def aligned_html(rows) -> str:
+    """Source and IR rows (``explain.AlignedLine``) as one table, line numbers first."""
+    cell = "style='white-space:pre-wrap;word-break:break-all;vertical-align:top;text-align:left'"
+    body = "".join(
+        f"<tr><td class='wb-line' style='color:#57606a;text-align:right;vertical-align:top'>{r.line}</td>"
+        f"<td {cell}><code>{_e(r.source)}</code></td><td {cell}><code>{_e(r.ir)}</code></td></tr>"
+        for r in rows
+    )
+    # one scroll box, two columns of equal width: long lines wrap instead of pushing the IR out of view
+    return ("<div style='max-height:420px;overflow:auto'><table class='wb-aligned' style='font-size:11px;"
+            "table-layout:fixed;width:100%'><colgroup><col style='width:3em'><col style='width:50%'>"
+            "<col style='width:50%'></colgroup><tr><th>line</th><th>Triton source</th>"
+            f"<th>kernel IR (source names)</th></tr>{body}</table></div>")
+
+
+def guards_html(rows) -> str:
+    """Guard rows (``explain.GuardRow``): one per distinct guard; used ones marked with a check."""
+    body = "".join(
+        f"<tr class='wb-guard{' wb-guard-used' if g.use.value.startswith('used') else ''}'>"
+        f"<td>{'&#10003;' if g.use.value.startswith('used') else ''}</td><td><code>{_e(g.text)}</code>"
+        f"{f' <small>(&times;{g.count})</small>' if g.count > 1 else ''}</td>"
+        f"<td style='{_USE_STYLE[g.use.value]}'>{_e(g.use.value)}{f': {_e(g.detail)}' if g.detail else ''}</td>"
+        f"<td><small>{_e(g.origin)}</small></td></tr>"
+        for g in rows
+    ) or "<tr><td colspan=4><i>no guards</i></td></tr>"
+    return ("<table class='wb-guards'><tr><th></th><th>guard</th><th>use</th><th>origin</th></tr>"
+            f"{body}</table>")
+
+
+def facts_html(k: CapturedKernel) -> str:
     rows = "".join(
-        f"<tr><td><code>{html.escape(a.name)}</code></td><td><code>{html.escape(a.type)}</code></td>"
-        f"<td><code>{html.escape(a.expr)}</code></td></tr>"
+        f"<tr><td><code>{_e(a.name)}</code></td><td><code>{_e(a.type)}</code></td><td><code>{_e(a.expr)}</code></td></tr>"
         for a in k.size_args
     ) or "<tr><td colspan=3><i>no size arguments</i></td></tr>"
     numels = "".join(
-        f"<tr><td><code>{html.escape(n.name)}</code></td><td><code>{html.escape(n.type or 'constant')}</code></td>"
-        f"<td><code>{html.escape(n.expr)}</code></td></tr>"
+        f"<tr><td><code>{_e(n.name)}</code></td><td><code>{_e(n.type or 'constant')}</code></td>"
+        f"<td><code>{_e(n.expr)}</code></td></tr>"
         for n in k.numels
     )
     syms = "".join(
-        f"<li><code>{html.escape(s.name)}</code> &isin; [{s.lower if s.lower is not None else '-&infin;'}, "
-        f"{s.upper if s.upper is not None else '&infin;'}] &larr; {html.escape(', '.join(s.sources))}</li>"
+        f"<li><code>{_e(s.name)}</code> &isin; [{s.lower if s.lower is not None else '-&infin;'}, "
+        f"{s.upper if s.upper is not None else '&infin;'}] &larr; {_e(', '.join(s.sources))}</li>"
         for s in k.symbols
     )
-    guards = "".join(f"<li><code>{html.escape(g)}</code></li>" for g in k.guards) or "<li><i>none</i></li>"
-    return (
-        f"<div class='wb-facts'><b>{html.escape(k.name)}</b> &mdash; {html.escape(k.grid_type)}, "
-        f"index dtype <code>{html.escape(k.index_dtype)}</code>, {html.escape(k.device)}"
-        "<h4>Size arguments</h4><table><tr><th>arg</th><th>type</th><th>expression</th></tr>"
-        f"{rows}{numels}</table><h4>Shape symbols</h4><ul>{syms}</ul>"
-        f"<h4>Guards</h4><ul>{guards}</ul></div>"
-    )
+    return ("<h4>Size arguments</h4><table><tr><th>arg</th><th>type</th><th>expression</th></tr>"
+            f"{rows}{numels}</table><h4>Shape symbols</h4><ul>{syms}</ul>")
 
 
-def _source_html(text: str, css_class: str) -> str:
-    return (
-        f"<pre class='{css_class}' style='font-size:11px;max-height:480px;max-width:100%;overflow:auto;"
-        f"white-space:pre;box-sizing:border-box'>{html.escape(text)}</pre>"
-    )
-
-
-def _ir_text(k: CapturedKernel) -> str:
-    """The kernel IR rendered by ``workbench.kir`` (or the refusal reason)."""
-    from workbench import kir
-    from workbench.errors import WorkbenchError
-
-    try:
-        return kir.render(k)
-    except WorkbenchError as exc:
-        return f"refused: {exc}"
+def verdict_line_html(v) -> str:
+    colour = "#1a7f37" if v.certified else "#cf222e"
+    narrow = f"; narrows {', '.join(v.narrowable)} to int32" if v.certified and v.narrowable else ""
+    return (f"<div class='wb-kernel-verdict'><b style='color:{colour}'>{_e(v.verdict.upper())}</b> "
+            f"[{_e(v.mode)}]{_e(narrow)} &mdash; <small>{_e(v.reason)}</small></div>")
 
 
 class KernelView(w.VBox):
-    """Dropdowns over programs and kernels; the selected kernel's source, IR and facts side by side."""
+    """Dropdowns over programs and kernels; the selected kernel's verdict, aligned source/IR, guards, facts."""
 
-    def __init__(self, data_dir: str | Path | None = None, program: str | None = None, show_ir: bool = True):
+    def __init__(self, data_dir: str | Path | None = None, program: str | None = None, show_ir: bool = True,
+                 mode: str = "observable"):
         from workbench.paths import KERNELS
 
         self.data_dir = Path(data_dir) if data_dir is not None else KERNELS
         self.show_ir = show_ir
+        self.mode = mode
         programs = sorted(p.name for p in self.data_dir.iterdir() if p.is_dir() and any(p.glob("*.json")))
         if not programs:
             raise FileNotFoundError(
                 f"no captured kernels under {str(self.data_dir)!r}; run `workbench capture NAME` first"
             )
         self._kernels: dict[str, CapturedKernel] = {}
+        self.verdict = None
         self.program = w.Dropdown(options=programs, value=program or programs[0], description="program")
         self.kernel = w.Dropdown(options=[], description="kernel")
-        self.source = w.HTML(layout=w.Layout(width="50%", overflow="hidden"))
-        self.ir = w.HTML(layout=w.Layout(width="50%", overflow="hidden"))
+        self.header = w.HTML()
+        self.source = w.HTML(layout=w.Layout(width="100%", overflow="auto"))
+        self.ir = self.source  # one aligned table holds both (kept for callers that read .ir)
+        self.guards = w.HTML()
         self.facts = w.HTML()
         self.program.observe(self._on_program, names="value")
         self.kernel.observe(self._on_kernel, names="value")
-        panes = [self.source, self.ir] if show_ir else [self.source]
-        super().__init__([w.HBox([self.program, self.kernel]), w.HBox(panes), self.facts])
+        super().__init__([w.HBox([self.program, self.kernel]), self.header, self.source, self.guards, self.facts])
         self.add_class("wb-kernel-view")
+        self.add_class("wb-widget")
         self._on_program({"new": self.program.value})
 
     @property
@@ -100,10 +125,26 @@ class KernelView(w.VBox):
             self._on_kernel({"new": names[0]})
 
     def _on_kernel(self, change) -> None:
+        from workbench import explain
+        from workbench.capture.show import kernel_id
+        from workbench.check.api import check_kernel
+        from workbench.errors import WorkbenchError
+
         if change["new"] is None:
             return
         k = self._kernels[change["new"]]
-        self.source.value = "<h4>Triton source</h4>" + _source_html(k.jit_source, "wb-source")
+        self.verdict = check_kernel(k, self.mode, counterexample=False)
+        self.header.value = (f"<b>{_e(k.name)}</b> <small>id {_e(kernel_id(k))}</small> &mdash; {_e(k.grid_type)}, "
+                             f"index dtype <code>{_e(k.index_dtype)}</code>, {_e(k.device)}"
+                             + verdict_line_html(self.verdict))
         if self.show_ir:
-            self.ir.value = "<h4>Kernel IR</h4>" + _source_html(_ir_text(k), "wb-ir")
-        self.facts.value = _facts_html(k)
+            try:
+                self.source.value = aligned_html(explain.aligned(k))
+            except WorkbenchError as exc:
+                self.source.value = (f"<p class='wb-refused'><b>IR refused</b>: {_e(exc)}</p>"
+                                     f"<pre style='font-size:11px'>{_e(k.jit_source)}</pre>")
+        else:
+            self.source.value = f"<pre style='font-size:11px'>{_e(k.jit_source)}</pre>"
+        cert = self.verdict.certificate if self.verdict.certified else None
+        self.guards.value = "<h4>Guards</h4>" + guards_html(explain.guards(k, cert))
+        self.facts.value = facts_html(k)

@@ -1,8 +1,10 @@
-"""SideConditionView: a kernel's narrowing verdict with its side conditions (claim, reason, subexpression,
-lane class, status, prover) and, for a rejection, the counterexample.
+"""SideConditionView: a kernel's narrowing verdict with its side conditions, grouped by subexpression and
+linked to the source line, trivial (constant) rows folded, claims reduced to integer coefficients, the
+auxiliary atoms explained, and for a rejection the counterexample with its lane and source line.
 
-Holds state and renders; the verdict comes from :func:`workbench.check.api.check_kernel` (it computes
-nothing itself). Programs and kernels are read from the saved records under ``data/kernels/``.
+Holds state and renders: the verdict comes from :func:`workbench.check.api.check_kernel`, the grouping from
+:func:`workbench.explain.side_conditions`. Programs and kernels are read from saved records (the shipped
+``data/kernels/`` by default, or a workspace's ``kernels/`` folder).
 """
 
 from __future__ import annotations
@@ -17,37 +19,39 @@ from workbench.capture.record import CapturedKernel, load_dir
 _COLOURS = {"proved": "#1a7f37", "refuted": "#cf222e", "unknown": "#9a6700", "conflict": "#cf222e"}
 
 
-def verdict_html(v) -> str:
-    """Render a :class:`~workbench.check.api.Verdict` (pure formatting)."""
-    head = (
-        f"<b>{html.escape(v.program)}/{html.escape(v.kernel)}</b> [{html.escape(v.mode)}]: "
-        f"<b>{html.escape(v.verdict.upper())}</b><br><small>{html.escape(v.reason)}</small>"
-    )
-    if v.counterexample is not None:
-        c = v.counterexample
-        head += (
-            "<h4>Counterexample</h4><table>"
-            f"<tr><td>shape</td><td><code>{html.escape(str(dict(c.shape)))}</code></td></tr>"
-            f"<tr><td>lane</td><td><code>{html.escape(str(dict(c.lane)) or 'any')}</code></td></tr>"
-            f"<tr><td>subexpression</td><td><code>{html.escape(c.subexpression)}</code></td></tr>"
-            f"<tr><td>wide / narrowed</td><td><code>{c.wide}</code> / <code>{c.narrowed}</code></td></tr>"
-            f"<tr><td>observable</td><td>{html.escape(c.disagree or 'no access differs at this lane')}</td></tr>"
-            "</table>"
+def _e(text) -> str:
+    return html.escape(str(text))
+
+
+def report_html(rep) -> str:
+    """Render an :class:`workbench.explain.SideConditionReport` (pure formatting)."""
+    colour = "#1a7f37" if rep.verdict == "certified" else "#cf222e"
+    out = [f"<div class='wb-verdict'><b style='color:{colour}'>{_e(rep.verdict.upper())}</b> [{_e(rep.mode)}]"
+           f"<br><small>{_e(rep.reason)}</small>"]
+    if rep.counterexample:
+        rows = "".join(f"<tr><td>{_e(k)}</td><td><code>{_e(v)}</code></td></tr>" for k, v in rep.counterexample)
+        out.append(f"<h4>Counterexample</h4><table class='wb-counterexample'>{rows}</table>")
+    shown = sum(len(r.lane_class.split(" | ")) for g in rep.groups for r in g.rows)
+    out.append(f"<h4>Side conditions ({rep.total}: {shown} shown, {rep.trivial} trivial constant claims folded)</h4>")
+    for g in rep.groups:
+        where = f"line {g.line}: <code>{_e(g.source)}</code>" if g.line else "<i>no source line</i>"
+        rows = "".join(
+            f"<tr><td style='color:{_COLOURS.get(r.status, '#000')}'>{_e(r.status)}</td><td>{_e(r.prover)}</td>"
+            f"<td><code>{_e(r.claim)}</code></td><td>{_e(r.reason)}</td><td><small>{_e(r.lane_class)}</small></td>"
+            f"<td><small>{_e(r.facts)}</small></td></tr>"
+            for r in g.rows
         )
-    rows = []
-    for d in sorted(v.discharged, key=lambda d: (d.status.value == "proved", d.condition.key)):
-        o = d.condition.origin
-        colour = _COLOURS.get(d.status.value, "#000")
-        rows.append(
-            f"<tr><td style='color:{colour}'>{d.status.value}</td><td>{html.escape(d.prover or '-')}</td>"
-            f"<td><code>{html.escape(d.condition.text())}</code></td><td>{html.escape(d.condition.reason.value)}</td>"
-            f"<td><code>{html.escape(o.subexpression)}</code></td><td>{html.escape(o.lane_class)}</td></tr>"
-        )
-    table = (
-        "<table class='wb-side-conditions'><tr><th>status</th><th>prover</th><th>claim</th><th>reason</th>"
-        "<th>subexpression</th><th>lane class</th></tr>" + "".join(rows) + "</table>"
-    )
-    return f"<div class='wb-verdict'>{head}<h4>Side conditions ({len(v.discharged)})</h4>{table}</div>"
+        folded = f" <small>(+{g.trivial} trivial)</small>" if g.trivial else ""
+        body = ("<table class='wb-side-conditions'><tr><th>status</th><th>prover</th><th>claim</th><th>reason</th>"
+                f"<th>lane classes</th><th>facts used</th></tr>{rows}</table>") if g.rows else ""
+        failed = any(r.status != "proved" for r in g.rows)
+        out.append(f"<details class='wb-group' {'open' if failed else ''}><summary><code>{_e(g.subexpression)}"
+                   f"</code> &mdash; {where}: {len(g.rows)} condition(s){folded}</summary>{body}</details>")
+    if rep.atoms:
+        items = "".join(f"<li><code>{_e(a.name)}</code> = <code>{_e(a.stands_for)}</code>: {_e(a.meaning)}</li>"
+                        for a in rep.atoms)
+        out.append(f"<h4>Auxiliary atoms</h4><ul class='wb-atoms'>{items}</ul>")
+    return "".join(out) + "</div>"
 
 
 class SideConditionView(w.VBox):
@@ -64,6 +68,7 @@ class SideConditionView(w.VBox):
             raise FileNotFoundError(f"no captured kernels under {str(self.data_dir)!r}; run `workbench capture NAME`")
         self._kernels: dict[str, CapturedKernel] = {}
         self.verdict = None
+        self.report = None
         self.program = w.Dropdown(options=programs, value=program or programs[0], description="program")
         self.kernel = w.Dropdown(options=[], description="kernel")
         self.mode = w.ToggleButtons(options=["strict", "observable"], value=mode, description="mode")
@@ -73,6 +78,7 @@ class SideConditionView(w.VBox):
         self.mode.observe(lambda ch: self._refresh(), names="value")
         super().__init__([w.HBox([self.program, self.kernel, self.mode]), self.body])
         self.add_class("wb-side-condition-view")
+        self.add_class("wb-widget")
         self._on_program({"new": self.program.value})
 
     def show(self, record: CapturedKernel) -> None:
@@ -96,6 +102,8 @@ class SideConditionView(w.VBox):
 
     def _render(self, record: CapturedKernel) -> None:
         from workbench.check.api import check_kernel
+        from workbench.explain import side_conditions
 
         self.verdict = check_kernel(record, self.mode.value, smt=self.smt)
-        self.body.value = verdict_html(self.verdict)
+        self.report = side_conditions(self.verdict, record)
+        self.body.value = report_html(self.report)

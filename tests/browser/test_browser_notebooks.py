@@ -1,0 +1,216 @@
+"""Every notebook in a real browser: JupyterLab serves a copy of ``notebooks/`` from a temporary directory
+(outside the checkout, so notebooks must find their data through the package), Debian's headless Chromium
+(driven by Playwright, no browser download) runs each one top to bottom, and for every widget it displays
+the test performs one real interaction (pick another dropdown option, or click an enabled button) and checks
+that the widget's content changed. Each widget is photographed before and after; the screenshots go to
+``$WORKBENCH_BROWSER_ARTIFACTS`` or a pytest temporary folder (printed), never into the checkout.
+
+Notebooks and widgets are discovered, not listed: a notebook added to ``notebooks/`` and any ipywidget it
+displays are covered without editing this file. Progress rows (``workbench-progress``) are not widgets to
+interact with; a progress bar printed to stderr (tqdm's pink box) fails the notebook.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+# a displayed ipywidget: an output whose root is a widget view (progress rows excluded)
+WIDGET = ".jp-OutputArea-output:has(> .jupyter-widgets:not(.workbench-progress))"
+# JupyterLab renders an error like a stderr stream (same mime type); its text carries the traceback
+STDERR = "[data-mime-type='application/vnd.jupyter.stderr']"
+TRACEBACK = "Traceback (most recent call last)"
+# Known failures on this branch, fixed by another branch (removed at merge when it passes).
+KNOWN = {"03-cuda-spec.ipynb": "finds its corpus from the current directory (fixed on the floats branch)"}
+
+pytestmark = pytest.mark.browser
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory) -> Path:
+    chosen = os.environ.get("WORKBENCH_BROWSER_ARTIFACTS")
+    path = Path(chosen) if chosen else tmp_path_factory.mktemp("browser-artifacts")
+    path.mkdir(parents=True, exist_ok=True)
+    print(f"browser screenshots: {path}")
+    return path
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing in CI: `bash scripts/setup.sh --browser` installs it")
+        pytest.skip("Debian's chromium is not installed (`bash scripts/setup.sh --browser` installs it)")
+    port, token = _free_port(), "workbench-browser-test"
+    home = tmp_path_factory.mktemp("jupyter-home")
+    served = home / "root"
+    shutil.copytree(ROOT / "notebooks", served / "notebooks")  # a copy: autosave must not touch the checkout
+    settings = home / "settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    # render every cell (the default windowing skips off-screen outputs, which hides widgets from the test)
+    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+               JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"), JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
+               WORKBENCH_HOME=str(home / "workspace"))
+    log = open(home / "lab.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+         f"--IdentityProvider.token={token}", "--allow-root", f"--ServerApp.root_dir={served}"],
+        cwd=served, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
+            break
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail(f"jupyter lab exited: {(home / 'lab.log').read_text()[-2000:]}")
+            time.sleep(0.5)
+    else:
+        os.killpg(proc.pid, 9)
+        pytest.fail(f"jupyter lab did not answer within 120 s: {(home / 'lab.log').read_text()[-2000:]}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)  # a fresh profile each run
+        try:
+            yield url, token, browser
+        finally:
+            browser.close()
+            os.killpg(proc.pid, 15)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, 9)
+
+
+def _shutdown_kernels(url: str, token: str) -> None:
+    kernels = json.load(urllib.request.urlopen(f"{url}/api/kernels?token={token}", timeout=10))
+    for k in kernels:
+        req = urllib.request.Request(f"{url}/api/kernels/{k['id']}?token={token}", method="DELETE")
+        urllib.request.urlopen(req, timeout=30)
+
+
+def _changed(widget, before: str, timeout: float = 90.0) -> str:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        now = widget.inner_text()
+        if now != before:
+            return now
+        time.sleep(0.25)
+    raise AssertionError(f"the widget did not change within {timeout:.0f} s after the interaction")
+
+
+def _interact(widget) -> str:
+    """One real interaction: another option of the first dropdown with several, else the first enabled
+    button that is not the active toggle. Returns what was done."""
+    for i in range(widget.locator("select").count()):
+        select = widget.locator("select").nth(i)
+        options = select.locator("option").all_inner_texts()
+        if len(options) > 1 and select.is_enabled():
+            current = select.input_value()
+            values = select.locator("option").evaluate_all("os => os.map(o => o.value)")
+            target = next(v for v in values if v != current)
+            select.select_option(target)
+            return f"dropdown {i}: {current!r} -> {target!r}"
+    buttons = widget.locator("button:not([disabled]):not(.mod-active)")
+    if buttons.count():
+        label = buttons.first.inner_text() or buttons.first.get_attribute("title") or "button"
+        buttons.first.click()
+        return f"clicked {label!r}"
+    raise AssertionError("the widget has no enabled control to interact with")
+
+
+def _run_all(page, url: str, token: str, notebook: str) -> None:
+    page.goto(f"{url}/lab/tree/notebooks/{notebook}?reset&token={token}", timeout=120_000)
+    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=180_000)
+    page.locator(".jp-Notebook").first.click()
+    page.get_by_text("Run", exact=True).first.click()
+    page.get_by_text("Run All Cells", exact=True).first.click()
+
+
+@pytest.fixture(scope="module")
+def running(lab):
+    """Every notebook open in its own tab and running at once (their kernels are separate processes), so
+    the module takes about as long as the slowest notebook rather than the sum."""
+    url, token, browser = lab
+    pages, started = {}, time.monotonic()
+    for notebook in NOTEBOOKS:
+        page = browser.new_page(viewport={"width": 1500, "height": 1200})
+        try:
+            _run_all(page, url, token, notebook)
+        except Exception as exc:  # reported by that notebook's test, not by the others
+            pages[notebook] = exc
+            continue
+        pages[notebook] = page
+    yield pages, started
+    for page in pages.values():
+        if not isinstance(page, Exception):
+            page.close()
+    _shutdown_kernels(url, token)
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS)
+def test_notebook_runs_and_every_widget_responds(notebook, running, artifacts, request):
+    if notebook in KNOWN:
+        request.applymarker(pytest.mark.xfail(reason=KNOWN[notebook], strict=False))
+    pages, start = running
+    page = pages[notebook]
+    if isinstance(page, Exception):
+        raise page
+    stem = notebook.removesuffix(".ipynb")
+    page.bring_to_front()
+    try:
+        page.wait_for_function(
+            "() => { const ps = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];"
+            f" if ([...document.querySelectorAll(\"{STDERR}\")].some(e => e.innerText.includes('{TRACEBACK}')))"
+            " return true;"  # Run All stops at an error
+            " return ps.length > 0 && ps.every(p => /\\[\\d+\\]/.test(p.innerText)); }",
+            timeout=300_000, polling=500,
+        )
+        page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=120_000)
+        for i in range(page.locator(STDERR).count()):
+            text = page.locator(STDERR).nth(i).inner_text()
+            if TRACEBACK in text:
+                pytest.fail(f"{notebook}: a cell raised: {text[-2000:]}")
+            assert "it/s]" not in text and "%|" not in text, f"{notebook}: a progress bar went to stderr: {text[:300]}"
+        widgets = [page.locator(WIDGET).nth(i) for i in range(page.locator(WIDGET).count())]
+        done = []
+        for i, widget in enumerate(widgets):
+            widget.scroll_into_view_if_needed()
+            before = widget.inner_text()
+            assert before.strip(), f"{notebook}: widget {i} rendered nothing"
+            widget.screenshot(path=str(artifacts / f"{stem}-widget{i}-before.png"))
+            action = _interact(widget)
+            _changed(widget, before)
+            page.wait_for_timeout(300)  # let the last re-render settle for the picture
+            widget.screenshot(path=str(artifacts / f"{stem}-widget{i}-after.png"))
+            done.append(action)
+        print(f"{notebook}: done {time.monotonic() - start:.0f} s after the start, {len(widgets)} widget(s): {done}")
+    except Exception:
+        page.screenshot(path=str(artifacts / f"{stem}-failure.png"), full_page=True)
+        raise
