@@ -154,10 +154,10 @@ def from_certificate(data, where: str, *, record=None, verify_hash: bool = True)
     if constants:
         notes.append(f"{constants} constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.")
     size_args = []
-    local = {_lean_names(n): sympy.Symbol(_lean_names(n), integer=True) for n in names}
+    lean_names = tuple(_lean_names(n) for n in names)
     for name, expr, _value, typ in (*premises.size_args, *premises.numels):
         if name in terms.scalars:
-            size_args.append(SizeArg(name, terms.scalars.index(name), sympy.sympify(_lean_names(expr), locals=local),
+            size_args.append(SizeArg(name, terms.scalars.index(name), parse_poly(_lean_names(expr), lean_names, f"{where}: size argument {name}"),
                                      str(typ or "i32"), name in cert.narrowed))
     return LeanInstance(
         kernel=cert.kernel, program=cert.program, hash=cert.ir_hash, symbols=symbols, guards=tuple(guards),

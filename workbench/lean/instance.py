@@ -346,11 +346,16 @@ class LeanInstance:
 
 def parse_poly(text: str, symbols: tuple[str, ...], where: str) -> sympy.Expr:
     """Parse a polynomial over the given symbols; anything else is refused by name."""
+    from workbench.errors import InputError
+    from workbench.symexpr import parse_any
+
     local = {n: sympy.Symbol(n, integer=True) for n in symbols}
     try:
-        expr = sympy.sympify(text, locals=local)
-    except (sympy.SympifyError, SyntaxError, TypeError) as exc:
+        # Parsed by the restricted grammar, never evaluated; symbols then get the integer assumption.
+        expr = parse_any(str(text), where)
+    except InputError as exc:
         raise InstanceError(f"{where}: cannot parse {text!r} as a polynomial: {exc}") from exc
+    expr = expr.subs({sympy.Symbol(n): s for n, s in local.items()})
     if isinstance(expr, sympy.core.relational.Relational):
         expr = relation_to_nonneg(expr, where)
     free = {str(s) for s in expr.free_symbols}
