@@ -81,6 +81,13 @@ theorem WrapOK.of_same64 {lo hi : Int} (hl : -9223372036854775808 ≤ lo) (hh : 
 theorem WrapOK.weak {lo hi : Int} : WrapOK .weak .weak lo hi :=
   fun _ _ _ => ⟨Or.inl rfl, rfl⟩
 
+/-- A mask used as an integer (`1 * (ks0 >= 1)`): values `0`/`1` do not wrap. -/
+theorem WrapOK.mask {lo hi : Int} (hl : 0 ≤ lo) (hh : hi ≤ 1) : WrapOK .i1 .i1 lo hi := by
+  intro v h1 h2
+  refine ⟨Or.inl rfl, ?_⟩
+  show (if v = 0 then 0 else 1) = v
+  split <;> omega
+
 /-- On lane `L`, `e` agrees and its narrowed value lies in `[lo, hi]`. -/
 structure Bounded (S : List Nat) (L : Lane) (e : Expr) (lo hi : Int) : Prop where
   agree : e.Agree S L
@@ -91,6 +98,18 @@ variable {S : List Nat} {L : Lane}
 
 theorem Bounded.weak (c : Int) : Bounded S L (.weak c) c c :=
   ⟨True.intro, Int.le_refl c, Int.le_refl c⟩
+
+/-- A typed constant (`tl.full([1], c, tl.int64)`) that fits `int32`. -/
+theorem Bounded.strong {t : Ty} {c : Int} (ht : t ≠ .i1) (h : Fits32 c) : Bounded S L (.strong t c) c c := by
+  have hev : (Expr.strong t c).eval (.narrow S) L = c := Ty.wrap_eq_self_of_fits32 ht h
+  exact ⟨True.intro, by omega, by omega⟩
+
+/-- A comparison used as an integer: `0` or `1`, agreeing when its operands do. -/
+theorem Bounded.cmp {op : Cmp} {a b : Expr} (hA : a.Agree S L) (hB : b.Agree S L) :
+    Bounded S L (.cmp op a b) 0 1 := by
+  have h : (Expr.cmp op a b).eval (.narrow S) L =
+      if op.holds (a.eval (.narrow S) L) (b.eval (.narrow S) L) then 1 else 0 := rfl
+  refine ⟨And.intro hA hB, ?_, ?_⟩ <;> (rw [h]; split <;> omega)
 
 /-- Size argument `i` on a lane where the host passes `L.sizes i = v`. -/
 theorem Bounded.size {i : Nat} {t : Ty} {v : Int} (hv : L.sizes i = v)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from workbench.errors import UsageError
 from workbench.lean.errors import InstanceError
-from workbench.lean.instance import SCHEMA, LeanInstance, from_json, parse_poly
+from workbench.lean.instance import SCHEMA, LeanInstance, from_json, parse_poly, parse_size
 
 
 def instance_from_file(path: Path) -> LeanInstance:
@@ -155,10 +155,19 @@ def from_certificate(data, where: str, *, record=None, verify_hash: bool = True)
         notes.append(f"{constants} constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.")
     size_args = []
     lean_names = tuple(_lean_names(n) for n in names)
+    # A size written with floor(...) of symbols uses the checker's auxiliary atom for it (its defining
+    # inequalities are among the guards), so that every size is a polynomial in the instance's symbols.
+    aux = {}
+    for a in premises.atoms:
+        try:
+            aux[parse_size(_lean_names(a.text), lean_names, f"{where}: atom {a.name}")] = sympy.Symbol(_lean_names(a.name), integer=True)
+        except InstanceError:
+            continue
     for name, expr, _value, typ in (*premises.size_args, *premises.numels):
         if name in terms.scalars:
-            size_args.append(SizeArg(name, terms.scalars.index(name), parse_poly(_lean_names(expr), lean_names, f"{where}: size argument {name}"),
-                                     str(typ or "i32"), name in cert.narrowed))
+            value = parse_size(_lean_names(expr), lean_names, f"{where}: size argument {name}")
+            value = sympy.expand(value.subs(aux)) if aux else value
+            size_args.append(SizeArg(name, terms.scalars.index(name), value, str(typ or "i32"), name in cert.narrowed))
     return LeanInstance(
         kernel=cert.kernel, program=cert.program, hash=cert.ir_hash, symbols=symbols, guards=tuple(guards),
         size_args=tuple(sorted(size_args, key=lambda a: a.index)), side_conditions=tuple(sides),

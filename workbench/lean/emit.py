@@ -19,6 +19,7 @@ Determinism: sorted symbols and monomials, no clocks, no random numbers; golden 
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -275,15 +276,79 @@ def plan_discharge(claim: sympy.Expr, inst: LeanInstance, where: str) -> Dischar
     return Discharge(hints, lam)
 
 
-def _hint_proof(exps: tuple[int, ...]) -> str:
-    n = sum(exps)
+def render_expr(expr: sympy.Expr, names: tuple[str, ...]) -> str:
+    """Lean text of a polynomial plus constant multiples of ``floor(P / c)`` (rendered ``(P) / c``: Lean's
+    ``/`` on ``Int`` is Euclidean, which is the floor for ``c > 0``)."""
+    expr = sympy.expand(expr)
+    floors = sorted(expr.atoms(sympy.floor), key=str)
+    if not floors:
+        return render_poly(expr, names)
+    dummies = [sympy.Dummy(f"f{i}") for i in range(len(floors))]
+    e = sympy.expand(expr.subs(dict(zip(floors, dummies))))
+    base = sympy.expand(e.subs({d: 0 for d in dummies}))
+    out = render_poly(base, names) if base != 0 else ""
+    for f, d in zip(floors, dummies):
+        coeff = e.coeff(d)
+        if not (coeff.is_number and coeff.is_integer):
+            raise InstanceError(f"{expr}: floor term {f} has coefficient {coeff}; only integer multiples are rendered")
+        arg = f.args[0]
+        gens = sorted(arg.free_symbols, key=str)
+        den = math.lcm(*[int(sympy.fraction(c)[1]) for c in sympy.Poly(arg, *gens).coeffs()]) if gens else 1
+        text = f"({render_poly(sympy.expand(arg * den), names)}) / {den}"
+        c = int(coeff)
+        body = text if abs(c) == 1 else f"{abs(c)} * ({text})"
+        out = (f"-{body}" if c < 0 else body) if not out else out + (f" - {body}" if c < 0 else f" + {body}")
+    return out
+
+
+def _hint_lines(exps: tuple[int, ...], names: tuple[str, ...], lower: dict[str, int], k: int) -> str:
+    """One product fact ``0 ≤ ∏ (x - lb)``, expanded by ``shift_mul2``/``shift_mul3`` of Narrowing/Interval.lean
+    so that ``omega`` reads each monomial as one atom; higher degrees by ``Int.mul_nonneg`` (closed by
+    ``grind`` then)."""
+    factors = [n for n, e in zip(names, exps) for _ in range(e)]
+    if len(factors) in (2, 3):
+        args = " ".join(f"h_{n}" for n in factors)
+        return f"  have m{k} := shift_mul{len(factors)} {args}"
     proof = "Int.mul_nonneg (by omega) (by omega)"
-    for _ in range(n - 2):
+    for _ in range(len(factors) - 2):
         proof = f"Int.mul_nonneg ({proof}) (by omega)"
-    return proof
+    return f"  have m{k} : 0 ≤ {_monomial_text(names, exps, lower)} := {proof}"
 
 
-# ---------------------------------------------------------------- the file
+def side_plan(claim: sympy.Expr, inst: LeanInstance, where: str) -> Discharge:
+    """The discharge plan of a side condition: floors relaxed to a polynomial (``derive.relax_floors``)."""
+    from workbench.lean.derive import relax_floors
+
+    return plan_discharge(relax_floors(claim), inst, where)
+
+
+def derive(inst: LeanInstance):
+    """Run the node-by-node derivation of ``kernel_safe`` (``workbench.lean.derive``): its side conditions
+    and proof lines, with this module's renderers."""
+    from workbench.lean.derive import Derivation
+
+    names = inst.symbol_names()
+    roots = [t for ld in inst.loads for t in (ld.offset, ld.mask)]
+    roots += [inst.store.offset, inst.store.mask] + _payload_terms(inst.store.value)
+    namer = _TermNamer(roots)
+    side_args = " ".join([*names, *(f"h_{n}" for n in names), *(f"g{j}" for j in range(len(inst.guards)))])
+    d = Derivation(inst, namer.render, lambda e: render_expr(e, names), side_args)
+    proof = d.safe_proof()
+    return namer, d, proof
+
+
+def _conj(parts: list[str]) -> str:
+    return " ∧ ".join(parts) if parts else "True"
+
+
+def _unpack(name: str, hyp: str, parts: list[tuple[str, str]], w) -> None:
+    """``obtain`` the conjuncts of a premise, each with its stated type (so that ``omega`` sees it)."""
+    if not parts:
+        return
+    if len(parts) == 1:
+        w(f"  have {parts[0][0]} : {parts[0][1]} := {hyp}")
+        return
+    w(f"  obtain ⟨{', '.join(n for n, _ in parts)}⟩ := {hyp}")
 
 
 def emit_instance(inst: LeanInstance) -> str:
@@ -296,11 +361,16 @@ def emit_instance(inst: LeanInstance) -> str:
             raise InstanceError(f"{inst.kernel}: symbol name {n!r} is not a Lean identifier; rename it in the certificate")
     mod = module_name(inst)
     lower = {s.name: s.lower for s in inst.symbols}
-    roots = [t for ld in inst.loads for t in (ld.offset, ld.mask)]
-    roots += [inst.store.offset, inst.store.mask] + _payload_terms(inst.store.value)
-    namer = _TermNamer(roots)
+    namer, d, proof = derive(inst)
+    sides = sorted(d.sides.values(), key=lambda sd: sd.index)
     lines: list[str] = []
     w = lines.append
+    binders = " ".join(f"({n} : Int)" for n in names)
+    args = " ".join(names)
+    bounds = [(f"h_{n}", f"{lower[n]} ≤ {n}") for n in names]
+    guards = [(f"g{j}", f"0 ≤ {render_poly(g, names)}") for j, g in enumerate(inst.guards)]
+    sizes = [(f"z{a.index}", f"L.sizes {a.index} = {render_expr(d.sizes[a.index], names)}")
+             for a in sorted(inst.size_args, key=lambda a: a.index)]
 
     w("import Narrowing")
     w("")
@@ -321,65 +391,87 @@ def emit_instance(inst: LeanInstance) -> str:
     for note in inst.notes:
         w(f"Note: {_doc(note)}")
     w("")
-    w("What is and is not established here: the side conditions are closed by `narrowing_side`; the")
-    w("per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives")
-    w("from them, and that derivation is not yet formalised in Lean (see docs/lean.md).")
+    w("What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every")
+    w("launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the")
+    w("interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and")
+    w("`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,")
+    w("Triton's lowering (see docs/lean.md).")
     w("")
     w("## Main results")
-    for k, sc in enumerate(inst.side_conditions):
-        w(f"* `side_{k}`: {_doc(sc.reason)} ({_doc(sc.origin)}).")
-    w("* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe")
-    w("  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).")
+    for sd in sides:
+        w(f"* `side_{sd.index}`: {_doc('; '.join(sd.reasons))[:160]}.")
+    w("* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.")
+    w("* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at")
+    w("  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).")
     w("-/")
     w("")
     w("set_option linter.unusedVariables false")
+    w("set_option maxHeartbeats 4000000")
     w("")
     w(f"namespace Instances.{mod}")
     w("")
     w("open Narrowing")
     w("")
     for name, body in namer.definitions():
-        w(f"/-- Shared subterm. -/")
+        w("/-- Shared subterm. -/")
         w(f"def {name} : Expr := {body}")
+        w("")
+    for i, ld in enumerate(inst.loads):
+        w(f"/-- Load {i}. -/")
+        w(f"def load{i} : Load := {{ ptr := {ld.ptr}, offset := {namer.render(ld.offset)},")
+        w(f"  mask := {namer.render(ld.mask)}, other := {_string(ld.other)} }}")
         w("")
     narrowed = sorted(a.index for a in inst.size_args if a.narrowed)
     w(f"/-- The kernel `{inst.kernel}`: loads, store and the size arguments narrowed to `int32`. -/")
     w("def kernel : Kernel where")
     w(f"  name := {_string(inst.kernel)}")
     w(f"  sizeArgs := [{', '.join(str(i) for i in narrowed)}]")
-    if inst.loads:
-        w("  loads := [")
-        for i, ld in enumerate(inst.loads):
-            sep = "," if i + 1 < len(inst.loads) else ""
-            w(f"    {{ ptr := {ld.ptr}, offset := {namer.render(ld.offset)},")
-            w(f"      mask := {namer.render(ld.mask)}, other := {_string(ld.other)} }}{sep}")
-        w("  ]")
-    else:
-        w("  loads := []")
+    w(f"  loads := [{', '.join(f'load{i}' for i in range(len(inst.loads)))}]")
     w(f"  store := {{ ptr := {inst.store.ptr}, offset := {namer.render(inst.store.offset)},")
     w(f"    mask := {namer.render(inst.store.mask)},")
     w(f"    value := {_render_payload(inst.store.value, namer.render)} }}")
     w("")
-    binders = " ".join(f"({n} : Int)" for n in names)
-    lb_hyps = " ".join(f"(h_{n} : {lower[n]} ≤ {n})" for n in names)
-    guard_hyps = " ".join(f"(g{j} : 0 ≤ {render_poly(g, names)})" for j, g in enumerate(inst.guards))
-    for k, sc in enumerate(inst.side_conditions):
-        plan = plan_discharge(sc.claim, inst, f"{inst.kernel} side condition {k}")
-        w(f"/-- {_doc(sc.reason)}. Origin: {_doc(sc.origin)}. -/")
-        w(f"theorem side_{k} {binders}")
+    w("/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/")
+    w(f"def Bounds {binders} : Prop := {_conj([t for _, t in bounds])}")
+    w("")
+    w("/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/")
+    w(f"def Guards {binders} : Prop := {_conj([t for _, t in guards])}")
+    w("")
+    w("/-- The host passes each size argument as its recorded expression in the shape symbols. -/")
+    w(f"def SizesAt {binders} (L : Lane) : Prop := {_conj([t for _, t in sizes])}")
+    w("")
+    lb_hyps = " ".join(f"({n} : {t})" for n, t in bounds)
+    guard_hyps = " ".join(f"({n} : {t})" for n, t in guards)
+    for sd in sides:
+        plan = side_plan(sd.claim, inst, f"{inst.kernel} side condition {sd.index}")
+        w(f"/-- {_doc('; '.join(sd.reasons))}. -/")
+        w(f"theorem side_{sd.index} {binders}")
         w(f"    {lb_hyps}")
         if guard_hyps:
             w(f"    {guard_hyps}")
-        w(f"    : 0 ≤ {render_poly(sc.claim, names)} := by")
-        for h, exps in enumerate(plan.hints):
-            w(f"  have m{h} : 0 ≤ {_monomial_text(names, exps, lower)} := {_hint_proof(exps)}")
+        w(f"    : 0 ≤ {render_expr(sd.claim, names)} := by")
+        for k, exps in enumerate(plan.hints):
+            w(_hint_lines(exps, names, lower, k))
+        used = [f"{lam:g} * g{j}" for j, lam in enumerate(plan.guard_multipliers) if lam > 1e-9]
+        w("  -- certificate: claim = " + (" + ".join(used) if used else "0 * guards")
+          + (" + nonnegative multiples of the lower-bound shifts" + (" and m0.." if plan.hints else "")) )
         w("  narrowing_side")
         w("")
-    w("/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide")
-    w("and narrowed kernels observe the same loads and the same store. -/")
-    w("theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :")
-    w("    kernel.observe .wide L = kernel.observe .narrow L :=")
-    w("  (Kernel.narrowing_exact_of_safe h).1")
+    w("/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/")
+    w(f"theorem kernel_safe {binders} (hb : Bounds {args}) (hg : Guards {args})")
+    w(f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) : kernel.Safe L := by")
+    _unpack("bounds", "hb", bounds, w)
+    _unpack("guards", "hg", guards, w)
+    _unpack("sizes", "hs", sizes, w)
+    lines.extend(proof)
+    w("")
+    w("/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane")
+    w("whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads")
+    w("and the same store. No per-lane hypothesis. -/")
+    w(f"theorem narrowing_exact {binders} (hb : Bounds {args}) (hg : Guards {args})")
+    w(f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) :")
+    w("    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=")
+    w(f"  (Kernel.narrowing_exact_of_safe (kernel_safe {args} hb hg L hL hs)).1")
     w("")
     w(f"end Instances.{mod}")
     return "\n".join(lines) + "\n"
@@ -408,16 +500,17 @@ def write_instance(inst: LeanInstance, out_dir: Path) -> Path:
 
 
 def side_condition_table(inst: LeanInstance) -> list[dict]:
-    """Rows for notebooks and widgets: each side condition in Lean syntax, with its discharge plan."""
+    """Rows for notebooks and widgets: each side condition of the derivation in Lean syntax, with its plan."""
     names = inst.symbol_names()
+    _, d, _ = derive(inst)
     rows = []
-    for k, sc in enumerate(inst.side_conditions):
-        plan = plan_discharge(sc.claim, inst, f"{inst.kernel} side condition {k}")
+    for sd in sorted(d.sides.values(), key=lambda sd: sd.index):
+        plan = side_plan(sd.claim, inst, f"{inst.kernel} side condition {sd.index}")
         rows.append({
-            "theorem": f"side_{k}",
-            "claim": f"0 ≤ {render_poly(sc.claim, names)}",
-            "reason": sc.reason,
-            "origin": sc.origin,
+            "theorem": f"side_{sd.index}",
+            "claim": f"0 ≤ {render_expr(sd.claim, names)}",
+            "reason": "; ".join(sd.reasons),
+            "origin": "kernel_safe",
             "product_facts": len(plan.hints),
             "guard_multipliers": list(plan.guard_multipliers),
             "lean_checked": False,

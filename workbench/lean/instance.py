@@ -366,6 +366,31 @@ def parse_poly(text: str, symbols: tuple[str, ...], where: str) -> sympy.Expr:
     return sympy.expand(expr)
 
 
+def parse_size(text: str, symbols: tuple[str, ...], where: str) -> sympy.Expr:
+    """A size argument's expression: a polynomial, or integer multiples of ``floor(P / c)`` of polynomials
+    (``(s27 + 1)//2``), as Inductor records ``ceil``-style halves; anything else is refused by name."""
+    from workbench.errors import InputError
+    from workbench.symexpr import parse_any
+
+    local = {n: sympy.Symbol(n, integer=True) for n in symbols}
+    try:
+        # parse_any, not parse_expr: symexpr.parse_expr refuses a lone symbol (a sympy Symbol is a Boolean).
+        expr = parse_any(str(text), where)
+    except InputError as exc:
+        raise InstanceError(f"{where}: cannot parse {text!r}: {exc}") from exc
+    if isinstance(expr, (sympy.core.relational.Relational, sympy.logic.boolalg.BooleanFunction)):
+        raise InstanceError(f"{where}: {text!r} is a comparison, expected an expression")
+    expr = expr.subs({sympy.Symbol(n): s for n, s in local.items()})
+    free = {str(s) for s in expr.free_symbols}
+    if not free <= set(symbols):
+        raise InstanceError(f"{where}: {text!r} uses {sorted(free - set(symbols))}, not among the symbols {list(symbols)}")
+    floors = list(expr.atoms(sympy.floor))
+    flat = expr.subs({f: sympy.Dummy() for f in floors})
+    if not flat.is_polynomial(*flat.free_symbols) or not all(f.args[0].is_polynomial(*local.values()) for f in floors):
+        raise InstanceError(f"{where}: {text!r} is neither a polynomial nor built from floor(polynomial / c)")
+    return sympy.expand(expr)
+
+
 def relation_to_nonneg(rel: sympy.Basic, where: str) -> sympy.Expr:
     """``a <= b`` and ``b >= a`` become ``b - a`` (meaning ``>= 0``); strict ones subtract 1 (integers)."""
     if isinstance(rel, (sympy.LessThan,)):
@@ -388,7 +413,7 @@ def from_json(data: dict, where: str = "instance") -> LeanInstance:
         names = tuple(s.name for s in symbols)
         guards = tuple(parse_poly(g, names, f"{where}: guard {i}") for i, g in enumerate(data["guards"]))
         size_args = tuple(
-            SizeArg(a["name"], int(a["index"]), parse_poly(a["expr"], names, f"{where}: size argument {a['name']}"),
+            SizeArg(a["name"], int(a["index"]), parse_size(a["expr"], names, f"{where}: size argument {a['name']}"),
                     a.get("wide_type", "i64"), bool(a.get("narrowed", True)))
             for a in data["size_args"]
         )
