@@ -4,13 +4,14 @@ Stage: prove. ``instance_from_file`` dispatches on the file's ``schema``:
 
 * ``workbench.lean_instance/1``: read by ``workbench.lean.instance.from_json``;
 * ``workbench.certificate/1`` (``workbench.check``): mapped by ``from_certificate``;
-* ``workbench.captured_kernel/*``: refused by name (a captured kernel carries no certificate).
+* ``workbench.captured_kernel/*``: checked first through ``workbench.check.check_kernel`` (observable
+  mode); a certified kernel is mapped by ``from_certificate``, any other verdict is refused with its reason.
 
 ``from_certificate`` takes the kernel's terms from its captured record parsed by ``workbench.kir`` (bound by
 the certificate's ``ir_hash``), the symbols, lower bounds and facts from ``workbench.check``'s premises of
-that record, and the side conditions from the certificate. What it does not take is the certificate's
-per-subexpression choices (quotient rules, ``&`` orders, lane classes): the Lean side does not yet
-re-derive intervals from them (docs/lean.md, "What the instances do not yet establish").
+that record, and the checker's side conditions (kept as notes and counts). The Lean derivation
+(``workbench.lean.derive``) re-derives every interval and emits its own side conditions; it picks the
+quotient/remainder rules itself and does not read the certificate's recorded choices (docs/lean.md).
 """
 
 from __future__ import annotations
@@ -36,11 +37,15 @@ def instance_from_file(path: Path) -> LeanInstance:
     if schema.startswith("workbench.certificate"):
         return from_certificate(data, str(path))
     if schema.startswith("workbench.captured_kernel"):
-        raise UsageError(
-            f"{path} is a captured kernel ({schema}), not a certificate: the Lean emitter needs the checker's "
-            f"certificate; run `workbench check {path} --json` and emit from its certificate, or emit a hand-built "
-            "instance by NAME"
-        )
+        from workbench.capture.record import load as load_record
+        from workbench.check import check_kernel
+
+        rec = load_record(Path(path))
+        verdict = check_kernel(rec, "observable", smt=False, counterexample=False)
+        if not verdict.certified:
+            raise InstanceError(f"{path}: {rec.name} is not certified by workbench.check ({verdict.verdict}: "
+                                f"{verdict.reason}); only certified kernels get Lean instances")
+        return from_certificate(verdict.certificate, str(path), record=rec)
     raise InstanceError(f"{path}: schema {schema!r} is neither {SCHEMA!r} nor a workbench.check certificate")
 
 

@@ -350,13 +350,20 @@ class Derivation:
         return fact
 
     def cast_eqs(self, side: Term, fact: Fact) -> list[str]:
-        """``(.cast t a).eval = a.eval`` when the atom compares ``a.to(t)`` (``fact`` bounds ``a``)."""
-        if side.op is not TermOp.CAST:
-            return []
-        if side.args[0].op is TermOp.CAST:
-            raise UnsupportedError(f"{self.where}: nested casts in a mask atom ({self.render(side)[:80]})")
-        return [f"have := Bounded.cast_eval (t := .{side.ty}) {fact.name} "
-                f"{self.wrap_ok(side.ty, side.ty, fact.lo, fact.hi, 'cast in a mask atom fits')}"]
+        """``(.cast t a).eval = a.eval`` for each cast around the atom's side, innermost first (``fact``
+        bounds the innermost ``a``; every cast keeps its interval)."""
+        layers = []
+        while side.op is TermOp.CAST:
+            layers.append(side)
+            side = side.args[0]
+        out, cur = [], fact.name
+        for layer in reversed(layers):
+            wrap = self.wrap_ok(layer.ty, layer.ty, fact.lo, fact.hi, "cast in a mask atom fits")
+            out.append(f"have := Bounded.cast_eval (t := .{layer.ty}) {cur} {wrap}")
+            nxt = self.fresh("c")
+            out.append(f"have {nxt} := Bounded.cast (t := .{layer.ty}) {cur} {wrap}")
+            cur = nxt
+        return out
 
     # -- agreement goals ----------------------------------------------------------------------------------
     def agree(self, t: Term, scope: Scope) -> None:
