@@ -338,6 +338,35 @@ def derive(inst: LeanInstance):
     return namer, d, proof
 
 
+def kernel_lines(inst: LeanInstance, namer: _TermNamer | None = None) -> list[str]:
+    """The ``def e*``, ``def load*`` and ``def kernel`` declarations of an instance (its kernel term)."""
+    if namer is None:
+        roots = [t for ld in inst.loads for t in (ld.offset, ld.mask)]
+        namer = _TermNamer(roots + [inst.store.offset, inst.store.mask] + _payload_terms(inst.store.value))
+    lines: list[str] = []
+    w = lines.append
+    for name, body in namer.definitions():
+        w("/-- Shared subterm. -/")
+        w(f"def {name} : Expr := {body}")
+        w("")
+    for i, ld in enumerate(inst.loads):
+        w(f"/-- Load {i}. -/")
+        w(f"def load{i} : Load := {{ ptr := {ld.ptr}, offset := {namer.render(ld.offset)},")
+        w(f"  mask := {namer.render(ld.mask)}, other := {_string(ld.other)} }}")
+        w("")
+    narrowed = sorted(a.index for a in inst.size_args if a.narrowed)
+    w(f"/-- The kernel `{inst.kernel}`: loads, store and the size arguments narrowed to `int32`. -/")
+    w("def kernel : Kernel where")
+    w(f"  name := {_string(inst.kernel)}")
+    w(f"  sizeArgs := [{', '.join(str(i) for i in narrowed)}]")
+    w(f"  loads := [{', '.join(f'load{i}' for i in range(len(inst.loads)))}]")
+    w(f"  store := {{ ptr := {inst.store.ptr}, offset := {namer.render(inst.store.offset)},")
+    w(f"    mask := {namer.render(inst.store.mask)},")
+    w(f"    value := {_render_payload(inst.store.value, namer.render)} }}")
+    w("")
+    return lines
+
+
 def _conj(parts: list[str]) -> str:
     return " ∧ ".join(parts) if parts else "True"
 
@@ -413,25 +442,7 @@ def emit_instance(inst: LeanInstance) -> str:
     w("")
     w("open Narrowing")
     w("")
-    for name, body in namer.definitions():
-        w("/-- Shared subterm. -/")
-        w(f"def {name} : Expr := {body}")
-        w("")
-    for i, ld in enumerate(inst.loads):
-        w(f"/-- Load {i}. -/")
-        w(f"def load{i} : Load := {{ ptr := {ld.ptr}, offset := {namer.render(ld.offset)},")
-        w(f"  mask := {namer.render(ld.mask)}, other := {_string(ld.other)} }}")
-        w("")
-    narrowed = sorted(a.index for a in inst.size_args if a.narrowed)
-    w(f"/-- The kernel `{inst.kernel}`: loads, store and the size arguments narrowed to `int32`. -/")
-    w("def kernel : Kernel where")
-    w(f"  name := {_string(inst.kernel)}")
-    w(f"  sizeArgs := [{', '.join(str(i) for i in narrowed)}]")
-    w(f"  loads := [{', '.join(f'load{i}' for i in range(len(inst.loads)))}]")
-    w(f"  store := {{ ptr := {inst.store.ptr}, offset := {namer.render(inst.store.offset)},")
-    w(f"    mask := {namer.render(inst.store.mask)},")
-    w(f"    value := {_render_payload(inst.store.value, namer.render)} }}")
-    w("")
+    lines.extend(kernel_lines(inst, namer))
     w("/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/")
     w(f"def Bounds {binders} : Prop := {_conj([t for _, t in bounds])}")
     w("")
