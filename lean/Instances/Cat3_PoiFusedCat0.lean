@@ -435,7 +435,7 @@ theorem kernel_safe (s20 : Int) (s79 : Int) (s97 : Int) (s98 : Int) (hb : Bounds
           (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s79 s97 s98 h_s20 h_s79 h_s97 h_s98 g0 g1 g2 g3; omega) (by have := side_7 s20 s79 s97 s98 h_s20 h_s79 h_s97 h_s98 g0 g1 g2 g3; omega)))
         exact And.intro b8.agree b9.agree
     · intro hm10
-      obtain ⟨hk11, hk12⟩ := Expr.mand_ne_zero hm10
+      obtain ⟨hk11, hk12⟩ := Expr.ne_zero_of_mand_ne_zero hm10
       have b13 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s79 s97 s98 h_s20 h_s79 h_s97 h_s98 g0 g1 g2 g3; omega) (by have := side_7 s20 s79 s97 s98 h_s20 h_s79 h_s97 h_s98 g0 g1 g2 g3; omega)))
       have b14 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -501,8 +501,8 @@ theorem kernel_safe (s20 : Int) (s79 : Int) (s97 : Int) (s98 : Int) (hb : Bounds
             (Bounded.add b38 b40 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s20 s79 s97 s98 h_s20 h_s79 h_s97 h_s98 g0 g1 g2 g3; omega) (by have := side_14 s20 s79 s97 s98 h_s20 h_s79 h_s97 h_s98 g0 g1 g2 g3; omega)) (by omega) (by omega))
           exact And.intro b39.agree b41.agree
     · intro hm42
-      obtain ⟨hk43, hk44⟩ := Expr.mand_ne_zero hm42
-      obtain ⟨hk45, hk46⟩ := Expr.mand_ne_zero hk43
+      obtain ⟨hk43, hk44⟩ := Expr.ne_zero_of_mand_ne_zero hm42
+      obtain ⟨hk45, hk46⟩ := Expr.ne_zero_of_mand_ne_zero hk43
       have b47 : Bounded kernel.sizeArgs L (.size 2 .i64) (s20) (s20) :=
         (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s20 s79 s97 s98 h_s20 h_s79 h_s97 h_s98 g0 g1 g2 g3; omega) (by have := side_12 s20 s79 s97 s98 h_s20 h_s79 h_s97 h_s98 g0 g1 g2 g3; omega)))
       have b48 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -567,7 +567,7 @@ theorem kernel_safe (s20 : Int) (s79 : Int) (s97 : Int) (s98 : Int) (hb : Bounds
           (Bounded.cast b74 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s20 s79 s97 s98 h_s20 h_s79 h_s97 h_s98 g0 g1 g2 g3; omega) (by have := side_14 s20 s79 s97 s98 h_s20 h_s79 h_s97 h_s98 g0 g1 g2 g3; omega)))
         exact And.intro b71.agree b75.agree
     · intro hm76
-      obtain ⟨hk77, hk78⟩ := Expr.mand_ne_zero hm76
+      obtain ⟨hk77, hk78⟩ := Expr.ne_zero_of_mand_ne_zero hm76
       have b79 : Bounded kernel.sizeArgs L (.size 3 .i64) (s79) (s79) :=
         (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_21 s20 s79 s97 s98 h_s20 h_s79 h_s97 h_s98 g0 g1 g2 g3; omega) (by have := side_22 s20 s79 s97 s98 h_s20 h_s79 h_s97 h_s98 g0 g1 g2 g3; omega)))
       have b80 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -675,7 +675,7 @@ theorem kernel_safe (s20 : Int) (s79 : Int) (s97 : Int) (s98 : Int) (hb : Bounds
             (Bounded.add b126 b128 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s20 s79 s97 s98 h_s20 h_s79 h_s97 h_s98 g0 g1 g2 g3; omega) (by have := side_14 s20 s79 s97 s98 h_s20 h_s79 h_s97 h_s98 g0 g1 g2 g3; omega)) (by omega) (by omega))
           exact And.intro b127.agree b129.agree
       · intro hk130
-        obtain ⟨hk131, hk132⟩ := Expr.mand_ne_zero hk130
+        obtain ⟨hk131, hk132⟩ := Expr.ne_zero_of_mand_ne_zero hk130
         exact True.intro
       · intro hk133
         exact True.intro

@@ -582,7 +582,7 @@ theorem kernel_safe (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int) 
           (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
         exact And.intro b8.agree b9.agree
     · intro hm10
-      obtain ⟨hk11, hk12⟩ := Expr.mand_ne_zero hm10
+      obtain ⟨hk11, hk12⟩ := Expr.ne_zero_of_mand_ne_zero hm10
       have b13 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
       have b14 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -648,8 +648,8 @@ theorem kernel_safe (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int) 
             (Bounded.add b38 b40 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_14 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
           exact And.intro b39.agree b41.agree
     · intro hm42
-      obtain ⟨hk43, hk44⟩ := Expr.mand_ne_zero hm42
-      obtain ⟨hk45, hk46⟩ := Expr.mand_ne_zero hk43
+      obtain ⟨hk43, hk44⟩ := Expr.ne_zero_of_mand_ne_zero hm42
+      obtain ⟨hk45, hk46⟩ := Expr.ne_zero_of_mand_ne_zero hk43
       have b47 : Bounded kernel.sizeArgs L (.size 2 .i64) (s20) (s20) :=
         (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_12 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
       have b48 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -735,8 +735,8 @@ theorem kernel_safe (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int) 
             (Bounded.add b82 b84 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_23 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_24 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
           exact And.intro b83.agree b85.agree
     · intro hm86
-      obtain ⟨hk87, hk88⟩ := Expr.mand_ne_zero hm86
-      obtain ⟨hk89, hk90⟩ := Expr.mand_ne_zero hk87
+      obtain ⟨hk87, hk88⟩ := Expr.ne_zero_of_mand_ne_zero hm86
+      obtain ⟨hk89, hk90⟩ := Expr.ne_zero_of_mand_ne_zero hk87
       have b91 : Bounded kernel.sizeArgs L (.size 3 .i64) (s79) (s79) :=
         (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_21 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_22 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
       have b92 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -813,7 +813,7 @@ theorem kernel_safe (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int) 
           (Bounded.cast b124 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_23 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_24 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
         exact And.intro b119.agree b125.agree
     · intro hm126
-      obtain ⟨hk127, hk128⟩ := Expr.mand_ne_zero hm126
+      obtain ⟨hk127, hk128⟩ := Expr.ne_zero_of_mand_ne_zero hm126
       have b129 : Bounded kernel.sizeArgs L (.size 4 .i64) (s74) (s74) :=
         (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_31 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_32 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
       have b130 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -929,7 +929,7 @@ theorem kernel_safe (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int) 
             (Bounded.add b180 b182 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_14 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
           exact And.intro b181.agree b183.agree
       · intro hk184
-        obtain ⟨hk185, hk186⟩ := Expr.mand_ne_zero hk184
+        obtain ⟨hk185, hk186⟩ := Expr.ne_zero_of_mand_ne_zero hk184
         exact True.intro
       · intro hk187
         refine And.intro ?_ (And.intro ?_ ?_)
@@ -976,7 +976,7 @@ theorem kernel_safe (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int) 
               (Bounded.add b204 b206 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_23 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_24 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
             exact And.intro b205.agree b207.agree
         · intro hk208
-          obtain ⟨hk209, hk210⟩ := Expr.mand_ne_zero hk208
+          obtain ⟨hk209, hk210⟩ := Expr.ne_zero_of_mand_ne_zero hk208
           exact True.intro
         · intro hk211
           exact True.intro

@@ -302,7 +302,7 @@ theorem kernel_safe (aux_a0 : Int) (s27 : Int) (s77 : Int) (hb : Bounds aux_a0 s
           (Bounded.add b7 b12 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
         exact And.intro b8.agree b13.agree
     · intro hm14
-      obtain ⟨hk15, hk16⟩ := Expr.mand_ne_zero hm14
+      obtain ⟨hk15, hk16⟩ := Expr.ne_zero_of_mand_ne_zero hm14
       have b17 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
         (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
       have b18 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -369,7 +369,7 @@ theorem kernel_safe (aux_a0 : Int) (s27 : Int) (s77 : Int) (hb : Bounds aux_a0 s
           (Bounded.cast b45 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
         exact And.intro b40.agree b46.agree
     · intro hm47
-      obtain ⟨hk48, hk49⟩ := Expr.mand_ne_zero hm47
+      obtain ⟨hk48, hk49⟩ := Expr.ne_zero_of_mand_ne_zero hm47
       have b50 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
         (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
       have b51 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=

@@ -987,8 +987,8 @@ theorem kernel_safe (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) 
             (Bounded.add b19 b20 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
           exact And.intro b17.agree b21.agree
     · intro hm22
-      obtain ⟨hk23, hk24⟩ := Expr.mand_ne_zero hm22
-      obtain ⟨hk25, hk26⟩ := Expr.mand_ne_zero hk23
+      obtain ⟨hk23, hk24⟩ := Expr.ne_zero_of_mand_ne_zero hm22
+      obtain ⟨hk25, hk26⟩ := Expr.ne_zero_of_mand_ne_zero hk23
       have b27 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
       have b28 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1065,7 +1065,7 @@ theorem kernel_safe (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) 
               (Bounded.add b57 b59 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
             exact And.intro b58.agree b60.agree
         · intro hk61
-          obtain ⟨hk62, hk63⟩ := Expr.mand_ne_zero hk61
+          obtain ⟨hk62, hk63⟩ := Expr.ne_zero_of_mand_ne_zero hk61
           have b64 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
             Bounded.xindex hL
           have b65 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
@@ -1092,9 +1092,9 @@ theorem kernel_safe (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) 
             (Bounded.add b72 b74 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
           exact And.intro b73.agree b75.agree
     · intro hm76
-      obtain ⟨hk77, hk78⟩ := Expr.mand_ne_zero hm76
-      obtain ⟨hk79, hk80⟩ := Expr.mand_ne_zero hk77
-      obtain ⟨hk81, hk82⟩ := Expr.mand_ne_zero hk79
+      obtain ⟨hk77, hk78⟩ := Expr.ne_zero_of_mand_ne_zero hm76
+      obtain ⟨hk79, hk80⟩ := Expr.ne_zero_of_mand_ne_zero hk77
+      obtain ⟨hk81, hk82⟩ := Expr.ne_zero_of_mand_ne_zero hk79
       have b83 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
         (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
       have b84 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1192,8 +1192,8 @@ theorem kernel_safe (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) 
             (Bounded.add b123 b127 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
           exact And.intro b126.agree b128.agree
     · intro hm129
-      obtain ⟨hk130, hk131⟩ := Expr.mand_ne_zero hm129
-      obtain ⟨hk132, hk133⟩ := Expr.mand_ne_zero hk130
+      obtain ⟨hk130, hk131⟩ := Expr.ne_zero_of_mand_ne_zero hm129
+      obtain ⟨hk132, hk133⟩ := Expr.ne_zero_of_mand_ne_zero hk130
       have b134 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
         (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
       have b135 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1295,8 +1295,8 @@ theorem kernel_safe (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) 
             (Bounded.add b177 b181 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
           exact And.intro b180.agree b182.agree
     · intro hm183
-      obtain ⟨hk184, hk185⟩ := Expr.mand_ne_zero hm183
-      obtain ⟨hk186, hk187⟩ := Expr.mand_ne_zero hk184
+      obtain ⟨hk184, hk185⟩ := Expr.ne_zero_of_mand_ne_zero hm183
+      obtain ⟨hk186, hk187⟩ := Expr.ne_zero_of_mand_ne_zero hk184
       have b188 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
         (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
       have b189 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1410,8 +1410,8 @@ theorem kernel_safe (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) 
             (Bounded.cast b240 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
           exact And.intro b235.agree b241.agree
     · intro hm242
-      obtain ⟨hk243, hk244⟩ := Expr.mand_ne_zero hm242
-      obtain ⟨hk245, hk246⟩ := Expr.mand_ne_zero hk243
+      obtain ⟨hk243, hk244⟩ := Expr.ne_zero_of_mand_ne_zero hm242
+      obtain ⟨hk245, hk246⟩ := Expr.ne_zero_of_mand_ne_zero hk243
       have b247 : Bounded kernel.sizeArgs L (.size 4 .i64) (s37) (s37) :=
         (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_40 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
       have b248 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1546,7 +1546,7 @@ theorem kernel_safe (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) 
               (Bounded.add b307 b309 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_46 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_47 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
             exact And.intro b308.agree b310.agree
         · intro hk311
-          obtain ⟨hk312, hk313⟩ := Expr.mand_ne_zero hk311
+          obtain ⟨hk312, hk313⟩ := Expr.ne_zero_of_mand_ne_zero hk311
           have b314 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
             Bounded.xindex hL
           have b315 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
@@ -1573,9 +1573,9 @@ theorem kernel_safe (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) 
             (Bounded.cast b324 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
           exact And.intro b319.agree b325.agree
     · intro hm326
-      obtain ⟨hk327, hk328⟩ := Expr.mand_ne_zero hm326
-      obtain ⟨hk329, hk330⟩ := Expr.mand_ne_zero hk327
-      obtain ⟨hk331, hk332⟩ := Expr.mand_ne_zero hk329
+      obtain ⟨hk327, hk328⟩ := Expr.ne_zero_of_mand_ne_zero hm326
+      obtain ⟨hk329, hk330⟩ := Expr.ne_zero_of_mand_ne_zero hk327
+      obtain ⟨hk331, hk332⟩ := Expr.ne_zero_of_mand_ne_zero hk329
       have b333 : Bounded kernel.sizeArgs L (.size 5 .i64) (s53) (s53) :=
         (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_44 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_45 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
       have b334 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1713,8 +1713,8 @@ theorem kernel_safe (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) 
             (Bounded.cast b397 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
           exact And.intro b392.agree b398.agree
     · intro hm399
-      obtain ⟨hk400, hk401⟩ := Expr.mand_ne_zero hm399
-      obtain ⟨hk402, hk403⟩ := Expr.mand_ne_zero hk400
+      obtain ⟨hk400, hk401⟩ := Expr.ne_zero_of_mand_ne_zero hm399
+      obtain ⟨hk402, hk403⟩ := Expr.ne_zero_of_mand_ne_zero hk400
       have b404 : Bounded kernel.sizeArgs L (.size 6 .i64) (s55) (s55) :=
         (Bounded.size z6 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_54 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_55 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
       have b405 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1858,8 +1858,8 @@ theorem kernel_safe (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) 
             (Bounded.cast b472 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
           exact And.intro b467.agree b473.agree
     · intro hm474
-      obtain ⟨hk475, hk476⟩ := Expr.mand_ne_zero hm474
-      obtain ⟨hk477, hk478⟩ := Expr.mand_ne_zero hk475
+      obtain ⟨hk475, hk476⟩ := Expr.ne_zero_of_mand_ne_zero hm474
+      obtain ⟨hk477, hk478⟩ := Expr.ne_zero_of_mand_ne_zero hk475
       have b479 : Bounded kernel.sizeArgs L (.size 6 .i64) (s55) (s55) :=
         (Bounded.size z6 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_54 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_55 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
       have b480 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -2073,7 +2073,7 @@ theorem kernel_safe (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) 
                 b581.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk569; have h2 := b575.ge; omega)
               exact And.intro b582.agree b577.agree
           · intro hk583
-            obtain ⟨hk584, hk585⟩ := Expr.mand_ne_zero hk583
+            obtain ⟨hk584, hk585⟩ := Expr.ne_zero_of_mand_ne_zero hk583
             exact True.intro
           · intro hk586
             refine And.intro ?_ (And.intro ?_ ?_)
@@ -2138,7 +2138,7 @@ theorem kernel_safe (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) 
                   b613.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk601; have h2 := b614.ge; have := Bounded.cast_eval (t := .i32) b613 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c615 := Bounded.cast (t := .i32) b613 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
                 exact And.intro b616.agree b611.agree
             · intro hk617
-              obtain ⟨hk618, hk619⟩ := Expr.mand_ne_zero hk617
+              obtain ⟨hk618, hk619⟩ := Expr.ne_zero_of_mand_ne_zero hk617
               refine And.intro ?_ ?_
               · exact True.intro
               · exact True.intro
@@ -2311,7 +2311,7 @@ theorem kernel_safe (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) 
                 (Bounded.add b701 b703 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_46 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_47 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
               exact And.intro b702.agree b704.agree
           · intro hk705
-            obtain ⟨hk706, hk707⟩ := Expr.mand_ne_zero hk705
+            obtain ⟨hk706, hk707⟩ := Expr.ne_zero_of_mand_ne_zero hk705
             exact True.intro
           · intro hk708
             refine And.intro ?_ (And.intro ?_ ?_)
@@ -2394,7 +2394,7 @@ theorem kernel_safe (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) 
                   (Bounded.cast b747 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
                 exact And.intro b748.agree b745.agree
             · intro hk749
-              obtain ⟨hk750, hk751⟩ := Expr.mand_ne_zero hk749
+              obtain ⟨hk750, hk751⟩ := Expr.ne_zero_of_mand_ne_zero hk749
               refine And.intro ?_ ?_
               · exact True.intro
               · exact True.intro

@@ -687,8 +687,8 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.add b19 b20 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
           exact And.intro b17.agree b21.agree
     · intro hm22
-      obtain ⟨hk23, hk24⟩ := Expr.mand_ne_zero hm22
-      obtain ⟨hk25, hk26⟩ := Expr.mand_ne_zero hk23
+      obtain ⟨hk23, hk24⟩ := Expr.ne_zero_of_mand_ne_zero hm22
+      obtain ⟨hk25, hk26⟩ := Expr.ne_zero_of_mand_ne_zero hk23
       have b27 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b28 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -765,7 +765,7 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
               (Bounded.add b57 b59 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
             exact And.intro b58.agree b60.agree
         · intro hk61
-          obtain ⟨hk62, hk63⟩ := Expr.mand_ne_zero hk61
+          obtain ⟨hk62, hk63⟩ := Expr.ne_zero_of_mand_ne_zero hk61
           have b64 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
             Bounded.xindex hL
           have b65 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
@@ -792,9 +792,9 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.add b72 b74 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
           exact And.intro b73.agree b75.agree
     · intro hm76
-      obtain ⟨hk77, hk78⟩ := Expr.mand_ne_zero hm76
-      obtain ⟨hk79, hk80⟩ := Expr.mand_ne_zero hk77
-      obtain ⟨hk81, hk82⟩ := Expr.mand_ne_zero hk79
+      obtain ⟨hk77, hk78⟩ := Expr.ne_zero_of_mand_ne_zero hm76
+      obtain ⟨hk79, hk80⟩ := Expr.ne_zero_of_mand_ne_zero hk77
+      obtain ⟨hk81, hk82⟩ := Expr.ne_zero_of_mand_ne_zero hk79
       have b83 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
         (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b84 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -892,8 +892,8 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.add b123 b127 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
           exact And.intro b126.agree b128.agree
     · intro hm129
-      obtain ⟨hk130, hk131⟩ := Expr.mand_ne_zero hm129
-      obtain ⟨hk132, hk133⟩ := Expr.mand_ne_zero hk130
+      obtain ⟨hk130, hk131⟩ := Expr.ne_zero_of_mand_ne_zero hm129
+      obtain ⟨hk132, hk133⟩ := Expr.ne_zero_of_mand_ne_zero hk130
       have b134 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
         (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b135 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -995,8 +995,8 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.add b177 b181 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
           exact And.intro b180.agree b182.agree
     · intro hm183
-      obtain ⟨hk184, hk185⟩ := Expr.mand_ne_zero hm183
-      obtain ⟨hk186, hk187⟩ := Expr.mand_ne_zero hk184
+      obtain ⟨hk184, hk185⟩ := Expr.ne_zero_of_mand_ne_zero hm183
+      obtain ⟨hk186, hk187⟩ := Expr.ne_zero_of_mand_ne_zero hk184
       have b188 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
         (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b189 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1108,8 +1108,8 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.cast b239 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
           exact And.intro b234.agree b240.agree
     · intro hm241
-      obtain ⟨hk242, hk243⟩ := Expr.mand_ne_zero hm241
-      obtain ⟨hk244, hk245⟩ := Expr.mand_ne_zero hk242
+      obtain ⟨hk242, hk243⟩ := Expr.ne_zero_of_mand_ne_zero hm241
+      obtain ⟨hk244, hk245⟩ := Expr.ne_zero_of_mand_ne_zero hk242
       have b246 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b247 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1236,7 +1236,7 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
               (Bounded.add b295 b298 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
             exact And.intro b304.agree b305.agree
         · intro hk306
-          obtain ⟨hk307, hk308⟩ := Expr.mand_ne_zero hk306
+          obtain ⟨hk307, hk308⟩ := Expr.ne_zero_of_mand_ne_zero hk306
           have b309 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
             Bounded.xindex hL
           have b310 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
@@ -1281,9 +1281,9 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.cast b328 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_41 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
           exact And.intro b314.agree b329.agree
     · intro hm330
-      obtain ⟨hk331, hk332⟩ := Expr.mand_ne_zero hm330
-      obtain ⟨hk333, hk334⟩ := Expr.mand_ne_zero hk331
-      obtain ⟨hk335, hk336⟩ := Expr.mand_ne_zero hk333
+      obtain ⟨hk331, hk332⟩ := Expr.ne_zero_of_mand_ne_zero hm330
+      obtain ⟨hk333, hk334⟩ := Expr.ne_zero_of_mand_ne_zero hk331
+      obtain ⟨hk335, hk336⟩ := Expr.ne_zero_of_mand_ne_zero hk333
       have b337 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
         (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b338 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1427,8 +1427,8 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.cast b405 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
           exact And.intro b390.agree b406.agree
     · intro hm407
-      obtain ⟨hk408, hk409⟩ := Expr.mand_ne_zero hm407
-      obtain ⟨hk410, hk411⟩ := Expr.mand_ne_zero hk408
+      obtain ⟨hk408, hk409⟩ := Expr.ne_zero_of_mand_ne_zero hm407
+      obtain ⟨hk410, hk411⟩ := Expr.ne_zero_of_mand_ne_zero hk408
       have b412 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
         (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b413 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1574,8 +1574,8 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.cast b482 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
           exact And.intro b467.agree b483.agree
     · intro hm484
-      obtain ⟨hk485, hk486⟩ := Expr.mand_ne_zero hm484
-      obtain ⟨hk487, hk488⟩ := Expr.mand_ne_zero hk485
+      obtain ⟨hk485, hk486⟩ := Expr.ne_zero_of_mand_ne_zero hm484
+      obtain ⟨hk487, hk488⟩ := Expr.ne_zero_of_mand_ne_zero hk485
       have b489 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
         (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b490 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1777,7 +1777,7 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
                 b585.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk573; have h2 := b579.ge; omega)
               exact And.intro b586.agree b581.agree
           · intro hk587
-            obtain ⟨hk588, hk589⟩ := Expr.mand_ne_zero hk587
+            obtain ⟨hk588, hk589⟩ := Expr.ne_zero_of_mand_ne_zero hk587
             exact True.intro
           · intro hk590
             refine And.intro ?_ (And.intro ?_ ?_)
@@ -1842,7 +1842,7 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
                   b617.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk605; have h2 := b618.ge; have := Bounded.cast_eval (t := .i32) b617 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c619 := Bounded.cast (t := .i32) b617 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
                 exact And.intro b620.agree b615.agree
             · intro hk621
-              obtain ⟨hk622, hk623⟩ := Expr.mand_ne_zero hk621
+              obtain ⟨hk622, hk623⟩ := Expr.ne_zero_of_mand_ne_zero hk621
               refine And.intro ?_ ?_
               · exact True.intro
               · exact True.intro
@@ -2005,7 +2005,7 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
                 b702.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk682; have h2 := b688.ge; omega)
               exact And.intro b703.agree b690.agree
           · intro hk704
-            obtain ⟨hk705, hk706⟩ := Expr.mand_ne_zero hk704
+            obtain ⟨hk705, hk706⟩ := Expr.ne_zero_of_mand_ne_zero hk704
             exact True.intro
           · intro hk707
             refine And.intro ?_ (And.intro ?_ ?_)
@@ -2100,7 +2100,7 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
                   (Bounded.cast b753 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
                 exact And.intro b754.agree b751.agree
             · intro hk755
-              obtain ⟨hk756, hk757⟩ := Expr.mand_ne_zero hk755
+              obtain ⟨hk756, hk757⟩ := Expr.ne_zero_of_mand_ne_zero hk755
               refine And.intro ?_ ?_
               · exact True.intro
               · exact True.intro

@@ -312,7 +312,7 @@ theorem kernel_safe (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s
                 (Bounded.cast b25 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
               exact And.intro b24.agree b26.agree
           · intro hk27
-            obtain ⟨hk28, hk29⟩ := Expr.mand_ne_zero hk27
+            obtain ⟨hk28, hk29⟩ := Expr.ne_zero_of_mand_ne_zero hk27
             have b30 : Bounded kernel.sizeArgs L (.weak (-2)) (-2) (-2) :=
               (Bounded.weak (-2))
             have b31 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -349,8 +349,8 @@ theorem kernel_safe (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s
               b38.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk28; have h2 := b46.le; omega)
             exact And.intro b37.agree b47.agree
         · intro hk48
-          obtain ⟨hk49, hk50⟩ := Expr.mand_ne_zero hk48
-          obtain ⟨hk51, hk52⟩ := Expr.mand_ne_zero hk49
+          obtain ⟨hk49, hk50⟩ := Expr.ne_zero_of_mand_ne_zero hk48
+          obtain ⟨hk51, hk52⟩ := Expr.ne_zero_of_mand_ne_zero hk49
           have b53 : Bounded kernel.sizeArgs L (.weak (-2)) (-2) (-2) :=
             (Bounded.weak (-2))
           have b54 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -393,10 +393,10 @@ theorem kernel_safe (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s
             (Bounded.cast b73 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
           exact And.intro b72.agree b74.agree
     · intro hm75
-      obtain ⟨hk76, hk77⟩ := Expr.mand_ne_zero hm75
-      obtain ⟨hk78, hk79⟩ := Expr.mand_ne_zero hk76
-      obtain ⟨hk80, hk81⟩ := Expr.mand_ne_zero hk78
-      obtain ⟨hk82, hk83⟩ := Expr.mand_ne_zero hk80
+      obtain ⟨hk76, hk77⟩ := Expr.ne_zero_of_mand_ne_zero hm75
+      obtain ⟨hk78, hk79⟩ := Expr.ne_zero_of_mand_ne_zero hk76
+      obtain ⟨hk80, hk81⟩ := Expr.ne_zero_of_mand_ne_zero hk78
+      obtain ⟨hk82, hk83⟩ := Expr.ne_zero_of_mand_ne_zero hk80
       have b84 : Bounded kernel.sizeArgs L (.weak (-2)) (-2) (-2) :=
         (Bounded.weak (-2))
       have b85 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=

@@ -256,8 +256,8 @@ theorem kernel_safe (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s
             (Bounded.cast b25 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
           exact And.intro b24.agree b26.agree
     · intro hm27
-      obtain ⟨hk28, hk29⟩ := Expr.mand_ne_zero hm27
-      obtain ⟨hk30, hk31⟩ := Expr.mand_ne_zero hk28
+      obtain ⟨hk28, hk29⟩ := Expr.ne_zero_of_mand_ne_zero hm27
+      obtain ⟨hk30, hk31⟩ := Expr.ne_zero_of_mand_ne_zero hk28
       have b32 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
         (Bounded.weak (-1))
       have b33 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=

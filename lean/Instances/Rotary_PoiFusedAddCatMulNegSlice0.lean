@@ -360,7 +360,7 @@ theorem kernel_safe (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int) (hb : 
           (Bounded.add b25 b30 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
         exact And.intro b26.agree b31.agree
     · intro hm32
-      obtain ⟨hk33, hk34⟩ := Expr.mand_ne_zero hm32
+      obtain ⟨hk33, hk34⟩ := Expr.ne_zero_of_mand_ne_zero hm32
       have b35 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
         (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_3 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
       have b36 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -427,7 +427,7 @@ theorem kernel_safe (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int) (hb : 
           (Bounded.cast b63 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
         exact And.intro b58.agree b64.agree
     · intro hm65
-      obtain ⟨hk66, hk67⟩ := Expr.mand_ne_zero hm65
+      obtain ⟨hk66, hk67⟩ := Expr.ne_zero_of_mand_ne_zero hm65
       have b68 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
         (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_3 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
       have b69 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=

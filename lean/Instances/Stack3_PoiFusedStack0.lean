@@ -327,7 +327,7 @@ theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s
           (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
         exact And.intro b8.agree b9.agree
     · intro hm10
-      obtain ⟨hk11, hk12⟩ := Expr.mand_ne_zero hm10
+      obtain ⟨hk11, hk12⟩ := Expr.ne_zero_of_mand_ne_zero hm10
       have b13 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
       have b14 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -393,8 +393,8 @@ theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s
             (Bounded.mul_point_left b40 b38 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_12 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
           exact And.intro b39.agree b41.agree
     · intro hm42
-      obtain ⟨hk43, hk44⟩ := Expr.mand_ne_zero hm42
-      obtain ⟨hk45, hk46⟩ := Expr.mand_ne_zero hk43
+      obtain ⟨hk43, hk44⟩ := Expr.ne_zero_of_mand_ne_zero hm42
+      obtain ⟨hk45, hk46⟩ := Expr.ne_zero_of_mand_ne_zero hk43
       have b47 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
       have b48 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -459,7 +459,7 @@ theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s
           (Bounded.cast b74 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_12 s97 s98 h_s97 h_s98 g0 g1; omega)))
         exact And.intro b71.agree b75.agree
     · intro hm76
-      obtain ⟨hk77, hk78⟩ := Expr.mand_ne_zero hm76
+      obtain ⟨hk77, hk78⟩ := Expr.ne_zero_of_mand_ne_zero hm76
       have b79 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
       have b80 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -561,7 +561,7 @@ theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s
             (Bounded.mul_point_left b125 b123 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_12 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
           exact And.intro b124.agree b126.agree
       · intro hk127
-        obtain ⟨hk128, hk129⟩ := Expr.mand_ne_zero hk127
+        obtain ⟨hk128, hk129⟩ := Expr.ne_zero_of_mand_ne_zero hk127
         exact True.intro
       · intro hk130
         exact True.intro

@@ -313,7 +313,7 @@ theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s
           (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
         exact And.intro b8.agree b9.agree
     · intro hm10
-      obtain ⟨hk11, hk12⟩ := Expr.mand_ne_zero hm10
+      obtain ⟨hk11, hk12⟩ := Expr.ne_zero_of_mand_ne_zero hm10
       have b13 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
         Bounded.xindex hL
       have b14 : Bounded kernel.sizeArgs L (.size 3 .i32) (2 * (s97 * s98)) (2 * (s97 * s98)) :=
@@ -372,7 +372,7 @@ theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s
           (Bounded.cast b37 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
         exact And.intro b36.agree b38.agree
     · intro hm39
-      obtain ⟨hk40, hk41⟩ := Expr.mand_ne_zero hm39
+      obtain ⟨hk40, hk41⟩ := Expr.ne_zero_of_mand_ne_zero hm39
       have b42 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
         Bounded.xindex hL
       have b43 : Bounded kernel.sizeArgs L (.size 3 .i32) (2 * (s97 * s98)) (2 * (s97 * s98)) :=

@@ -30,7 +30,7 @@ Status: not checked by Lean where it was written (see `docs/lean.md`).
 * `Narrowing.Quot.numerator`, `.exact`, `.const`; `Narrowing.Rem.divisor`, `.numerator`: the quotient and
   remainder rules a certificate chooses between (truncating division is Euclidean division on a
   non-negative dividend: `Int.tdiv_eq_ediv_of_nonneg`, `Int.tmod_eq_emod_of_nonneg`).
-* `Narrowing.Expr.lt_of_cmp_ne_zero` (and `le`, `gt`, `ge`), `Narrowing.Expr.mand_ne_zero`: mask
+* `Narrowing.Expr.lt_of_cmp_ne_zero` (and `le`, `gt`, `ge`), `Narrowing.Expr.ne_zero_of_mand_ne_zero`: mask
   refinement (a set mask's comparison atoms hold on that lane).
 * `Narrowing.Loads.agree_of_mem`, `Narrowing.SizesFit.fits_of_mem`: `Kernel.Safe`'s list premises from
   one fact per element.
@@ -400,7 +400,7 @@ theorem Expr.ge_of_cmp_ne_zero {a b : Expr} {m : Mode} (h : (Expr.cmp .ge a b).e
     b.eval m L ≤ a.eval m L :=
   of_decide_eq_true (Expr.holds_of_cmp_ne_zero h)
 
-theorem Expr.mand_ne_zero {a b : Expr} {m : Mode} (h : (Expr.mand a b).eval m L ≠ 0) :
+theorem Expr.ne_zero_of_mand_ne_zero {a b : Expr} {m : Mode} (h : (Expr.mand a b).eval m L ≠ 0) :
     a.eval m L ≠ 0 ∧ b.eval m L ≠ 0 := by
   by_cases hab : a.eval m L ≠ 0 ∧ b.eval m L ≠ 0
   · exact hab

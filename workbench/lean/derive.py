@@ -416,7 +416,7 @@ class Derivation:
         """Record the comparison atoms of a set mask ``mask`` (hypothesis ``hyp : mask.eval ≠ 0``)."""
         if mask.op is TermOp.AND:
             h1, h2 = self.fresh("hk"), self.fresh("hk")
-            scope.w(f"obtain ⟨{h1}, {h2}⟩ := Expr.mand_ne_zero {hyp}")
+            scope.w(f"obtain ⟨{h1}, {h2}⟩ := Expr.ne_zero_of_mand_ne_zero {hyp}")
             self.split(mask.args[0], h1, scope)
             self.split(mask.args[1], h2, scope)
         elif mask.op in _CMP_LEMMA:

@@ -583,7 +583,7 @@ theorem kernel_safe (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int) (hb : Bounds
           (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_11 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
         exact And.intro b10.agree b11.agree
     · intro hm12
-      obtain ⟨hk13, hk14⟩ := Expr.mand_ne_zero hm12
+      obtain ⟨hk13, hk14⟩ := Expr.ne_zero_of_mand_ne_zero hm12
       have b15 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
         Bounded.xindex hL
       have b16 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s69 * s97) + (s69 * s97 * s98)) ((s20 * s69 * s97) + (s69 * s97 * s98)) :=
@@ -650,7 +650,7 @@ theorem kernel_safe (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int) (hb : Bounds
           (Bounded.cast b43 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_11 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
         exact And.intro b42.agree b44.agree
     · intro hm45
-      obtain ⟨hk46, hk47⟩ := Expr.mand_ne_zero hm45
+      obtain ⟨hk46, hk47⟩ := Expr.ne_zero_of_mand_ne_zero hm45
       have b48 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
         Bounded.xindex hL
       have b49 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s69 * s97) + (s69 * s97 * s98)) ((s20 * s69 * s97) + (s69 * s97 * s98)) :=

@@ -311,7 +311,7 @@ theorem kernel_safe (s79 : Int) (s97 : Int) (s98 : Int) (hb : Bounds s79 s97 s98
           (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s79 s97 s98 h_s79 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s79 s97 s98 h_s79 h_s97 h_s98 g0 g1 g2; omega)))
         exact And.intro b8.agree b9.agree
     · intro hm10
-      obtain ⟨hk11, hk12⟩ := Expr.mand_ne_zero hm10
+      obtain ⟨hk11, hk12⟩ := Expr.ne_zero_of_mand_ne_zero hm10
       have b13 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s79 s97 s98 h_s79 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s79 s97 s98 h_s79 h_s97 h_s98 g0 g1 g2; omega)))
       have b14 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -356,7 +356,7 @@ theorem kernel_safe (s79 : Int) (s97 : Int) (s98 : Int) (hb : Bounds s79 s97 s98
           (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s79 s97 s98 h_s79 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s79 s97 s98 h_s79 h_s97 h_s98 g0 g1 g2; omega)))
         exact And.intro b30.agree b31.agree
     · intro hm32
-      obtain ⟨hk33, hk34⟩ := Expr.mand_ne_zero hm32
+      obtain ⟨hk33, hk34⟩ := Expr.ne_zero_of_mand_ne_zero hm32
       have b35 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s79 s97 s98 h_s79 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s79 s97 s98 h_s79 h_s97 h_s98 g0 g1 g2; omega)))
       have b36 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -405,7 +405,7 @@ theorem kernel_safe (s79 : Int) (s97 : Int) (s98 : Int) (hb : Bounds s79 s97 s98
           (Bounded.cast b54 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s79 s97 s98 h_s79 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s79 s97 s98 h_s79 h_s97 h_s98 g0 g1 g2; omega)))
         exact And.intro b53.agree b55.agree
     · intro hm56
-      obtain ⟨hk57, hk58⟩ := Expr.mand_ne_zero hm56
+      obtain ⟨hk57, hk58⟩ := Expr.ne_zero_of_mand_ne_zero hm56
       have b59 : Bounded kernel.sizeArgs L (.size 2 .i64) (s79) (s79) :=
         (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s79 s97 s98 h_s79 h_s97 h_s98 g0 g1 g2; omega) (by have := side_12 s79 s97 s98 h_s79 h_s97 h_s98 g0 g1 g2; omega)))
       have b60 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=

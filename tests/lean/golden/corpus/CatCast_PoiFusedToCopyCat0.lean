@@ -301,7 +301,7 @@ theorem kernel_safe (s20 : Int) (s97 : Int) (s98 : Int) (hb : Bounds s20 s97 s98
           (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
         exact And.intro b8.agree b9.agree
     · intro hm10
-      obtain ⟨hk11, hk12⟩ := Expr.mand_ne_zero hm10
+      obtain ⟨hk11, hk12⟩ := Expr.ne_zero_of_mand_ne_zero hm10
       have b13 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
       have b14 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -350,7 +350,7 @@ theorem kernel_safe (s20 : Int) (s97 : Int) (s98 : Int) (hb : Bounds s20 s97 s98
           (Bounded.cast b32 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
         exact And.intro b31.agree b33.agree
     · intro hm34
-      obtain ⟨hk35, hk36⟩ := Expr.mand_ne_zero hm34
+      obtain ⟨hk35, hk36⟩ := Expr.ne_zero_of_mand_ne_zero hm34
       have b37 : Bounded kernel.sizeArgs L (.size 2 .i64) (s20) (s20) :=
         (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_12 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
       have b38 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=

@@ -316,8 +316,8 @@ theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s
             (Bounded.mul_point_left b18 b19 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
           exact And.intro b17.agree b20.agree
     · intro hm21
-      obtain ⟨hk22, hk23⟩ := Expr.mand_ne_zero hm21
-      obtain ⟨hk24, hk25⟩ := Expr.mand_ne_zero hk22
+      obtain ⟨hk22, hk23⟩ := Expr.ne_zero_of_mand_ne_zero hm21
+      obtain ⟨hk24, hk25⟩ := Expr.ne_zero_of_mand_ne_zero hk22
       have b26 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
       have b27 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -395,8 +395,8 @@ theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s
             (Bounded.mul_point_left b58 b59 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
           exact And.intro b57.agree b60.agree
     · intro hm61
-      obtain ⟨hk62, hk63⟩ := Expr.mand_ne_zero hm61
-      obtain ⟨hk64, hk65⟩ := Expr.mand_ne_zero hk62
+      obtain ⟨hk62, hk63⟩ := Expr.ne_zero_of_mand_ne_zero hm61
+      obtain ⟨hk64, hk65⟩ := Expr.ne_zero_of_mand_ne_zero hk62
       have b66 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
       have b67 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -457,7 +457,7 @@ theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s
           (Bounded.cast b91 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)))
         exact And.intro b88.agree b92.agree
     · intro hm93
-      obtain ⟨hk94, hk95⟩ := Expr.mand_ne_zero hm93
+      obtain ⟨hk94, hk95⟩ := Expr.ne_zero_of_mand_ne_zero hm93
       have b96 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
       have b97 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=

@@ -243,7 +243,7 @@ theorem kernel_safe (s27 : Int) (s53 : Int) (s77 : Int) (hb : Bounds s27 s53 s77
           (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_3 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)))
         exact And.intro b4.agree b5.agree
     · intro hm6
-      obtain ⟨hk7, hk8⟩ := Expr.mand_ne_zero hm6
+      obtain ⟨hk7, hk8⟩ := Expr.ne_zero_of_mand_ne_zero hm6
       have b9 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
         Bounded.yindex hL
       have b10 : Bounded kernel.sizeArgs L (.size 3 .i32) (s53) (s53) :=
@@ -277,7 +277,7 @@ theorem kernel_safe (s27 : Int) (s53 : Int) (s77 : Int) (hb : Bounds s27 s53 s77
         (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_3 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)))
       exact And.intro b21.agree b22.agree
   · intro hm23
-    obtain ⟨hk24, hk25⟩ := Expr.mand_ne_zero hm23
+    obtain ⟨hk24, hk25⟩ := Expr.ne_zero_of_mand_ne_zero hm23
     have b26 : Bounded kernel.sizeArgs L e1 (0) (2147483647) :=
       Bounded.xindex hL
     have b27 : Bounded kernel.sizeArgs L (.size 4 .i32) ((s27 * s77)) ((s27 * s77)) :=
@@ -302,7 +302,7 @@ theorem kernel_safe (s27 : Int) (s53 : Int) (s77 : Int) (hb : Bounds s27 s53 s77
       (Bounded.add b28 b35 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) (by omega) (by omega))
     exact b36.agree
   · intro hm37
-    obtain ⟨hk38, hk39⟩ := Expr.mand_ne_zero hm37
+    obtain ⟨hk38, hk39⟩ := Expr.ne_zero_of_mand_ne_zero hm37
     exact True.intro
 
 /-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane

@@ -136,7 +136,7 @@ theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s
           (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
         exact And.intro b9.agree b10.agree
     · intro hm11
-      obtain ⟨hk12, hk13⟩ := Expr.mand_ne_zero hm11
+      obtain ⟨hk12, hk13⟩ := Expr.ne_zero_of_mand_ne_zero hm11
       have b14 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
         Bounded.xindex hL
       have b15 : Bounded kernel.sizeArgs L (.size 0 .i32) (2 * (s97 * s98)) (2 * (s97 * s98)) :=
@@ -171,7 +171,7 @@ theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s
           (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
         exact And.intro b26.agree b27.agree
     · intro hm28
-      obtain ⟨hk29, hk30⟩ := Expr.mand_ne_zero hm28
+      obtain ⟨hk29, hk30⟩ := Expr.ne_zero_of_mand_ne_zero hm28
       have b31 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
         Bounded.xindex hL
       have b32 : Bounded kernel.sizeArgs L (.size 0 .i32) (2 * (s97 * s98)) (2 * (s97 * s98)) :=

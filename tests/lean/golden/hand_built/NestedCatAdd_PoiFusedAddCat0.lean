@@ -829,8 +829,8 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.cast b32 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
           exact And.intro b27.agree b33.agree
     · intro hm34
-      obtain ⟨hk35, hk36⟩ := Expr.mand_ne_zero hm34
-      obtain ⟨hk37, hk38⟩ := Expr.mand_ne_zero hk35
+      obtain ⟨hk35, hk36⟩ := Expr.ne_zero_of_mand_ne_zero hm34
+      obtain ⟨hk37, hk38⟩ := Expr.ne_zero_of_mand_ne_zero hk35
       have b39 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b40 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -935,7 +935,7 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
               (Bounded.cast b91 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
             exact And.intro b88.agree b92.agree
         · intro hk93
-          obtain ⟨hk94, hk95⟩ := Expr.mand_ne_zero hk93
+          obtain ⟨hk94, hk95⟩ := Expr.ne_zero_of_mand_ne_zero hk93
           have b96 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
             Bounded.xindex hL
           have b97 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
@@ -978,9 +978,9 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.cast b118 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
           exact And.intro b115.agree b119.agree
     · intro hm120
-      obtain ⟨hk121, hk122⟩ := Expr.mand_ne_zero hm120
-      obtain ⟨hk123, hk124⟩ := Expr.mand_ne_zero hk121
-      obtain ⟨hk125, hk126⟩ := Expr.mand_ne_zero hk123
+      obtain ⟨hk121, hk122⟩ := Expr.ne_zero_of_mand_ne_zero hm120
+      obtain ⟨hk123, hk124⟩ := Expr.ne_zero_of_mand_ne_zero hk121
+      obtain ⟨hk125, hk126⟩ := Expr.ne_zero_of_mand_ne_zero hk123
       have b127 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
         (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b128 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1098,8 +1098,8 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.cast b187 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
           exact And.intro b184.agree b188.agree
     · intro hm189
-      obtain ⟨hk190, hk191⟩ := Expr.mand_ne_zero hm189
-      obtain ⟨hk192, hk193⟩ := Expr.mand_ne_zero hk190
+      obtain ⟨hk190, hk191⟩ := Expr.ne_zero_of_mand_ne_zero hm189
+      obtain ⟨hk192, hk193⟩ := Expr.ne_zero_of_mand_ne_zero hk190
       have b194 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
         (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b195 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1213,8 +1213,8 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.cast b249 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
           exact And.intro b246.agree b250.agree
     · intro hm251
-      obtain ⟨hk252, hk253⟩ := Expr.mand_ne_zero hm251
-      obtain ⟨hk254, hk255⟩ := Expr.mand_ne_zero hk252
+      obtain ⟨hk252, hk253⟩ := Expr.ne_zero_of_mand_ne_zero hm251
+      obtain ⟨hk254, hk255⟩ := Expr.ne_zero_of_mand_ne_zero hk252
       have b256 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
         (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b257 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1338,8 +1338,8 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.cast b315 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
           exact And.intro b310.agree b316.agree
     · intro hm317
-      obtain ⟨hk318, hk319⟩ := Expr.mand_ne_zero hm317
-      obtain ⟨hk320, hk321⟩ := Expr.mand_ne_zero hk318
+      obtain ⟨hk318, hk319⟩ := Expr.ne_zero_of_mand_ne_zero hm317
+      obtain ⟨hk320, hk321⟩ := Expr.ne_zero_of_mand_ne_zero hk318
       have b322 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
         (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b323 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1490,7 +1490,7 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
               (Bounded.cast b396 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
             exact And.intro b394.agree b397.agree
         · intro hk398
-          obtain ⟨hk399, hk400⟩ := Expr.mand_ne_zero hk398
+          obtain ⟨hk399, hk400⟩ := Expr.ne_zero_of_mand_ne_zero hk398
           have b401 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
             Bounded.xindex hL
           have b402 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
@@ -1543,9 +1543,9 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.cast b428 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_51 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
           exact And.intro b406.agree b429.agree
     · intro hm430
-      obtain ⟨hk431, hk432⟩ := Expr.mand_ne_zero hm430
-      obtain ⟨hk433, hk434⟩ := Expr.mand_ne_zero hk431
-      obtain ⟨hk435, hk436⟩ := Expr.mand_ne_zero hk433
+      obtain ⟨hk431, hk432⟩ := Expr.ne_zero_of_mand_ne_zero hm430
+      obtain ⟨hk433, hk434⟩ := Expr.ne_zero_of_mand_ne_zero hk431
+      obtain ⟨hk435, hk436⟩ := Expr.ne_zero_of_mand_ne_zero hk433
       have b437 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
         (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b438 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1697,8 +1697,8 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.cast b513 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
           exact And.intro b498.agree b514.agree
     · intro hm515
-      obtain ⟨hk516, hk517⟩ := Expr.mand_ne_zero hm515
-      obtain ⟨hk518, hk519⟩ := Expr.mand_ne_zero hk516
+      obtain ⟨hk516, hk517⟩ := Expr.ne_zero_of_mand_ne_zero hm515
+      obtain ⟨hk518, hk519⟩ := Expr.ne_zero_of_mand_ne_zero hk516
       have b520 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
         (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b521 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -1844,8 +1844,8 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
             (Bounded.cast b590 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
           exact And.intro b575.agree b591.agree
     · intro hm592
-      obtain ⟨hk593, hk594⟩ := Expr.mand_ne_zero hm592
-      obtain ⟨hk595, hk596⟩ := Expr.mand_ne_zero hk593
+      obtain ⟨hk593, hk594⟩ := Expr.ne_zero_of_mand_ne_zero hm592
+      obtain ⟨hk595, hk596⟩ := Expr.ne_zero_of_mand_ne_zero hk593
       have b597 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
         (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
       have b598 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -2103,7 +2103,7 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
                 (Bounded.cast b737 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
               exact And.intro b736.agree b738.agree
           · intro hk739
-            obtain ⟨hk740, hk741⟩ := Expr.mand_ne_zero hk739
+            obtain ⟨hk740, hk741⟩ := Expr.ne_zero_of_mand_ne_zero hk739
             exact True.intro
           · intro hk742
             refine And.intro ?_ (And.intro ?_ ?_)
@@ -2180,7 +2180,7 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
                   (Bounded.cast b785 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
                 exact And.intro b786.agree b775.agree
             · intro hk787
-              obtain ⟨hk788, hk789⟩ := Expr.mand_ne_zero hk787
+              obtain ⟨hk788, hk789⟩ := Expr.ne_zero_of_mand_ne_zero hk787
               refine And.intro ?_ ?_
               · exact True.intro
               · exact True.intro
@@ -2371,7 +2371,7 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
                 (Bounded.cast b884 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
               exact And.intro b883.agree b885.agree
           · intro hk886
-            obtain ⟨hk887, hk888⟩ := Expr.mand_ne_zero hk886
+            obtain ⟨hk887, hk888⟩ := Expr.ne_zero_of_mand_ne_zero hk886
             exact True.intro
           · intro hk889
             refine And.intro ?_ (And.intro ?_ ?_)
@@ -2466,7 +2466,7 @@ theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds
                   (Bounded.cast b935 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
                 exact And.intro b936.agree b933.agree
             · intro hk937
-              obtain ⟨hk938, hk939⟩ := Expr.mand_ne_zero hk937
+              obtain ⟨hk938, hk939⟩ := Expr.ne_zero_of_mand_ne_zero hk937
               refine And.intro ?_ ?_
               · exact True.intro
               · exact True.intro
