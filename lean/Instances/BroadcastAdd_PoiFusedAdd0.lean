@@ -164,7 +164,7 @@ theorem kernel_safe (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s
       have b14 : Bounded kernel.sizeArgs L (.mod e0 (.size 0 .i64)) (0) (s27 - 1) :=
         (Bounded.mod b12 b13 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1 g2; omega) (Rem.divisor (by have := side_4 s27 s77 h_s27 h_s77 g0 g1 g2; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s27 s77 h_s27 h_s77 g0 g1 g2; omega)) (by omega) (by omega))
       exact b14.agree
-  refine ⟨SizesFit.fits_of_mem (And.intro (And.intro (by have := side_2 s27 s77 h_s27 h_s77 g0 g1 g2; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1 g2; omega)) True.intro), Loads.agree_of_mem (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s27 s77 h_s27 h_s77 g0 g1 g2; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1 g2; omega)) True.intro), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
   · have b15 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
       Bounded.xindex hL
     have b16 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=

@@ -164,7 +164,7 @@ theorem kernel_safe (s17 : Int) (s27 : Int) (hb : Bounds s17 s27) (hg : Guards s
       have b14 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s17 - 1) :=
         (Bounded.floordiv b12 b13 (by omega) (by have := side_4 s17 s27 h_s17 h_s27 g0 g1 g2; omega) (Quot.exact (s17) (by omega) (by have := side_4 s17 s27 h_s17 h_s27 g0 g1 g2; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s17 s27 h_s17 h_s27 g0 g1 g2; omega)) (by omega) (by omega))
       exact b14.agree
-  refine ⟨SizesFit.fits_of_mem (And.intro (And.intro (by have := side_2 s17 s27 h_s17 h_s27 g0 g1 g2; omega) (by have := side_3 s17 s27 h_s17 h_s27 g0 g1 g2; omega)) True.intro), Loads.agree_of_mem (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s17 s27 h_s17 h_s27 g0 g1 g2; omega) (by have := side_3 s17 s27 h_s17 h_s27 g0 g1 g2; omega)) True.intro), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
   · have b15 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
       Bounded.xindex hL
     have b16 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s17 * s27)) ((s17 * s27)) :=

@@ -151,7 +151,7 @@ theorem kernel_safe (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s
       have b6 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
         b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm3; have h2 := b5.le; omega)
       exact b6.agree
-  refine ⟨SizesFit.fits_of_mem (And.intro (And.intro (by have := side_2 s27 s77 h_s27 h_s77 g0; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0; omega)) True.intro), Loads.agree_of_mem (And.intro A0 True.intro), ?_, ?_, ?_⟩
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s27 s77 h_s27 h_s77 g0; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0; omega)) True.intro), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 True.intro), ?_, ?_, ?_⟩
   · have b7 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
       Bounded.xindex hL
     have b8 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=

@@ -493,7 +493,7 @@ theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s
       have b95 : Bounded kernel.sizeArgs L (.add e1 (.add e2 (.mul (.weak (-2)) (.size 1 .i64)))) (0) ((s97 * s98) - 1) :=
         (Bounded.add b85 b94 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_21 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
       exact b95.agree
-  refine ⟨SizesFit.fits_of_mem (And.intro (And.intro (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)) (And.intro (And.intro (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)) True.intro)), Loads.agree_of_mem (And.intro A0 (And.intro A1 (And.intro A2 True.intro))), ?_, ?_, ?_⟩
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)) (And.intro (And.intro (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)) True.intro)), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 (And.intro A2 True.intro))), ?_, ?_, ?_⟩
   · have b96 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
       Bounded.xindex hL
     have b97 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=

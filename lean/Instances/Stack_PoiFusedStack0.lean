@@ -183,7 +183,7 @@ theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s
       have b35 : Bounded kernel.sizeArgs L e1 (0) ((s97 * s98) - 1) :=
         (Bounded.floordiv b33 b34 (by omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
       exact b35.agree
-  refine ⟨SizesFit.fits_of_mem True.intro, Loads.agree_of_mem (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) True.intro, Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
   · have b36 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
       Bounded.xindex hL
     have b37 : Bounded kernel.sizeArgs L (.size 0 .i32) (2 * (s97 * s98)) (2 * (s97 * s98)) :=

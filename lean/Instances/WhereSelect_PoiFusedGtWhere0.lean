@@ -121,7 +121,7 @@ theorem kernel_safe (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s
       have b12 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
         b10.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm9; have h2 := b11.le; omega)
       exact b12.agree
-  refine ⟨SizesFit.fits_of_mem True.intro, Loads.agree_of_mem (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) True.intro, Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
   · have b13 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
       Bounded.xindex hL
     have b14 : Bounded kernel.sizeArgs L (.size 0 .i32) ((s27 * s77)) ((s27 * s77)) :=

@@ -426,9 +426,9 @@ theorem Loads.agree_of_mem : ∀ {ls : List Load}, Loads.Agree S L ls → ∀ ld
 /-- Every listed size argument fits in `int32`. -/
 def SizesFit (L : Lane) : List Nat → Prop
   | [] => True
-  | i :: is => Fits32 (L.sizes i) ∧ SizesFit L is
+  | i :: ns => Fits32 (L.sizes i) ∧ SizesFit L ns
 
-theorem SizesFit.fits_of_mem : ∀ {is : List Nat}, SizesFit L is → ∀ i ∈ is, Fits32 (L.sizes i)
+theorem SizesFit.fits_of_mem : ∀ {ns : List Nat}, SizesFit L ns → ∀ i ∈ ns, Fits32 (L.sizes i)
   | [], _, _, hm => nomatch hm
   | _ :: _, h, _, hm => by
     cases hm with

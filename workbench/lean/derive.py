@@ -475,7 +475,8 @@ class Derivation:
         loads = "True.intro"
         for i in reversed(range(len(inst.loads))):
             loads = f"(And.intro A{i} {loads})"
-        top.w("refine ⟨SizesFit.fits_of_mem " + chain + ", Loads.agree_of_mem " + loads + ", ?_, ?_, ?_⟩")
+        top.w("refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) " + chain + ", Loads.agree_of_mem (ls := kernel.loads) "
+              + loads + ", ?_, ?_, ?_⟩")
         st = inst.store
         s = top.child("  ")
         self.agree(st.mask, s)

@@ -178,7 +178,7 @@ theorem kernel_safe (s17 : Int) (s77 : Int) (hb : Bounds s17 s77) (hg : Guards s
       have b16 : Bounded kernel.sizeArgs L (.mod e0 (.size 0 .i64)) (0) (s17 - 1) :=
         (Bounded.mod b14 b15 (by omega) (by have := side_4 s17 s77 h_s17 h_s77 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s17 s77 h_s17 h_s77 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s17 s77 h_s17 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
       exact b16.agree
-  refine ⟨SizesFit.fits_of_mem (And.intro (And.intro (by have := side_2 s17 s77 h_s17 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_3 s17 s77 h_s17 h_s77 g0 g1 g2 g3 g4; omega)) True.intro), Loads.agree_of_mem (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s17 s77 h_s17 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_3 s17 s77 h_s17 h_s77 g0 g1 g2 g3 g4; omega)) True.intro), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
   · have b17 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
       Bounded.xindex hL
     have b18 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s17 * s77)) ((s17 * s77)) :=

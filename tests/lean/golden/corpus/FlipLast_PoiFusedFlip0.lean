@@ -217,7 +217,7 @@ theorem kernel_safe (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s
       have b15 : Bounded kernel.sizeArgs L (.add (.add (.add (.weak (-1)) (.size 0 .i64)) (.mul (.weak (-1)) (.mod e0 (.size 0 .i64)))) (.mul (.size 0 .i64) (.floordiv e0 (.size 0 .i64)))) (0) ((s27 * s77) - 1) :=
         (Bounded.add b12 b14 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_11 s27 s77 h_s27 h_s77 g0; omega)) (by omega) (by omega))
       exact b15.agree
-  refine ⟨SizesFit.fits_of_mem (And.intro (And.intro (by have := side_2 s27 s77 h_s27 h_s77 g0; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0; omega)) True.intro), Loads.agree_of_mem (And.intro A0 True.intro), ?_, ?_, ?_⟩
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s27 s77 h_s27 h_s77 g0; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0; omega)) True.intro), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 True.intro), ?_, ?_, ?_⟩
   · have b16 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
       Bounded.xindex hL
     have b17 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=

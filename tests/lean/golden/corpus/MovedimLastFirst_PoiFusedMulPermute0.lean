@@ -108,7 +108,7 @@ theorem kernel_safe (s27 : Int) (s53 : Int) (s77 : Int) (hb : Bounds s27 s53 s77
       have b6 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s53 * s77) - 1) :=
         b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm3; have h2 := b5.le; omega)
       exact b6.agree
-  refine ⟨SizesFit.fits_of_mem True.intro, Loads.agree_of_mem (And.intro A0 True.intro), ?_, ?_, ?_⟩
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) True.intro, Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 True.intro), ?_, ?_, ?_⟩
   · have b7 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
       Bounded.xindex hL
     have b8 : Bounded kernel.sizeArgs L (.size 0 .i32) ((s27 * s53 * s77)) ((s27 * s53 * s77)) :=

@@ -267,7 +267,7 @@ theorem kernel_safe (s27 : Int) (s53 : Int) (s77 : Int) (hb : Bounds s27 s53 s77
       have b19 : Bounded kernel.sizeArgs L (.add e0 (.mul (.mul (.size 0 .i64) (.size 1 .i64)) e1)) (0) ((s27 * s53 * s77) - 1) :=
         (Bounded.add b11 b18 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_11 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) (by omega) (by omega))
       exact b19.agree
-  refine ⟨SizesFit.fits_of_mem (And.intro (And.intro (by have := side_4 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_5 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) (And.intro (And.intro (by have := side_6 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_7 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) (And.intro (And.intro (by have := side_0 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_1 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) True.intro))), Loads.agree_of_mem (And.intro A0 True.intro), ?_, ?_, ?_⟩
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_4 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_5 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) (And.intro (And.intro (by have := side_6 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_7 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) (And.intro (And.intro (by have := side_0 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_1 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) True.intro))), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 True.intro), ?_, ?_, ?_⟩
   · refine Or.inl (And.intro ?_ ?_)
     · have b20 : Bounded kernel.sizeArgs L e1 (0) (2147483647) :=
         Bounded.xindex hL

@@ -446,7 +446,7 @@ theorem kernel_safe (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s
       have b110 : Bounded kernel.sizeArgs L (.add (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (.mul (.size 2 .i64) e2)) (-s27) ((s27 * s77) + 3 * s27 - 1) :=
         (Bounded.add b108 b109 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_17 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
       exact b110.agree
-  refine ⟨SizesFit.fits_of_mem (And.intro (And.intro (by have := side_2 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1; omega)) (And.intro (And.intro (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)) (And.intro (And.intro (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)) True.intro))), Loads.agree_of_mem (And.intro A0 True.intro), ?_, ?_, ?_⟩
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1; omega)) (And.intro (And.intro (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)) (And.intro (And.intro (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)) True.intro))), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 True.intro), ?_, ?_, ?_⟩
   · have b111 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
       Bounded.xindex hL
     have b112 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=

@@ -465,7 +465,7 @@ theorem kernel_safe (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int) (hb : 
       have b86 : Bounded kernel.sizeArgs L (.add e2 (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3)) (0) ((s27 * s77) - s27 - 1 + ((s27) / 2)) :=
         (Bounded.add b73 b85 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_18 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
       exact b86.agree
-  refine ⟨SizesFit.fits_of_mem (And.intro (And.intro (by have := side_2 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_3 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) True.intro), Loads.agree_of_mem (And.intro A0 (And.intro A1 (And.intro A2 (And.intro A3 (And.intro A4 True.intro))))), ?_, ?_, ?_⟩
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_3 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) True.intro), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 (And.intro A2 (And.intro A3 (And.intro A4 True.intro))))), ?_, ?_, ?_⟩
   · have b87 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
       Bounded.xindex hL
     have b88 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=

@@ -412,7 +412,7 @@ theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s
       have b61 : Bounded kernel.sizeArgs L (.add e1 (.mul (.size 0 .i64) (.add (.add e3 (.mul (.weak (-1)) (.size 1 .i64))) e4))) (-(s97 * s98)) ((s97 * s98) - 1) :=
         (Bounded.add b46 b60 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_19 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_19 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
       exact b61.agree
-  refine ⟨SizesFit.fits_of_mem (And.intro (And.intro (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)) (And.intro (And.intro (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)) (And.intro (And.intro (by have := side_11 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_12 s97 s98 h_s97 h_s98 g0 g1; omega)) True.intro))), Loads.agree_of_mem (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)) (And.intro (And.intro (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)) (And.intro (And.intro (by have := side_11 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_12 s97 s98 h_s97 h_s98 g0 g1; omega)) True.intro))), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
   · have b62 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
       Bounded.xindex hL
     have b63 : Bounded kernel.sizeArgs L (.size 3 .i32) (2 * (s97 * s98)) (2 * (s97 * s98)) :=

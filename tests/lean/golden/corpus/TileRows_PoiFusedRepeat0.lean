@@ -232,7 +232,7 @@ theorem kernel_safe (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s
       have b13 : Bounded kernel.sizeArgs L (.add (.mod e0 (.size 0 .i64)) (.mul (.size 0 .i64) (.mod (.floordiv e0 (.size 0 .i64)) (.size 1 .i64)))) (0) ((s27 * s77) - 1) :=
         (Bounded.add b8 b12 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
       exact b13.agree
-  refine ⟨SizesFit.fits_of_mem (And.intro (And.intro (by have := side_2 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1; omega)) (And.intro (And.intro (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)) True.intro)), Loads.agree_of_mem (And.intro A0 True.intro), ?_, ?_, ?_⟩
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1; omega)) (And.intro (And.intro (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)) True.intro)), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 True.intro), ?_, ?_, ?_⟩
   · have b14 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
       Bounded.xindex hL
     have b15 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s27 * s77)) (3 * (s27 * s77)) :=
