@@ -25,18 +25,21 @@ Triton's lowering (see docs/lean.md).
 ## Main results
 * `side_0`: size argument 2 fits int32.
 * `side_1`: size argument 2 fits int32.
-* `side_2`: size argument 0 fits int32.
-* `side_3`: size argument 0 fits int32; intermediate fits i32: (.add (.weak 1) e1); intermediate fits i32: (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))).
+* `side_2`: size argument 0 fits int32; intermediate fits i32: (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))); intermediate fits i32: (.add (.mul (.weak 1) (.cmp.
+* `side_3`: size argument 0 fits int32; intermediate fits i32: (.add (.weak 1) e1); intermediate fits i32: (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))); interm.
 * `side_4`: divisor >= 1.
 * `side_5`: intermediate fits i32: e1.
 * `side_6`: size argument 1 fits int32.
-* `side_7`: size argument 1 fits int32; intermediate fits i32: (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.siz.
+* `side_7`: size argument 1 fits int32.
 * `side_8`: intermediate fits i32: e2.
 * `side_9`: point factor >= 0.
-* `side_10`: intermediate fits i32: e3; intermediate fits i32: (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (..
+* `side_10`: intermediate fits i32: e3.
 * `side_11`: intermediate fits i32: (.add (.add (.weak 1) e1) e3).
-* `side_12`: intermediate fits i32: (.add e1 e3); intermediate fits i32: (.add e1 (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 ..
-* `side_13`: point factor >= 0.
+* `side_12`: intermediate fits i32: (.add e1 e3).
+* `side_13`: comparison decided by intervals.
+* `side_14`: point factor >= 0.
+* `side_15`: intermediate fits i32: (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (..
+* `side_16`: intermediate fits i32: (.add e1 (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 ..
 * `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
 * `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
   `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
@@ -108,7 +111,7 @@ theorem side_1 (aux_a0 : Int) (s27 : Int) (s77 : Int)
   -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument 0 fits int32. -/
+/-- size argument 0 fits int32; intermediate fits i32: (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))); intermediate fits i32: (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.siz. -/
 theorem side_2 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
@@ -116,7 +119,7 @@ theorem side_2 (aux_a0 : Int) (s27 : Int) (s77 : Int)
   -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument 0 fits int32; intermediate fits i32: (.add (.weak 1) e1); intermediate fits i32: (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))). -/
+/-- size argument 0 fits int32; intermediate fits i32: (.add (.weak 1) e1); intermediate fits i32: (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))); intermediate fits i32: (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.siz. -/
 theorem side_3 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
@@ -150,7 +153,7 @@ theorem side_6 (aux_a0 : Int) (s27 : Int) (s77 : Int)
   -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument 1 fits int32; intermediate fits i32: (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.siz. -/
+/-- size argument 1 fits int32. -/
 theorem side_7 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
@@ -176,7 +179,7 @@ theorem side_9 (aux_a0 : Int) (s27 : Int) (s77 : Int)
   -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits i32: e3; intermediate fits i32: (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.. -/
+/-- intermediate fits i32: e3. -/
 theorem side_10 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
@@ -194,7 +197,7 @@ theorem side_11 (aux_a0 : Int) (s27 : Int) (s77 : Int)
   -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits i32: (.add e1 e3); intermediate fits i32: (.add e1 (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .. -/
+/-- intermediate fits i32: (.add e1 e3). -/
 theorem side_12 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
@@ -203,12 +206,38 @@ theorem side_12 (aux_a0 : Int) (s27 : Int) (s77 : Int)
   -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- point factor >= 0. -/
+/-- comparison decided by intervals. -/
 theorem side_13 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
+    : 0 ≤ s27 - 3 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- point factor >= 0. -/
+theorem side_14 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
     : 0 ≤ s27 - 1 := by
   -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.. -/
+theorem side_15 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
+    : 0 ≤ s27 + s77 + 2147483646 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: (.add e1 (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .. -/
+theorem side_16 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
+    : 0 ≤ s77 + 2147483648 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
 /-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
@@ -296,20 +325,20 @@ theorem kernel_safe (aux_a0 : Int) (s27 : Int) (s77 : Int) (hb : Bounds aux_a0 s
       (Bounded.floordiv b32 b33 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
     have b36 : Bounded kernel.sizeArgs L (.weak 1) (1) (1) :=
       (Bounded.weak (1))
-    have b37 : Bounded kernel.sizeArgs L (.cmp .ge (.weak 1) (.size 0 .i64)) (0) (1) :=
-      (Bounded.cmp b36.agree b33.agree)
-    have b38 : Bounded kernel.sizeArgs L (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (0) (1) :=
+    have b37 : Bounded kernel.sizeArgs L (.cmp .ge (.weak 1) (.size 0 .i64)) (0) (0) :=
+      (Bounded.cmp_const b36 b33 false (by intro x y h1 h2 h3 h4; have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; first | (simp [Cmp.holds] <;> omega) | omega))
+    have b38 : Bounded kernel.sizeArgs L (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (0) (0) :=
       (Bounded.mul_point_left b36 b37 (by omega) (WrapOK.mask (by omega) (by omega)) (by omega) (by omega))
-    have b39 : Bounded kernel.sizeArgs L (.cmp .gt (.size 0 .i64) (.weak 1)) (0) (1) :=
-      (Bounded.cmp b33.agree b36.agree)
-    have b40 : Bounded kernel.sizeArgs L (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))) (0) (s27 - 1) :=
-      (Bounded.mul_point_left b33 b39 (by have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by narrowing_poly) (by narrowing_poly))
-    have b41 : Bounded kernel.sizeArgs L (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1)))) (0) (s27) :=
-      (Bounded.add b38 b40 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
-    have b42 : Bounded kernel.sizeArgs L (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))))) (0) ((s27 * s77) - s27) :=
-      (Bounded.mul_nonneg b35 b41 (by omega) (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by narrowing_poly) (by narrowing_poly))
-    have b43 : Bounded kernel.sizeArgs L (.add e1 (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1)))))) (0) ((s27 * s77) - 2) :=
-      (Bounded.add b34 b42 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+    have b39 : Bounded kernel.sizeArgs L (.cmp .gt (.size 0 .i64) (.weak 1)) (1) (1) :=
+      (Bounded.cmp_const b33 b36 true (by intro x y h1 h2 h3 h4; have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; first | (simp [Cmp.holds] <;> omega) | omega))
+    have b40 : Bounded kernel.sizeArgs L (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))) (s27 - 1) (s27 - 1) :=
+      (Bounded.mul_point_left b33 b39 (by have := side_14 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by narrowing_poly) (by narrowing_poly))
+    have b41 : Bounded kernel.sizeArgs L (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1)))) (s27 - 1) (s27 - 1) :=
+      (Bounded.add b38 b40 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+    have b42 : Bounded kernel.sizeArgs L (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))))) (0) ((s27 * s77) + 1 - s27 - s77) :=
+      (Bounded.mul_point_right b35 b41 (by have := side_14 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_15 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by narrowing_poly) (by narrowing_poly))
+    have b43 : Bounded kernel.sizeArgs L (.add e1 (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1)))))) (0) ((s27 * s77) - s77 - 1) :=
+      (Bounded.add b34 b42 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
     exact b43.agree
   · intro hm44
     refine And.intro ?_ ?_

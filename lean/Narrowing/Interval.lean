@@ -111,6 +111,18 @@ theorem Bounded.cmp {op : Cmp} {a b : Expr} (hA : a.Agree S L) (hB : b.Agree S L
       if op.holds (a.eval (.narrow S) L) (b.eval (.narrow S) L) then 1 else 0 := rfl
   refine ⟨And.intro hA hB, ?_, ?_⟩ <;> (rw [h]; split <;> omega)
 
+/-- A comparison that the operands' intervals decide (`1 >= ks0` with `ks0 ≥ 2`): a constant `0` or `1`. -/
+theorem Bounded.cmp_const {op : Cmp} {a b : Expr} {la ha lb hb : Int}
+    (hA : Bounded S L a la ha) (hB : Bounded S L b lb hb) (r : Bool)
+    (hr : ∀ x y, la ≤ x → x ≤ ha → lb ≤ y → y ≤ hb → op.holds x y = r) :
+    Bounded S L (.cmp op a b) (if r then 1 else 0) (if r then 1 else 0) := by
+  have h : (Expr.cmp op a b).eval (.narrow S) L =
+      if op.holds (a.eval (.narrow S) L) (b.eval (.narrow S) L) then 1 else 0 := rfl
+  have e := hr _ _ hA.ge hA.le hB.ge hB.le
+  rw [e] at h
+  -- `omega` reads `if r then 1 else 0` as one atom on both sides.
+  exact ⟨And.intro hA.agree hB.agree, by omega, by omega⟩
+
 /-- Size argument `i` on a lane where the host passes `L.sizes i = v`. -/
 theorem Bounded.size {i : Nat} {t : Ty} {v : Int} (hv : L.sizes i = v)
     (hw : WrapOK t (Mode.sizeTy (.narrow S) i t) v v) : Bounded S L (.size i t) v v := by

@@ -258,11 +258,44 @@ class Derivation:
                 return "(Bounded.strong (by decide) (And.intro (by omega) (by omega)))", c, c
             case TermOp.LT | TermOp.LE | TermOp.GT | TermOp.GE | TermOp.EQ | TermOp.NE:
                 fa, fb = self.bounded(t.args[0], scope), self.bounded(t.args[1], scope)
+                decided = self.decide_cmp(t.op, fa, fb)
+                if decided is not None:
+                    r, claim = decided
+                    ref = self.need(claim, "comparison decided by intervals")
+                    have = f"have := {ref}; " if ref else ""
+                    v = sympy.Integer(1 if r else 0)
+                    return (f"(Bounded.cmp_const {fa.name} {fb.name} {'true' if r else 'false'} (by intro x y h1 h2 h3 h4; "
+                            f"{have}first | (simp [Cmp.holds] <;> omega) | omega))", v, v)
                 return f"(Bounded.cmp {fa.name}.agree {fb.name}.agree)", sympy.Integer(0), sympy.Integer(1)
             case TermOp.CAST:
                 fa = self.bounded(t.args[0], scope)
                 return f"(Bounded.cast {fa.name} {self.wrap_ok(t.ty, t.ty, fa.lo, fa.hi, reason)})", fa.lo, fa.hi
         raise UnsupportedError(f"{self.where}: no Lean interval rule for {t.op.value} in {self.render(t)[:80]}")
+
+    def decide_cmp(self, op: TermOp, fa: Fact, fb: Fact) -> tuple[bool, sympy.Expr] | None:
+        """``(result, claim ≥ 0)`` when the intervals decide ``a op b`` and the claim has a certificate."""
+        from workbench.errors import WorkbenchError
+        from workbench.lean.emit import side_plan
+
+        # Each option: the result and the claim (≥ 0) that makes it hold for every a, b in the intervals.
+        options = {
+            TermOp.LT: ((True, fb.lo - fa.hi - 1), (False, fa.lo - fb.hi)),
+            TermOp.LE: ((True, fb.lo - fa.hi), (False, fa.lo - fb.hi - 1)),
+            TermOp.GT: ((True, fa.lo - fb.hi - 1), (False, fb.lo - fa.hi)),
+            TermOp.GE: ((True, fa.lo - fb.hi), (False, fb.lo - fa.hi - 1)),
+        }.get(op, ())
+        for r, claim in options:
+            claim = sympy.expand(claim)
+            if claim.is_number:
+                if claim >= 0:
+                    return r, claim
+                continue
+            try:
+                side_plan(claim, self.inst, f"{self.where} comparison")
+            except WorkbenchError:
+                continue
+            return r, claim
+        return None
 
     def mul(self, t, scope, tw, tn, reason):
         fa, fb = self.bounded(t.args[0], scope), self.bounded(t.args[1], scope)
