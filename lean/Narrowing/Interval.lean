@@ -392,8 +392,7 @@ theorem Expr.holds_of_cmp_ne_zero {op : Cmp} {a b : Expr} {m : Mode}
   · exfalso
     apply h
     show (if op.holds (a.eval m L) (b.eval m L) = true then (1 : Int) else 0) = 0
-    rw [hc]
-    rfl
+    simp [hc]
   · rfl
 
 theorem Expr.lt_of_cmp_ne_zero {a b : Expr} {m : Mode} (h : (Expr.cmp .lt a b).eval m L ≠ 0) :
