@@ -14,6 +14,7 @@ Guards (each `≥ 0`): `2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)`, `21
 Size arguments: `ks0` = `s20 + s98` (`sizes 0`, declared i64, narrowed to i32), `ks1` = `s69` (`sizes 1`, declared i64, narrowed to i32), `ks2` = `s98` (`sizes 2`, declared i64, narrowed to i32), `ks3` = `(s20 * s69) + (s69 * s98)` (`sizes 3`, declared i64, narrowed to i32), `ks4` = `s20` (`sizes 4`, declared i64, narrowed to i32), `xnumel` = `(s20 * s69 * s97) + (s69 * s97 * s98)` (`sizes 5`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 86 side conditions proved.
 Note: 1 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 14 of 14 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
 What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
 launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the

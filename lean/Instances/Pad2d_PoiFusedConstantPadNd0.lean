@@ -14,6 +14,7 @@ Guards (each `≥ 0`): `2147483635 - (s27 * s77) - 4 * s27 - 3 * s77`, `21474836
 Size arguments: `ks0` = `s27 + 3` (`sizes 0`, declared i64, narrowed to i32), `ks1` = `s77` (`sizes 1`, declared i64, narrowed to i32), `ks2` = `s27` (`sizes 2`, declared i64, narrowed to i32), `xnumel` = `(s27 * s77) + 4 * s27 + 3 * s77 + 12` (`sizes 3`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 36 side conditions proved.
 Note: 5 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 8 of 8 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
 What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
 launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the

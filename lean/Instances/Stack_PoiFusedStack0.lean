@@ -14,6 +14,7 @@ Guards (each `≥ 0`): `2147483647 - 2 * (s97 * s98)`, `2147483647 - (s97 * s98)
 Size arguments: `xnumel` = `2 * (s97 * s98)` (`sizes 0`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 14 side conditions proved.
 Note: 5 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 3 of 5 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
 What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
 launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the

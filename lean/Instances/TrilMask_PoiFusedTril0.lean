@@ -14,6 +14,7 @@ Guards (each `≥ 0`): `2147483647 - (s27 * s77)`.
 Size arguments: `ks0` = `s27` (`sizes 0`, declared i64, narrowed to i32), `xnumel` = `(s27 * s77)` (`sizes 1`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 12 side conditions proved.
 Note: 2 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 2 of 2 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
 What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
 launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the

@@ -174,10 +174,31 @@ def from_certificate(data, where: str, *, record=None, verify_hash: bool = True)
             value = sympy.expand(value.subs(aux)) if aux else value
             size_args.append(SizeArg(name, terms.scalars.index(name), value, str(typ or "i32"), name in cert.narrowed))
     return LeanInstance(
+        rules=_rules(k, terms, cert),
         kernel=cert.kernel, program=cert.program, hash=cert.ir_hash, symbols=symbols, guards=tuple(guards),
         size_args=tuple(sorted(size_args, key=lambda a: a.index)), side_conditions=tuple(sides),
         loads=terms.loads, store=terms.store, mode=cert.mode, source=f"certificate {cert.schema}", notes=tuple(notes),
     )
+
+
+def _rules(k, terms, cert) -> tuple:
+    """The certificate's quotient/remainder rule of each division node whose lane classes all chose the same
+    one, keyed by the node's term (choice keys are ``n<i>@<class>``, nodes numbered in
+    ``kir.walk(*loads, *stores)`` order as the checker numbers them)."""
+    from workbench import kir
+
+    nodes = list(kir.walk(*k.loads, *k.stores))
+    seen: dict = {}
+    for key, rule in dict(cert.choices).items():
+        if rule not in ("exact", "const", "numerator", "divisor"):
+            continue
+        m = re.fullmatch(r"n(\d+)@.*", key)
+        if not m or int(m.group(1)) >= len(nodes):
+            continue
+        term = terms.by_node.get(id(nodes[int(m.group(1))]))
+        if term is not None:
+            seen.setdefault(term, set()).add(rule)
+    return tuple((t, next(iter(r))) for t, r in seen.items() if len(r) == 1)
 
 
 @dataclass(frozen=True, slots=True)

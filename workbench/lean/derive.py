@@ -141,6 +141,8 @@ class Derivation:
         self.counter = 0
         self.where = inst.kernel
         self.active: set[Term] = set()
+        self.rules = dict(inst.rules)  # the certificate's quotient/remainder rule per division node
+        self.rule_use: list[tuple[str | None, str]] = []  # (certificate's rule, rule applied) per node
 
     # -- side conditions -----------------------------------------------------------------------------------
     def need(self, claim: sympy.Expr, reason: str) -> str | None:
@@ -331,30 +333,52 @@ class Derivation:
                 lo, hi)
 
     def divmod(self, t, scope, tw, tn, reason):
+        """``//`` and ``%``: the certificate's rule for this node first (``inst.rules``), then the others."""
         x, d = t.args
         fx, fd = self.bounded(x, scope), self.bounded(d, scope)
         hx0 = self.close(sympy.Integer(0), fx.lo, "dividend >= 0")
         hd1 = self.close(sympy.Integer(1), fd.lo, "divisor >= 1")
         zero = sympy.Integer(0)
+        want = self.rules.get(t)
         if t.op is TermOp.MOD:
-            hi = sympy.expand(fd.hi - 1)
-            return (f"(Bounded.mod {fx.name} {fd.name} {hx0} {hd1} (Rem.divisor {hd1}) "
-                    f"{self.wrap_ok(tw, tn, zero, hi, reason)} (by omega) (by omega))", zero, hi)
-        if fd.lo == fd.hi and fd.lo.is_number:
-            c = int(fd.lo)
-            lo, hi = sympy.floor(fx.lo / c), sympy.floor(fx.hi / c)
-            return (f"(Bounded.floordiv {fx.name} {fd.name} {hx0} {hd1} (Quot.const {c} (by decide)) "
+            order = ["divisor", "numerator"]
+        else:
+            order = ["exact", "const", "numerator"]
+        if want in order:
+            order.remove(want)
+            order.insert(0, want)
+        for rule in order:
+            got = self.rem_rule(rule, fx, fd, hx0, hd1) if t.op is TermOp.MOD else self.quot_rule(rule, fx, fd, hx0, hd1)
+            if got is None:
+                continue
+            rule_text, lo, hi = got
+            self.rule_use.append((want, rule))
+            name = "Bounded.mod" if t.op is TermOp.MOD else "Bounded.floordiv"
+            return (f"({name} {fx.name} {fd.name} {hx0} {hd1} {rule_text} "
                     f"{self.wrap_ok(tw, tn, lo, hi, reason)} (by omega) (by omega))", lo, hi)
-        if fd.lo == fd.hi and not fx.hi.atoms(sympy.floor) and not fd.lo.atoms(sympy.floor):
+        raise UnsupportedError(f"{self.where}: no quotient rule applies to {self.render(t)[:80]}")  # pragma: no cover
+
+    def rem_rule(self, rule, fx, fd, hx0, hd1):
+        if rule == "divisor":
+            return f"(Rem.divisor {hd1})", sympy.Integer(0), sympy.expand(fd.hi - 1)
+        return f"(Rem.numerator {hx0} {hd1})", sympy.Integer(0), fx.hi
+
+    def quot_rule(self, rule, fx, fd, hx0, hd1):
+        point = fd.lo == fd.hi
+        if rule == "const" and point and fd.lo.is_number:
+            c = int(fd.lo)
+            return f"(Quot.const {c} (by decide))", sympy.floor(fx.lo / c), sympy.floor(fx.hi / c)
+        if rule == "exact" and point and not fx.hi.atoms(sympy.floor) and not fd.lo.atoms(sympy.floor) \
+                and not fd.lo.is_number:
             q, r = sympy.div(sympy.Poly(fx.hi + 1, *self.syms.values()), sympy.Poly(fd.lo, *self.syms.values()))
             if r.is_zero and all(c.is_integer for c in q.coeffs()):
                 qe = q.as_expr()
                 hq = self.close(fx.hi + 1, qe * fd.lo, "exact quotient", True)
-                hi = sympy.expand(qe - 1)
-                return (f"(Bounded.floordiv {fx.name} {fd.name} {hx0} {hd1} (Quot.exact {self.e(qe)} {hx0} {hd1} {hq}) "
-                        f"{self.wrap_ok(tw, tn, zero, hi, reason)} (by omega) (by omega))", zero, hi)
-        return (f"(Bounded.floordiv {fx.name} {fd.name} {hx0} {hd1} (Quot.numerator {hx0} {hd1}) "
-                f"{self.wrap_ok(tw, tn, zero, fx.hi, reason)} (by omega) (by omega))", zero, fx.hi)
+                return f"(Quot.exact {self.e(qe)} {hx0} {hd1} {hq})", sympy.Integer(0), sympy.expand(qe - 1)
+            return None
+        if rule == "numerator":
+            return f"(Quot.numerator {hx0} {hd1})", sympy.Integer(0), fx.hi
+        return None
 
     def refine(self, t: Term, fact: Fact, scope: Scope) -> Fact:
         """Tighten ``t``'s interval by the comparison atoms known to hold in this scope."""

@@ -420,6 +420,10 @@ def emit_instance(inst: LeanInstance) -> str:
         + (", narrowed to i32)" if a.narrowed else ")") for a in inst.size_args) + ".")
     for note in inst.notes:
         w(f"Note: {_doc(note)}")
+    if d.rule_use:
+        same = sum(1 for want, got in d.rule_use if want == got)
+        w(f"Quotient/remainder rules: {same} of {len(d.rule_use)} division steps of `kernel_safe` apply the certificate's "
+          "recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).")
     w("")
     w("What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every")
     w("launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the")

@@ -311,6 +311,9 @@ class LeanInstance:
     mode: str = "observable"
     source: str = "hand-built"  # where the instance came from (hand-built, certificate path, ...)
     notes: tuple[str, ...] = field(default=())
+    # The certificate's quotient/remainder rule per division node (``exact``, ``const``, ``numerator``,
+    # ``divisor``), where every lane class of that node chose the same one; the Lean derivation tries it first.
+    rules: tuple[tuple[Term, str], ...] = field(default=())
 
     def symbol_names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.symbols)
@@ -335,6 +338,7 @@ class LeanInstance:
                 {"ptr": ld.ptr, "offset": ld.offset.to_json(), "mask": ld.mask.to_json(), "other": ld.other}
                 for ld in self.loads
             ],
+            "rules": [{"term": t.to_json(), "rule": r} for t, r in self.rules],
             "store": {
                 "ptr": self.store.ptr,
                 "offset": self.store.offset.to_json(),
@@ -431,6 +435,7 @@ def from_json(data: dict, where: str = "instance") -> LeanInstance:
             kernel=data["kernel"], program=data["program"], hash=data["hash"], symbols=symbols, guards=guards,
             size_args=size_args, side_conditions=sides, loads=loads, store=store, mode=data.get("mode", "observable"),
             source=data.get("source", where), notes=tuple(data.get("notes", ())),
+            rules=tuple((Term.from_json(r["term"]), str(r["rule"])) for r in data.get("rules", ())),
         )
     except KeyError as exc:
         raise InstanceError(f"{where}: missing field {exc.args[0]!r} (see workbench/lean/instance.py for the schema)") from exc

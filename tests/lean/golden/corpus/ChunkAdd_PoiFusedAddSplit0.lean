@@ -20,6 +20,7 @@ Note: aux_a3 stands for Max(1, floor(s27/2 + 1/2)); its defining inequalities ar
 Note: Fact guard:0:0 (Eq(((s27 + (((s27 + 1)//2)) - 1)//(((s27 + 1)//2))), 2)) left out: it uses a symbol without a lower bound.
 Note: Fact guard:0:1 (Eq(((s27 + (((s27 + 1)//2)) - 1)//(((s27 + 1)//2))), 2)) left out: it uses a symbol without a lower bound.
 Note: 2 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 6 of 6 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
 What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
 launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the

@@ -13,6 +13,7 @@ Shape symbols and lower bounds: `s12 ≥ 2`, `s48 ≥ 2`, `s66 ≥ 2`, `s85 ≥ 
 Guards (each `≥ 0`): `2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)`, `2147483647 - (s12 * s66)`, `2147483647 - (s48 * s66)`, `2147483647 - (s66 * s85)`.
 Size arguments: `ks0` = `2 * s12 + 2 * s48 + 2 * s85` (`sizes 0`, declared i64, narrowed to i32), `ks1` = `s12` (`sizes 1`, declared i64, narrowed to i32), `ks2` = `s48` (`sizes 2`, declared i64, narrowed to i32), `ks3` = `s85` (`sizes 3`, declared i64, narrowed to i32), `xnumel` = `2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)` (`sizes 4`, declared i32).
 Note: Hand-built from the captured kernel; side conditions hand-derived, not a checker's certificate.
+Quotient/remainder rules: 0 of 47 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
 What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
 launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the

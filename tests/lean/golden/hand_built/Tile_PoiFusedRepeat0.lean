@@ -13,6 +13,7 @@ Shape symbols and lower bounds: `s27 ≥ 2`, `s77 ≥ 2`.
 Guards (each `≥ 0`): `2147483647 - 2 * (s27 * s77)`, `2147483647 - (s27 * s77)`.
 Size arguments: `ks0` = `2 * s27` (`sizes 0`, declared i64, narrowed to i32), `ks1` = `s27` (`sizes 1`, declared i64, narrowed to i32), `xnumel` = `2 * (s27 * s77)` (`sizes 2`, declared i32).
 Note: Hand-built from the captured kernel; side conditions hand-derived, not a checker's certificate.
+Quotient/remainder rules: 0 of 3 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
 What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
 launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
