@@ -317,10 +317,26 @@ def _hint_lines(exps: tuple[int, ...], names: tuple[str, ...], lower: dict[str, 
 
 
 def side_plan(claim: sympy.Expr, inst: LeanInstance, where: str) -> Discharge:
-    """The discharge plan of a side condition: floors relaxed to a polynomial (``derive.relax_floors``)."""
+    """The discharge plan of a side condition: floors relaxed to a polynomial (``derive.relax_floors``).
+    Plans are memoised by content (the claim, the symbols with their bounds, the guards), never by identity."""
     from workbench.lean.derive import relax_floors
 
-    return plan_discharge(relax_floors(claim), inst, where)
+    key = (str(sympy.expand(claim)), tuple((s.name, s.lower) for s in inst.symbols), tuple(str(g) for g in inst.guards))
+    got = _PLANS.get(key)
+    if got is None:
+        try:
+            got = plan_discharge(relax_floors(claim), inst, where)
+        except InstanceError as exc:
+            got = str(exc)[len(where):]  # plan_discharge's messages start with `where`; keep the rest
+        if len(_PLANS) > 20_000:
+            _PLANS.clear()
+        _PLANS[key] = got
+    if isinstance(got, str):
+        raise InstanceError(where + got)
+    return got
+
+
+_PLANS: dict[tuple, Discharge | str] = {}  # a plan, or the refusal's message after its `where`
 
 
 def derive(inst: LeanInstance):
