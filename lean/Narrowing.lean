@@ -1,6 +1,7 @@
 import Narrowing.Int
 import Narrowing.Expr
 import Narrowing.Kernel
+import Narrowing.Interval
 import Narrowing.Tactic
 import Narrowing.BitVecBridge
 
@@ -12,4 +13,6 @@ was written (no toolchain there); `scripts/lean-check.sh` builds and audits it w
 
 ## Main results
 * `Narrowing.Kernel.narrowing_exact_of_safe`: the generic theorem, stated once.
+* `Narrowing.Bounded` and its node lemmas (`Narrowing/Interval.lean`): the interval rules, proved once, by
+  which every generated instance derives `Kernel.Safe` from its side conditions.
 -/

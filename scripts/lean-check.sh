@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build lean/ (the Narrowing library and every generated instance in lean/Instances) and list the axioms each
 # theorem uses. It checks the files as they are; regenerate them first with
-#   .venv/bin/python -m workbench.cli lean emit --corpus --out lean/Instances
+#   scripts/lean-regen.sh
 # Exit codes: 0 all theorems use only propext/Classical.choice/Quot.sound; 1 some use sorryAx or other axioms;
 # 2 Lean is not installed here (nothing was checked) or the build failed.
 set -euo pipefail

@@ -14,53 +14,59 @@ Guards (each `≥ 0`): `2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)`, `21
 Size arguments: `ks0` = `s20 + s98` (`sizes 0`, declared i64, narrowed to i32), `ks1` = `s69` (`sizes 1`, declared i64, narrowed to i32), `ks2` = `s98` (`sizes 2`, declared i64, narrowed to i32), `ks3` = `(s20 * s69) + (s69 * s98)` (`sizes 3`, declared i64, narrowed to i32), `ks4` = `s20` (`sizes 4`, declared i64, narrowed to i32), `xnumel` = `(s20 * s69 * s97) + (s69 * s97 * s98)` (`sizes 5`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 86 side conditions proved.
 Note: 1 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 14 of 14 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: divisor >= 1 (1 checker condition(s): DIVISOR|n6|lower|launched lanes).
-* `side_1`: divisor >= 1 (1 checker condition(s): DIVISOR|n9|lower|launched lanes).
-* `side_2`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n30|lower|launched lanes).
-* `side_3`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n6|lower|launched lanes).
-* `side_4`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n26|upper|not tmp7 & xmask, FITS_NARROW|n26|upper|xmask).
-* `side_5`: intermediate fits the narrowed type; size argument fits int32 (2 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask, SIZE_ARG_FITS|n13|lower|launched lanes).
-* `side_6`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n30|upper|launched lanes).
-* `side_7`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n27|upper|not tmp7 & xmask, FITS_NARROW|n27|upper|xmask).
-* `side_8`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n6|upper|launched lanes).
-* `side_9`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n7|upper|not tmp7 & xmask, FITS_NARROW|n7|upper|tmp7 & xmask, FITS_NARROW|n7|upper|xmask).
-* `side_10`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n16|upper|not tmp7 & xmask, FITS_NARROW|n16|upper|tmp7 & xmask, FITS_NARROW|n16|upper|xmask).
-* `side_11`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n13|upper|launched lanes).
-* `side_12`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n10|upper|tmp7 & xmask, FITS_NARROW|n26|lower|not tmp7 & xmask, FITS_NARROW|n26|lower|xmask ...).
-* `side_13`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n31|lower|not tmp7 & xmask, FITS_NARROW|n31|lower|xmask).
-* `side_14`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n14|lower|tmp7 & xmask, FITS_NARROW|n14|lower|xmask).
-* `side_15`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n31|upper|not tmp7 & xmask, FITS_NARROW|n31|upper|xmask).
-* `side_16`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n29|upper|not tmp7 & xmask, FITS_NARROW|n29|upper|xmask).
-* `side_17`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n14|upper|tmp7 & xmask, FITS_NARROW|n14|upper|xmask).
-* `side_18`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n12|upper|tmp7 & xmask, FITS_NARROW|n28|lower|xmask, FITS_NARROW|n29|lower|xmask ...).
-* `side_19`: divisor >= 1 (1 checker condition(s): DIVISOR|n15|lower|launched lanes).
-* `side_20`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n9|lower|launched lanes).
-* `side_21`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n9|upper|launched lanes).
-* `side_22`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|xmask).
-* `side_23`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n33|upper|not tmp7 & xmask, FITS_NARROW|n33|upper|xmask).
-* `side_24`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n18|upper|tmp7 & xmask).
-* `side_25`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n28|upper|not tmp7 & xmask, FITS_NARROW|n28|upper|xmask).
-* `side_26`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n11|upper|tmp7 & xmask).
-* `side_27`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n15|lower|launched lanes).
-* `side_28`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n15|upper|launched lanes).
-* `side_29`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n12|upper|xmask).
-* `side_30`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n8|upper|not tmp7 & xmask, FITS_NARROW|n8|upper|tmp7 & xmask, FITS_NARROW|n8|upper|xmask).
-* `side_31`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n32|upper|not tmp7 & xmask, FITS_NARROW|n32|upper|xmask).
-* `side_32`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n17|upper|tmp7 & xmask, FITS_NARROW|n17|upper|xmask).
-* `side_33`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n18|upper|xmask).
-* `side_34`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n11|upper|xmask).
-* `side_35`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n20|upper|launched lanes).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 5 fits int32.
+* `side_1`: size argument 5 fits int32.
+* `side_2`: size argument 1 fits int32.
+* `side_3`: size argument 1 fits int32.
+* `side_4`: divisor >= 1.
+* `side_5`: intermediate fits i32: (.floordiv e0 (.size 1 .i64)).
+* `side_6`: size argument 0 fits int32.
+* `side_7`: size argument 0 fits int32.
+* `side_8`: divisor >= 1.
+* `side_9`: intermediate fits i32: e2; intermediate fits i32: (.cast .i32 e2); cast in a mask atom fits.
+* `side_10`: size argument 2 fits int32; intermediate fits i32: (.cast .i32 (.size 2 .i64)).
+* `side_11`: size argument 2 fits int32; intermediate fits i32: (.cast .i32 (.size 2 .i64)).
+* `side_12`: intermediate fits i32: e1.
+* `side_13`: point factor >= 0.
+* `side_14`: intermediate fits i32: (.mul (.size 1 .i64) e2).
+* `side_15`: intermediate fits i32: (.add e1 (.mul (.size 1 .i64) e2)).
+* `side_16`: intermediate fits i32: (.mul (.size 1 .i64) (.size 2 .i64)).
+* `side_17`: intermediate fits i32: (.mul (.size 1 .i64) (.size 2 .i64)).
+* `side_18`: size argument 3 fits int32.
+* `side_19`: size argument 3 fits int32.
+* `side_20`: divisor >= 1.
+* `side_21`: intermediate fits i32: e3.
+* `side_22`: point factor >= 0.
+* `side_23`: intermediate fits i32: (.mul (.mul (.size 1 .i64) (.size 2 .i64)) e3).
+* `side_24`: intermediate fits i32: (.add (.add e1 (.mul (.size 1 .i64) e2)) (.mul (.mul (.size 1 .i64) (..
+* `side_25`: intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)).
+* `side_26`: intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)).
+* `side_27`: intermediate fits i32: (.add e2 (.mul (.weak (-1)) (.size 2 .i64))).
+* `side_28`: intermediate fits i32: (.mul (.size 1 .i64) (.add e2 (.mul (.weak (-1)) (.size 2 .i64)))).
+* `side_29`: intermediate fits i32: (.add e1 (.mul (.size 1 .i64) (.add e2 (.mul (.weak (-1)) (.size 2 .i6.
+* `side_30`: size argument 4 fits int32.
+* `side_31`: size argument 4 fits int32.
+* `side_32`: intermediate fits i32: (.mul (.size 1 .i64) (.size 4 .i64)).
+* `side_33`: intermediate fits i32: (.mul (.size 1 .i64) (.size 4 .i64)).
+* `side_34`: point factor >= 0.
+* `side_35`: intermediate fits i32: (.mul (.mul (.size 1 .i64) (.size 4 .i64)) e3).
+* `side_36`: intermediate fits i32: (.add (.add e1 (.mul (.size 1 .i64) (.add e2 (.mul (.weak (-1)) (.size.
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.Cat3dMiddle_PoiFusedCat0
 
@@ -84,427 +90,657 @@ def e4 : Expr := (.cmp .lt e2 (.size 2 .i64))
 /-- Shared subterm. -/
 def e5 : Expr := (.cmp .lt e0 (.size 5 .i32))
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := (.add (.add e1 (.mul (.size 1 .i64) e2)) (.mul (.mul (.size 1 .i64) (.size 2 .i64)) e3)),
+  mask := (.mand e4 e5), other := "0.0" }
+
+/-- Load 1. -/
+def load1 : Load := { ptr := 1, offset := (.add (.add e1 (.mul (.size 1 .i64) (.add e2 (.mul (.weak (-1)) (.size 2 .i64))))) (.mul (.mul (.size 1 .i64) (.size 4 .i64)) e3)),
+  mask := (.mand (.cmp .ge (.cast .i32 e2) (.cast .i32 (.size 2 .i64))) e5), other := "0.0" }
+
 /-- The kernel `triton_poi_fused_cat_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_cat_0"
   sizeArgs := [0, 1, 2, 3, 4]
-  loads := [
-    { ptr := 0, offset := (.add (.add e1 (.mul (.size 1 .i64) e2)) (.mul (.mul (.size 1 .i64) (.size 2 .i64)) e3)),
-      mask := (.mand e4 e5), other := "0.0" },
-    { ptr := 1, offset := (.add (.add e1 (.mul (.size 1 .i64) (.add e2 (.mul (.weak (-1)) (.size 2 .i64))))) (.mul (.mul (.size 1 .i64) (.size 4 .i64)) e3)),
-      mask := (.mand (.cmp .ge (.cast .i32 e2) (.cast .i32 (.size 2 .i64))) e5), other := "0.0" }
-  ]
+  loads := [load0, load1]
   store := { ptr := 2, offset := e0,
     mask := e5,
     value := (.select e4 (.load 0) (.load 1)) }
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n6|lower|launched lanes. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int) : Prop := 2 ≤ s20 ∧ 2 ≤ s69 ∧ 2 ≤ s97 ∧ 2 ≤ s98
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int) : Prop := 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98) ∧ 0 ≤ 2147483647 - (s69 * s97 * s98) ∧ 0 ≤ 2147483647 - (s20 * s69 * s97)
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int) (L : Lane) : Prop := L.sizes 0 = s20 + s98 ∧ L.sizes 1 = s69 ∧ L.sizes 2 = s98 ∧ L.sizes 3 = (s20 * s69) + (s69 * s98) ∧ L.sizes 4 = s20 ∧ L.sizes 5 = (s20 * s69 * s97) + (s69 * s97 * s98)
+
+/-- size argument 5 fits int32. -/
 theorem side_0 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ s69 - 1 := by
+    : 0 ≤ (s20 * s69 * s97) + (s69 * s97 * s98) + 2147483648 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  have m4 := shift_mul2 h_s20 h_s97
+  have m5 := shift_mul2 h_s20 h_s69
+  have m6 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n9|lower|launched lanes. -/
+/-- size argument 5 fits int32. -/
 theorem side_1 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ s20 + s98 - 1 := by
+    : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  have m4 := shift_mul2 h_s20 h_s97
+  have m5 := shift_mul2 h_s20 h_s69
+  have m6 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n30|lower|launched lanes. -/
+/-- size argument 1 fits int32. -/
 theorem side_2 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ s20 + 2147483648 := by
+    : 0 ≤ s69 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n6|lower|launched lanes. -/
+/-- size argument 1 fits int32. -/
 theorem side_3 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ s69 + 2147483648 := by
+    : 0 ≤ 2147483647 - s69 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  have m4 := shift_mul2 h_s20 h_s97
+  have m5 := shift_mul2 h_s20 h_s69
+  have m6 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 0.125 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n26|upper|not tmp7 & xmask, FITS_NARROW|n26|upper|xmask. -/
+/-- divisor >= 1. -/
 theorem side_4 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ s98 + 2147483647 := by
+    : 0 ≤ s69 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type; size argument fits int32. Origin: 2 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask, SIZE_ARG_FITS|n13|lower|launched lanes. -/
+/-- intermediate fits i32: (.floordiv e0 (.size 1 .i64)). -/
 theorem side_5 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ s98 + 2147483648 := by
+    : 0 ≤ 2147483648 - (s20 * s97) - (s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  have m4 := shift_mul2 h_s20 h_s97
+  have m5 := shift_mul2 h_s20 h_s69
+  have m6 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n30|upper|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_6 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483647 - s20 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
-  have m4 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m6 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ s20 + s98 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n27|upper|not tmp7 & xmask, FITS_NARROW|n27|upper|xmask. -/
+/-- size argument 0 fits int32. -/
 theorem side_7 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483648 - s20 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
-  have m4 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m6 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483647 - s20 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  have m4 := shift_mul2 h_s20 h_s97
+  have m5 := shift_mul2 h_s20 h_s69
+  have m6 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n6|upper|launched lanes. -/
+/-- divisor >= 1. -/
 theorem side_8 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483647 - s69 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
-  have m4 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m6 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ s20 + s98 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n7|upper|not tmp7 & xmask, FITS_NARROW|n7|upper|tmp7 & xmask, FITS_NARROW|n7|upper|xmask. -/
+/-- intermediate fits i32: e2; intermediate fits i32: (.cast .i32 e2); cast in a mask atom fits. -/
 theorem side_9 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483648 - s69 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
-  have m4 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m6 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483648 - s20 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  have m4 := shift_mul2 h_s20 h_s97
+  have m5 := shift_mul2 h_s20 h_s69
+  have m6 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n16|upper|not tmp7 & xmask, FITS_NARROW|n16|upper|tmp7 & xmask, FITS_NARROW|n16|upper|xmask. -/
+/-- size argument 2 fits int32; intermediate fits i32: (.cast .i32 (.size 2 .i64)). -/
 theorem side_10 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483648 - s97 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
-  have m4 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m6 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ s98 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n13|upper|launched lanes. -/
+/-- size argument 2 fits int32; intermediate fits i32: (.cast .i32 (.size 2 .i64)). -/
 theorem side_11 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
     : 0 ≤ 2147483647 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
-  have m4 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m6 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  have m4 := shift_mul2 h_s20 h_s97
+  have m5 := shift_mul2 h_s20 h_s69
+  have m6 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n10|upper|tmp7 & xmask, FITS_NARROW|n26|lower|not tmp7 & xmask, FITS_NARROW|n26|lower|xmask .... -/
+/-- intermediate fits i32: e1. -/
 theorem side_12 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483648 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
-  have m4 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m6 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483648 - s69 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  have m4 := shift_mul2 h_s20 h_s97
+  have m5 := shift_mul2 h_s20 h_s69
+  have m6 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 0.125 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n31|lower|not tmp7 & xmask, FITS_NARROW|n31|lower|xmask. -/
+/-- point factor >= 0. -/
 theorem side_13 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ (s20 * s69) + 2147483648 := by
-  have m0 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s69 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n14|lower|tmp7 & xmask, FITS_NARROW|n14|lower|xmask. -/
+/-- intermediate fits i32: (.mul (.size 1 .i64) e2). -/
 theorem side_14 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ (s69 * s98) + 2147483648 := by
-  have m0 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s69 + 2147483647 - (s69 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  -- certificate: claim = 0.5 * g1 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n31|upper|not tmp7 & xmask, FITS_NARROW|n31|upper|xmask. -/
+/-- intermediate fits i32: (.add e1 (.mul (.size 1 .i64) e2)). -/
 theorem side_15 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483647 - (s20 * s69) := by
-  have m0 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483648 - (s69 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  -- certificate: claim = 0.5 * g1 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n29|upper|not tmp7 & xmask, FITS_NARROW|n29|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.size 1 .i64) (.size 2 .i64)). -/
 theorem side_16 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483648 - (s20 * s69) := by
-  have m0 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ (s69 * s98) + 2147483648 := by
+  have m0 := shift_mul2 h_s69 h_s98
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n14|upper|tmp7 & xmask, FITS_NARROW|n14|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.size 1 .i64) (.size 2 .i64)). -/
 theorem side_17 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
     : 0 ≤ 2147483647 - (s69 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  -- certificate: claim = 0.5 * g1 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n12|upper|tmp7 & xmask, FITS_NARROW|n28|lower|xmask, FITS_NARROW|n29|lower|xmask .... -/
+/-- size argument 3 fits int32. -/
 theorem side_18 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483648 - (s69 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ (s20 * s69) + (s69 * s98) + 2147483648 := by
+  have m0 := shift_mul2 h_s69 h_s98
+  have m1 := shift_mul2 h_s20 h_s69
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n15|lower|launched lanes. -/
+/-- size argument 3 fits int32. -/
 theorem side_19 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ (s20 * s69) + (s69 * s98) - 1 := by
-  have m0 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - (s20 * s69) - (s69 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  have m4 := shift_mul2 h_s20 h_s97
+  have m5 := shift_mul2 h_s20 h_s69
+  have m6 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n9|lower|launched lanes. -/
+/-- divisor >= 1. -/
 theorem side_20 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ s20 + s98 + 2147483648 := by
+    : 0 ≤ (s20 * s69) + (s69 * s98) - 1 := by
+  have m0 := shift_mul2 h_s69 h_s98
+  have m1 := shift_mul2 h_s20 h_s69
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n9|upper|launched lanes. -/
+/-- intermediate fits i32: e3. -/
 theorem side_21 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483647 - s20 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
-  have m4 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m6 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483648 - s97 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  have m4 := shift_mul2 h_s20 h_s97
+  have m5 := shift_mul2 h_s20 h_s69
+  have m6 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 0.125 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|xmask. -/
+/-- point factor >= 0. -/
 theorem side_22 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483648 - s20 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
-  have m4 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m6 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ (s69 * s98) := by
+  have m0 := shift_mul2 h_s69 h_s98
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n33|upper|not tmp7 & xmask, FITS_NARROW|n33|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.mul (.size 1 .i64) (.size 2 .i64)) e3). -/
 theorem side_23 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483648 - (s20 * s69 * s97) := by
-  have m0 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ (s69 * s98) + 2147483647 - (s69 * s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  -- certificate: claim = 1 * g1 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n18|upper|tmp7 & xmask. -/
+/-- intermediate fits i32: (.add (.add e1 (.mul (.size 1 .i64) e2)) (.mul (.mul (.size 1 .i64) (.. -/
 theorem side_24 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
     : 0 ≤ 2147483648 - (s69 * s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  -- certificate: claim = 1 * g1 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n28|upper|not tmp7 & xmask, FITS_NARROW|n28|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)). -/
 theorem side_25 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ s69 + 2147483647 - (s20 * s69) := by
-  have m0 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483648 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  have m4 := shift_mul2 h_s20 h_s97
+  have m5 := shift_mul2 h_s20 h_s69
+  have m6 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n11|upper|tmp7 & xmask. -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)). -/
 theorem side_26 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ s69 + 2147483647 - (s69 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ s98 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n15|lower|launched lanes. -/
+/-- intermediate fits i32: (.add e2 (.mul (.weak (-1)) (.size 2 .i64))). -/
 theorem side_27 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ (s20 * s69) + (s69 * s98) + 2147483648 := by
-  have m0 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s20 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  have m4 := shift_mul2 h_s20 h_s97
+  have m5 := shift_mul2 h_s20 h_s69
+  have m6 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n15|upper|launched lanes. -/
+/-- intermediate fits i32: (.mul (.size 1 .i64) (.add e2 (.mul (.weak (-1)) (.size 2 .i64)))). -/
 theorem side_28 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483647 - (s20 * s69) - (s69 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
-  have m4 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m6 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ s69 + 2147483647 - (s20 * s69) := by
+  have m0 := shift_mul2 h_s69 h_s97
+  have m1 := shift_mul2 h_s20 h_s97
+  have m2 := shift_mul2 h_s20 h_s69
+  have m3 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 0.5 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n12|upper|xmask. -/
+/-- intermediate fits i32: (.add e1 (.mul (.size 1 .i64) (.add e2 (.mul (.weak (-1)) (.size 2 .i6. -/
 theorem side_29 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483648 - (s20 * s69) - (s69 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
-  have m4 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m6 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483648 - (s20 * s69) := by
+  have m0 := shift_mul2 h_s69 h_s97
+  have m1 := shift_mul2 h_s20 h_s97
+  have m2 := shift_mul2 h_s20 h_s69
+  have m3 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 0.5 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n8|upper|not tmp7 & xmask, FITS_NARROW|n8|upper|tmp7 & xmask, FITS_NARROW|n8|upper|xmask. -/
+/-- size argument 4 fits int32. -/
 theorem side_30 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483648 - (s20 * s97) - (s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
-  have m4 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m6 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ s20 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n32|upper|not tmp7 & xmask, FITS_NARROW|n32|upper|xmask. -/
+/-- size argument 4 fits int32. -/
 theorem side_31 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ (s20 * s69) + 2147483647 - (s20 * s69 * s97) := by
-  have m0 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483647 - s20 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s69 h_s98
+  have m2 := shift_mul2 h_s69 h_s97
+  have m3 := shift_mul3 h_s69 h_s97 h_s98
+  have m4 := shift_mul2 h_s20 h_s97
+  have m5 := shift_mul2 h_s20 h_s69
+  have m6 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n17|upper|tmp7 & xmask, FITS_NARROW|n17|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.size 1 .i64) (.size 4 .i64)). -/
 theorem side_32 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ (s69 * s98) + 2147483647 - (s69 * s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ (s20 * s69) + 2147483648 := by
+  have m0 := shift_mul2 h_s20 h_s69
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n18|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.size 1 .i64) (.size 4 .i64)). -/
 theorem side_33 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483648 - (s69 * s97 * s98) - (s20 * s69) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
-  have m4 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m6 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483647 - (s20 * s69) := by
+  have m0 := shift_mul2 h_s69 h_s97
+  have m1 := shift_mul2 h_s20 h_s97
+  have m2 := shift_mul2 h_s20 h_s69
+  have m3 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 0.5 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n11|upper|xmask. -/
+/-- point factor >= 0. -/
 theorem side_34 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ s69 + 2147483647 - (s20 * s69) - (s69 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
-  have m4 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m6 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ (s20 * s69) := by
+  have m0 := shift_mul2 h_s20 h_s69
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n20|upper|launched lanes. -/
+/-- intermediate fits i32: (.mul (.mul (.size 1 .i64) (.size 4 .i64)) e3). -/
 theorem side_35 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
-    : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s69 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s69 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s69 - 2) * (s97 - 2) * (s98 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
-  have m4 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s20 - 2) * (s69 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m6 : 0 ≤ (s20 - 2) * (s69 - 2) * (s97 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ (s20 * s69) + 2147483647 - (s20 * s69 * s97) := by
+  have m0 := shift_mul2 h_s69 h_s97
+  have m1 := shift_mul2 h_s20 h_s97
+  have m2 := shift_mul2 h_s20 h_s69
+  have m3 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- intermediate fits i32: (.add (.add e1 (.mul (.size 1 .i64) (.add e2 (.mul (.weak (-1)) (.size. -/
+theorem side_36 (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int)
+    (h_s20 : 2 ≤ s20) (h_s69 : 2 ≤ s69) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
+    (g0 : 0 ≤ 2147483647 - (s20 * s69 * s97) - (s69 * s97 * s98)) (g1 : 0 ≤ 2147483647 - (s69 * s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s69 * s97))
+    : 0 ≤ 2147483648 - (s20 * s69 * s97) := by
+  have m0 := shift_mul2 h_s69 h_s97
+  have m1 := shift_mul2 h_s20 h_s97
+  have m2 := shift_mul2 h_s20 h_s69
+  have m3 := shift_mul3 h_s20 h_s69 h_s97
+  -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int) (hb : Bounds s20 s69 s97 s98) (hg : Guards s20 s69 s97 s98)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s20 s69 s97 s98 L) : kernel.Safe L := by
+  obtain ⟨h_s20, h_s69, h_s97, h_s98⟩ := hb
+  obtain ⟨g0, g1, g2⟩ := hg
+  obtain ⟨z0, z1, z2, z3, z4, z5⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b2 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s69 * s97) + (s69 * s97 * s98)) ((s20 * s69 * s97) + (s69 * s97 * s98)) :=
+          (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+        exact And.intro b1.agree b2.agree
+      · intro hk3
+        have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b5 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s69 * s97) + (s69 * s97 * s98)) ((s20 * s69 * s97) + (s69 * s97 * s98)) :=
+          (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+        have b6 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s69 * s97) + (s69 * s97 * s98) - 1) :=
+          b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b5.le; omega)
+        have b7 : Bounded kernel.sizeArgs L (.size 1 .i64) (s69) (s69) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_3 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+        have b8 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 1 .i64)) (0) ((s20 * s97) + (s97 * s98) - 1) :=
+          (Bounded.floordiv b6 b7 (by omega) (by have := side_4 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (Quot.exact ((s20 * s97) + (s97 * s98)) (by omega) (by have := side_4 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+        have b9 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s98) (s20 + s98) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+        have b10 : Bounded kernel.sizeArgs L e2 (0) (s20 + s98 - 1) :=
+          (Bounded.mod b8 b9 (by omega) (by have := side_8 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (Rem.divisor (by have := side_8 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+        have b11 : Bounded kernel.sizeArgs L (.size 2 .i64) (s98) (s98) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_11 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+        exact And.intro b10.agree b11.agree
+    · intro hm12
+      obtain ⟨hk13, hk14⟩ := Expr.ne_zero_of_mand_ne_zero hm12
+      have b15 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b16 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s69 * s97) + (s69 * s97 * s98)) ((s20 * s69 * s97) + (s69 * s97 * s98)) :=
+        (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      have b17 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s69 * s97) + (s69 * s97 * s98) - 1) :=
+        b15.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk14; have h2 := b16.le; omega)
+      have b18 : Bounded kernel.sizeArgs L (.size 1 .i64) (s69) (s69) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_3 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      have b19 : Bounded kernel.sizeArgs L e1 (0) (s69 - 1) :=
+        (Bounded.mod b17 b18 (by omega) (by have := side_4 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (Rem.divisor (by have := side_4 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_12 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b20 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 1 .i64)) (0) ((s20 * s97) + (s97 * s98) - 1) :=
+        (Bounded.floordiv b17 b18 (by omega) (by have := side_4 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (Quot.exact ((s20 * s97) + (s97 * s98)) (by omega) (by have := side_4 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b21 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s98) (s20 + s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      have b22 : Bounded kernel.sizeArgs L e2 (0) (s20 + s98 - 1) :=
+        (Bounded.mod b20 b21 (by omega) (by have := side_8 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (Rem.divisor (by have := side_8 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b23 : Bounded kernel.sizeArgs L (.size 2 .i64) (s98) (s98) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_11 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      have b24 : Bounded kernel.sizeArgs L e2 (0) (s98 - 1) :=
+        b22.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk13; have h2 := b23.le; omega)
+      have b25 : Bounded kernel.sizeArgs L (.mul (.size 1 .i64) e2) (0) ((s69 * s98) - s69) :=
+        (Bounded.mul_point_left b18 b24 (by have := side_13 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_14 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b26 : Bounded kernel.sizeArgs L (.add e1 (.mul (.size 1 .i64) e2)) (0) ((s69 * s98) - 1) :=
+        (Bounded.add b19 b25 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_15 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b27 : Bounded kernel.sizeArgs L (.mul (.size 1 .i64) (.size 2 .i64)) ((s69 * s98)) ((s69 * s98)) :=
+        (Bounded.mul_point_left b18 b23 (by have := side_13 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_17 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b28 : Bounded kernel.sizeArgs L (.size 3 .i64) ((s20 * s69) + (s69 * s98)) ((s20 * s69) + (s69 * s98)) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_19 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      have b29 : Bounded kernel.sizeArgs L e3 (0) (s97 - 1) :=
+        (Bounded.floordiv b17 b28 (by omega) (by have := side_20 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (Quot.exact (s97) (by omega) (by have := side_20 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_21 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b30 : Bounded kernel.sizeArgs L (.mul (.mul (.size 1 .i64) (.size 2 .i64)) e3) (0) ((s69 * s97 * s98) - (s69 * s98)) :=
+        (Bounded.mul_point_left b27 b29 (by have := side_22 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_23 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b31 : Bounded kernel.sizeArgs L (.add (.add e1 (.mul (.size 1 .i64) e2)) (.mul (.mul (.size 1 .i64) (.size 2 .i64)) e3)) (0) ((s69 * s97 * s98) - 1) :=
+        (Bounded.add b26 b30 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_24 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      exact b31.agree
+  have A1 : load1.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b32 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b33 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s69 * s97) + (s69 * s97 * s98)) ((s20 * s69 * s97) + (s69 * s97 * s98)) :=
+          (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+        exact And.intro b32.agree b33.agree
+      · intro hk34
+        have b35 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b36 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s69 * s97) + (s69 * s97 * s98)) ((s20 * s69 * s97) + (s69 * s97 * s98)) :=
+          (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+        have b37 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s69 * s97) + (s69 * s97 * s98) - 1) :=
+          b35.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk34; have h2 := b36.le; omega)
+        have b38 : Bounded kernel.sizeArgs L (.size 1 .i64) (s69) (s69) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_3 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+        have b39 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 1 .i64)) (0) ((s20 * s97) + (s97 * s98) - 1) :=
+          (Bounded.floordiv b37 b38 (by omega) (by have := side_4 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (Quot.exact ((s20 * s97) + (s97 * s98)) (by omega) (by have := side_4 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+        have b40 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s98) (s20 + s98) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+        have b41 : Bounded kernel.sizeArgs L e2 (0) (s20 + s98 - 1) :=
+          (Bounded.mod b39 b40 (by omega) (by have := side_8 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (Rem.divisor (by have := side_8 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+        have b42 : Bounded kernel.sizeArgs L (.cast .i32 e2) (0) (s20 + s98 - 1) :=
+          (Bounded.cast b41 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+        have b43 : Bounded kernel.sizeArgs L (.size 2 .i64) (s98) (s98) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_11 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+        have b44 : Bounded kernel.sizeArgs L (.cast .i32 (.size 2 .i64)) (s98) (s98) :=
+          (Bounded.cast b43 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_11 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+        exact And.intro b42.agree b44.agree
+    · intro hm45
+      obtain ⟨hk46, hk47⟩ := Expr.ne_zero_of_mand_ne_zero hm45
+      have b48 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b49 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s69 * s97) + (s69 * s97 * s98)) ((s20 * s69 * s97) + (s69 * s97 * s98)) :=
+        (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      have b50 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s69 * s97) + (s69 * s97 * s98) - 1) :=
+        b48.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk47; have h2 := b49.le; omega)
+      have b51 : Bounded kernel.sizeArgs L (.size 1 .i64) (s69) (s69) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_3 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      have b52 : Bounded kernel.sizeArgs L e1 (0) (s69 - 1) :=
+        (Bounded.mod b50 b51 (by omega) (by have := side_4 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (Rem.divisor (by have := side_4 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_12 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b53 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 1 .i64)) (0) ((s20 * s97) + (s97 * s98) - 1) :=
+        (Bounded.floordiv b50 b51 (by omega) (by have := side_4 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (Quot.exact ((s20 * s97) + (s97 * s98)) (by omega) (by have := side_4 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b54 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s98) (s20 + s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      have b55 : Bounded kernel.sizeArgs L e2 (0) (s20 + s98 - 1) :=
+        (Bounded.mod b53 b54 (by omega) (by have := side_8 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (Rem.divisor (by have := side_8 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b56 : Bounded kernel.sizeArgs L (.size 2 .i64) (s98) (s98) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_11 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      have b57 : Bounded kernel.sizeArgs L (.cast .i32 (.size 2 .i64)) (s98) (s98) :=
+        (Bounded.cast b56 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_11 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      have b59 : Bounded kernel.sizeArgs L e2 (s98) (s20 + s98 - 1) :=
+        b55.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk46; have h2 := b57.ge; have := Bounded.cast_eval (t := .i32) b55 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)); have c58 := Bounded.cast (t := .i32) b55 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)); omega)
+      have b60 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b61 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 2 .i64)) (-s98) (-s98) :=
+        (Bounded.mul_npoint_left b60 b56 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_25 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_26 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b62 : Bounded kernel.sizeArgs L (.add e2 (.mul (.weak (-1)) (.size 2 .i64))) (0) (s20 - 1) :=
+        (Bounded.add b59 b61 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_27 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b63 : Bounded kernel.sizeArgs L (.mul (.size 1 .i64) (.add e2 (.mul (.weak (-1)) (.size 2 .i64)))) (0) ((s20 * s69) - s69) :=
+        (Bounded.mul_point_left b51 b62 (by have := side_13 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_28 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b64 : Bounded kernel.sizeArgs L (.add e1 (.mul (.size 1 .i64) (.add e2 (.mul (.weak (-1)) (.size 2 .i64))))) (0) ((s20 * s69) - 1) :=
+        (Bounded.add b52 b63 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_29 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b65 : Bounded kernel.sizeArgs L (.size 4 .i64) (s20) (s20) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_31 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      have b66 : Bounded kernel.sizeArgs L (.mul (.size 1 .i64) (.size 4 .i64)) ((s20 * s69)) ((s20 * s69)) :=
+        (Bounded.mul_point_left b51 b65 (by have := side_13 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_33 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b67 : Bounded kernel.sizeArgs L (.size 3 .i64) ((s20 * s69) + (s69 * s98)) ((s20 * s69) + (s69 * s98)) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_19 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      have b68 : Bounded kernel.sizeArgs L e3 (0) (s97 - 1) :=
+        (Bounded.floordiv b50 b67 (by omega) (by have := side_20 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (Quot.exact (s97) (by omega) (by have := side_20 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_21 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b69 : Bounded kernel.sizeArgs L (.mul (.mul (.size 1 .i64) (.size 4 .i64)) e3) (0) ((s20 * s69 * s97) - (s20 * s69)) :=
+        (Bounded.mul_point_left b66 b68 (by have := side_34 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_35 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b70 : Bounded kernel.sizeArgs L (.add (.add e1 (.mul (.size 1 .i64) (.add e2 (.mul (.weak (-1)) (.size 2 .i64))))) (.mul (.mul (.size 1 .i64) (.size 4 .i64)) e3)) (0) ((s20 * s69 * s97) - 1) :=
+        (Bounded.add b64 b69 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_36 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      exact b70.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_6 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (And.intro (And.intro (by have := side_2 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_3 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (And.intro (And.intro (by have := side_10 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_11 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (And.intro (And.intro (by have := side_18 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_19 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (And.intro (And.intro (by have := side_30 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_31 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) True.intro))))), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
+  · have b71 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b72 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s69 * s97) + (s69 * s97 * s98)) ((s20 * s69 * s97) + (s69 * s97 * s98)) :=
+      (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+    exact And.intro b71.agree b72.agree
+  · intro hm73
+    have b74 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b75 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s69 * s97) + (s69 * s97 * s98)) ((s20 * s69 * s97) + (s69 * s97 * s98)) :=
+      (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+    have b76 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s69 * s97) + (s69 * s97 * s98) - 1) :=
+      b74.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm73; have h2 := b75.le; omega)
+    exact b76.agree
+  · intro hm77
+    refine And.intro ?_ (And.intro ?_ ?_)
+    · have b78 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b79 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s69 * s97) + (s69 * s97 * s98)) ((s20 * s69 * s97) + (s69 * s97 * s98)) :=
+        (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      have b80 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s69 * s97) + (s69 * s97 * s98) - 1) :=
+        b78.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm77; have h2 := b79.le; omega)
+      have b81 : Bounded kernel.sizeArgs L (.size 1 .i64) (s69) (s69) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_3 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      have b82 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 1 .i64)) (0) ((s20 * s97) + (s97 * s98) - 1) :=
+        (Bounded.floordiv b80 b81 (by omega) (by have := side_4 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (Quot.exact ((s20 * s97) + (s97 * s98)) (by omega) (by have := side_4 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b83 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s98) (s20 + s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      have b84 : Bounded kernel.sizeArgs L e2 (0) (s20 + s98 - 1) :=
+        (Bounded.mod b82 b83 (by omega) (by have := side_8 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (Rem.divisor (by have := side_8 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b85 : Bounded kernel.sizeArgs L (.size 2 .i64) (s98) (s98) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega) (by have := side_11 s20 s69 s97 s98 h_s20 h_s69 h_s97 h_s98 g0 g1 g2; omega)))
+      exact And.intro b84.agree b85.agree
+    · intro hk86
+      exact True.intro
+    · intro hk87
+      exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (s20 : Int) (s69 : Int) (s97 : Int) (s98 : Int) (hb : Bounds s20 s69 s97 s98) (hg : Guards s20 s69 s97 s98)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s20 s69 s97 s98 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe s20 s69 s97 s98 hb hg L hL hs)).1
 
 end Instances.Cat3dMiddle_PoiFusedCat0

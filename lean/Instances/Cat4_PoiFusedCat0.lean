@@ -14,58 +14,63 @@ Guards (each `≥ 0`): `2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (
 Size arguments: `ks0` = `s20 + s74 + s79 + s98` (`sizes 0`, declared i64, narrowed to i32), `ks1` = `s98` (`sizes 1`, declared i64, narrowed to i32), `ks2` = `s20` (`sizes 2`, declared i64, narrowed to i32), `ks3` = `s79` (`sizes 3`, declared i64, narrowed to i32), `ks4` = `s74` (`sizes 4`, declared i64, narrowed to i32), `xnumel` = `(s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)` (`sizes 5`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 140 side conditions proved.
 Note: 1 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 19 of 19 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n32|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n32|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n32|upper|xmask).
-* `side_1`: intermediate fits the narrowed type; size argument fits int32 (2 checker condition(s): FITS_NARROW|n22|lower|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, SIZE_ARG_FITS|n18|lower|launched lanes).
-* `side_2`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n41|lower|launched lanes).
-* `side_3`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n43|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n43|upper|xmask).
-* `side_4`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n30|lower|launched lanes).
-* `side_5`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n21|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n21|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n21|upper|not tmp7 & xmask & tmp9 & tmp12 ...).
-* `side_6`: intermediate fits the narrowed type; size argument fits int32 (7 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp13, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp13 & not tmp19 ...).
-* `side_7`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n18|upper|launched lanes).
-* `side_8`: intermediate fits the narrowed type (5 checker condition(s): FITS_NARROW|n22|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n32|lower|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n32|lower|not tmp7 & xmask & not tmp13 & tmp15 & tmp18 ...).
-* `side_9`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n41|upper|launched lanes).
-* `side_10`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n44|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n44|upper|xmask).
-* `side_11`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n30|upper|launched lanes).
-* `side_12`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n33|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n43|lower|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n43|lower|xmask).
-* `side_13`: intermediate fits the narrowed type (5 checker condition(s): FITS_NARROW|n8|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n8|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n8|upper|not tmp7 & xmask & tmp9 & tmp12 ...).
-* `side_14`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n0|upper|launched lanes).
-* `side_15`: intermediate fits the narrowed type (7 checker condition(s): FITS_NARROW|n10|upper|tmp7 & xmask, FITS_NARROW|n21|lower|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n21|lower|not tmp7 & xmask & not tmp13 & tmp15 & tmp18 ...).
-* `side_16`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n23|upper|not tmp7 & xmask & tmp9 & tmp12).
-* `side_17`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n45|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n45|upper|xmask).
-* `side_18`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n34|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18).
-* `side_19`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n11|upper|tmp7 & xmask).
-* `side_20`: intermediate fits the narrowed type (12 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp13 & tmp15, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n10|lower|xmask & tmp15 ...).
-* `side_21`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n22|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n44|lower|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n45|lower|not tmp7 & xmask & not tmp13 & not tmp19).
-* `side_22`: intermediate fits the narrowed type (9 checker condition(s): FITS_NARROW|n25|upper|not tmp7 & xmask & not tmp13, FITS_NARROW|n25|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n25|upper|not tmp7 & xmask & not tmp13 & tmp15 ...).
-* `side_23`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n33|lower|xmask, FITS_NARROW|n34|lower|xmask).
-* `side_24`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n33|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n33|upper|xmask).
-* `side_25`: divisor >= 1 (1 checker condition(s): DIVISOR|n7|lower|launched lanes).
-* `side_26`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n19|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n19|upper|xmask).
-* `side_27`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n42|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n42|upper|xmask).
-* `side_28`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n31|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n31|upper|xmask).
-* `side_29`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n34|upper|xmask).
-* `side_30`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n9|upper|tmp7 & xmask, FITS_NARROW|n9|upper|xmask).
-* `side_31`: intermediate fits the narrowed type (5 checker condition(s): FITS_NARROW|n36|lower|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n36|lower|not tmp7 & xmask & not tmp13 & tmp15, FITS_NARROW|n36|lower|not tmp7 & xmask & not tmp13 & tmp15 & tmp18 ...).
-* `side_32`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n22|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n22|upper|xmask).
-* `side_33`: intermediate fits the narrowed type (5 checker condition(s): FITS_NARROW|n36|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n36|upper|not tmp7 & xmask & not tmp13 & tmp15, FITS_NARROW|n36|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18 ...).
-* `side_34`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n44|lower|xmask, FITS_NARROW|n45|lower|xmask).
-* `side_35`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n23|upper|xmask).
-* `side_36`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|lower|launched lanes).
-* `side_37`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|upper|launched lanes).
-* `side_38`: intermediate fits the narrowed type (8 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp13, FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp13 & not tmp19 ...).
-* `side_39`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n11|upper|xmask).
-* `side_40`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n13|upper|launched lanes).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 5 fits int32.
+* `side_1`: size argument 5 fits int32.
+* `side_2`: size argument 0 fits int32.
+* `side_3`: size argument 0 fits int32.
+* `side_4`: divisor >= 1.
+* `side_5`: intermediate fits i32: e2; intermediate fits i32: (.cast .i32 e2); cast in a mask atom fits.
+* `side_6`: size argument 1 fits int32.
+* `side_7`: size argument 1 fits int32.
+* `side_8`: intermediate fits i32: e1.
+* `side_9`: intermediate fits i32: (.mul (.size 1 .i64) e1).
+* `side_10`: intermediate fits i32: (.add (.mul (.size 1 .i64) e1) e2).
+* `side_11`: size argument 2 fits int32; intermediate fits i32: e5.
+* `side_12`: size argument 2 fits int32.
+* `side_13`: intermediate fits i32: e6.
+* `side_14`: intermediate fits i32: e6.
+* `side_15`: point factor >= 0.
+* `side_16`: intermediate fits i32: (.mul (.size 2 .i64) e1).
+* `side_17`: intermediate fits i32: (.mul (.weak (-1)) (.size 1 .i64)).
+* `side_18`: intermediate fits i32: (.mul (.weak (-1)) (.size 1 .i64)).
+* `side_19`: intermediate fits i32: e5; intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)).
+* `side_20`: intermediate fits i32: (.add (.mul (.size 2 .i64) e1) e5).
+* `side_21`: size argument 3 fits int32; intermediate fits i32: e8.
+* `side_22`: size argument 3 fits int32.
+* `side_23`: intermediate fits i32: e9; intermediate fits i32: (.cast .i32 e9).
+* `side_24`: intermediate fits i32: e9; intermediate fits i32: (.cast .i32 e9).
+* `side_25`: point factor >= 0.
+* `side_26`: intermediate fits i32: (.mul (.size 3 .i64) e1).
+* `side_27`: intermediate fits i32: e5.
+* `side_28`: intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)).
+* `side_29`: intermediate fits i32: e8; intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)).
+* `side_30`: intermediate fits i32: (.add (.mul (.size 3 .i64) e1) e8).
+* `side_31`: size argument 4 fits int32.
+* `side_32`: size argument 4 fits int32.
+* `side_33`: point factor >= 0.
+* `side_34`: intermediate fits i32: (.mul (.size 4 .i64) e1).
+* `side_35`: intermediate fits i32: e5.
+* `side_36`: intermediate fits i32: e5.
+* `side_37`: intermediate fits i32: e8.
+* `side_38`: intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)).
+* `side_39`: intermediate fits i32: (.add e8 (.mul (.weak (-1)) (.size 3 .i64))).
+* `side_40`: intermediate fits i32: (.add (.mul (.size 4 .i64) e1) (.add e8 (.mul (.weak (-1)) (.size 3 .i.
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.Cat4_PoiFusedCat0
 
@@ -104,411 +109,885 @@ def e9 : Expr := (.add e6 (.size 3 .i64))
 /-- Shared subterm. -/
 def e10 : Expr := (.mand (.cmp .ge e2 e6) (.cmp .lt e2 e9))
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := (.add (.mul (.size 1 .i64) e1) e2),
+  mask := (.mand e3 e4), other := "0.0" }
+
+/-- Load 1. -/
+def load1 : Load := { ptr := 1, offset := (.add (.mul (.size 2 .i64) e1) e5),
+  mask := (.mand e7 e4), other := "0.0" }
+
+/-- Load 2. -/
+def load2 : Load := { ptr := 2, offset := (.add (.mul (.size 3 .i64) e1) e8),
+  mask := (.mand e10 e4), other := "0.0" }
+
+/-- Load 3. -/
+def load3 : Load := { ptr := 3, offset := (.add (.mul (.size 4 .i64) e1) (.add e8 (.mul (.weak (-1)) (.size 3 .i64)))),
+  mask := (.mand (.cmp .ge (.cast .i32 e2) (.cast .i32 e9)) e4), other := "0.0" }
+
 /-- The kernel `triton_poi_fused_cat_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_cat_0"
   sizeArgs := [0, 1, 2, 3, 4]
-  loads := [
-    { ptr := 0, offset := (.add (.mul (.size 1 .i64) e1) e2),
-      mask := (.mand e3 e4), other := "0.0" },
-    { ptr := 1, offset := (.add (.mul (.size 2 .i64) e1) e5),
-      mask := (.mand e7 e4), other := "0.0" },
-    { ptr := 2, offset := (.add (.mul (.size 3 .i64) e1) e8),
-      mask := (.mand e10 e4), other := "0.0" },
-    { ptr := 3, offset := (.add (.mul (.size 4 .i64) e1) (.add e8 (.mul (.weak (-1)) (.size 3 .i64)))),
-      mask := (.mand (.cmp .ge (.cast .i32 e2) (.cast .i32 e9)) e4), other := "0.0" }
-  ]
+  loads := [load0, load1, load2, load3]
   store := { ptr := 4, offset := e0,
     mask := e4,
     value := (.select e3 (.load 0) (.select e7 (.load 1) (.select e10 (.load 2) (.load 3)))) }
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n32|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n32|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n32|upper|xmask. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int) : Prop := 2 ≤ s20 ∧ 2 ≤ s74 ∧ 2 ≤ s79 ∧ 2 ≤ s97 ∧ 2 ≤ s98
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int) : Prop := 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98) ∧ 0 ≤ 2147483647 - (s97 * s98) ∧ 0 ≤ 2147483647 - (s20 * s97) ∧ 0 ≤ 2147483647 - (s79 * s97) ∧ 0 ≤ 2147483647 - (s74 * s97)
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int) (L : Lane) : Prop := L.sizes 0 = s20 + s74 + s79 + s98 ∧ L.sizes 1 = s98 ∧ L.sizes 2 = s20 ∧ L.sizes 3 = s79 ∧ L.sizes 4 = s74 ∧ L.sizes 5 = (s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)
+
+/-- size argument 5 fits int32. -/
 theorem side_0 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ s20 + 2147483647 := by
+    : 0 ≤ (s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) + 2147483648 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type; size argument fits int32. Origin: 2 checker condition(s): FITS_NARROW|n22|lower|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, SIZE_ARG_FITS|n18|lower|launched lanes. -/
+/-- size argument 5 fits int32. -/
 theorem side_1 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ s20 + 2147483648 := by
+    : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n41|lower|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_2 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ s74 + 2147483648 := by
+    : 0 ≤ s20 + s74 + s79 + s98 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n43|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n43|upper|xmask. -/
+/-- size argument 0 fits int32. -/
 theorem side_3 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ s79 + 2147483647 := by
+    : 0 ≤ 2147483647 - s20 - s74 - s79 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n30|lower|launched lanes. -/
+/-- divisor >= 1. -/
 theorem side_4 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ s79 + 2147483648 := by
+    : 0 ≤ s20 + s74 + s79 + s98 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n21|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n21|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n21|upper|not tmp7 & xmask & tmp9 & tmp12 .... -/
+/-- intermediate fits i32: e2; intermediate fits i32: (.cast .i32 e2); cast in a mask atom fits. -/
 theorem side_5 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ s98 + 2147483647 := by
+    : 0 ≤ 2147483648 - s20 - s74 - s79 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type; size argument fits int32. Origin: 7 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp13, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp13 & not tmp19 .... -/
+/-- size argument 1 fits int32. -/
 theorem side_6 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
     : 0 ≤ s98 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n18|upper|launched lanes. -/
+/-- size argument 1 fits int32. -/
 theorem side_7 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483647 - s20 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 5 checker condition(s): FITS_NARROW|n22|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n32|lower|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n32|lower|not tmp7 & xmask & not tmp13 & tmp15 & tmp18 .... -/
+/-- intermediate fits i32: e1. -/
 theorem side_8 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - s20 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s97 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.125 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n41|upper|launched lanes. -/
+/-- intermediate fits i32: (.mul (.size 1 .i64) e1). -/
 theorem side_9 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483647 - s74 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s98 + 2147483647 - (s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 1 * g1 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n44|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n44|upper|xmask. -/
+/-- intermediate fits i32: (.add (.mul (.size 1 .i64) e1) e2). -/
 theorem side_10 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - s74 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s97 * s98) - s20 - s74 - s79 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + 0.5 * g1 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n30|upper|launched lanes. -/
+/-- size argument 2 fits int32; intermediate fits i32: e5. -/
 theorem side_11 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483647 - s79 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s20 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n33|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n43|lower|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n43|lower|xmask. -/
+/-- size argument 2 fits int32. -/
 theorem side_12 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - s79 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s20 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 5 checker condition(s): FITS_NARROW|n8|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n8|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n8|upper|not tmp7 & xmask & tmp9 & tmp12 .... -/
+/-- intermediate fits i32: e6. -/
 theorem side_13 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - s97 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s20 + s98 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n0|upper|launched lanes. -/
+/-- intermediate fits i32: e6. -/
 theorem side_14 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483647 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s20 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 7 checker condition(s): FITS_NARROW|n10|upper|tmp7 & xmask, FITS_NARROW|n21|lower|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n21|lower|not tmp7 & xmask & not tmp13 & tmp15 & tmp18 .... -/
+/-- point factor >= 0. -/
 theorem side_15 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s20 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n23|upper|not tmp7 & xmask & tmp9 & tmp12. -/
+/-- intermediate fits i32: (.mul (.size 2 .i64) e1). -/
 theorem side_16 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - (s20 * s97) := by
-  have m0 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s20 + 2147483647 - (s20 * s97) := by
+  have m0 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n45|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n45|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 1 .i64)). -/
 theorem side_17 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - (s74 * s97) := by
-  have m0 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n34|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18. -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 1 .i64)). -/
 theorem side_18 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - (s79 * s97) := by
-  have m0 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s98 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n11|upper|tmp7 & xmask. -/
+/-- intermediate fits i32: e5; intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)). -/
 theorem side_19 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - (s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s20 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 12 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp13 & tmp15, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n10|lower|xmask & tmp15 .... -/
+/-- intermediate fits i32: (.add (.mul (.size 2 .i64) e1) e5). -/
 theorem side_20 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ s20 + s98 + 2147483648 := by
+    : 0 ≤ 2147483648 - (s20 * s97) := by
+  have m0 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n22|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n44|lower|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n45|lower|not tmp7 & xmask & not tmp13 & not tmp19. -/
+/-- size argument 3 fits int32; intermediate fits i32: e8. -/
 theorem side_21 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - s20 - s79 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s79 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 9 checker condition(s): FITS_NARROW|n25|upper|not tmp7 & xmask & not tmp13, FITS_NARROW|n25|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n25|upper|not tmp7 & xmask & not tmp13 & tmp15 .... -/
+/-- size argument 3 fits int32. -/
 theorem side_22 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483647 - s20 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s79 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n33|lower|xmask, FITS_NARROW|n34|lower|xmask. -/
+/-- intermediate fits i32: e9; intermediate fits i32: (.cast .i32 e9). -/
 theorem side_23 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - s20 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s20 + s79 + s98 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n33|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n33|upper|xmask. -/
+/-- intermediate fits i32: e9; intermediate fits i32: (.cast .i32 e9). -/
 theorem side_24 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - s74 - s79 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s20 - s79 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n7|lower|launched lanes. -/
+/-- point factor >= 0. -/
 theorem side_25 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ s20 + s74 + s79 + s98 - 1 := by
+    : 0 ≤ s79 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n19|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n19|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.size 3 .i64) e1). -/
 theorem side_26 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ s20 + 2147483647 - (s20 * s97) := by
-  have m0 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s79 + 2147483647 - (s79 * s97) := by
+  have m0 := shift_mul2 h_s79 h_s97
+  -- certificate: claim = 1 * g3 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n42|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n42|upper|xmask. -/
+/-- intermediate fits i32: e5. -/
 theorem side_27 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ s74 + 2147483647 - (s74 * s97) := by
-  have m0 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s20 - s79 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n31|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n31|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)). -/
 theorem side_28 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ s79 + 2147483647 - (s79 * s97) := by
-  have m0 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s20 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n34|upper|xmask. -/
+/-- intermediate fits i32: e8; intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)). -/
 theorem side_29 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - (s79 * s97) - s74 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s79 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n9|upper|tmp7 & xmask, FITS_NARROW|n9|upper|xmask. -/
+/-- intermediate fits i32: (.add (.mul (.size 3 .i64) e1) e8). -/
 theorem side_30 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ s98 + 2147483647 - (s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s79 * s97) := by
+  have m0 := shift_mul2 h_s79 h_s97
+  -- certificate: claim = 1 * g3 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 5 checker condition(s): FITS_NARROW|n36|lower|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n36|lower|not tmp7 & xmask & not tmp13 & tmp15, FITS_NARROW|n36|lower|not tmp7 & xmask & not tmp13 & tmp15 & tmp18 .... -/
+/-- size argument 4 fits int32. -/
 theorem side_31 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ s20 + s79 + s98 + 2147483648 := by
+    : 0 ≤ s74 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n22|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n22|upper|xmask. -/
+/-- size argument 4 fits int32. -/
 theorem side_32 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - s20 - s74 - s79 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s74 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 5 checker condition(s): FITS_NARROW|n36|upper|not tmp7 & xmask & not tmp13 & not tmp19, FITS_NARROW|n36|upper|not tmp7 & xmask & not tmp13 & tmp15, FITS_NARROW|n36|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18 .... -/
+/-- point factor >= 0. -/
 theorem side_33 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483647 - s20 - s79 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s74 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp13 & tmp15 & tmp18, FITS_NARROW|n44|lower|xmask, FITS_NARROW|n45|lower|xmask. -/
+/-- intermediate fits i32: (.mul (.size 4 .i64) e1). -/
 theorem side_34 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - s20 - s79 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s74 + 2147483647 - (s74 * s97) := by
+  have m0 := shift_mul2 h_s74 h_s97
+  -- certificate: claim = 1 * g4 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n23|upper|xmask. -/
+/-- intermediate fits i32: e5. -/
 theorem side_35 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - (s20 * s97) - s74 - s79 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s20 + s79 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n7|lower|launched lanes. -/
+/-- intermediate fits i32: e5. -/
 theorem side_36 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ s20 + s74 + s79 + s98 + 2147483648 := by
+    : 0 ≤ 2147483648 - s20 - s74 - s79 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n7|upper|launched lanes. -/
+/-- intermediate fits i32: e8. -/
 theorem side_37 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483647 - s20 - s74 - s79 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s74 - s79 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 8 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp13, FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp13 & not tmp19 .... -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)). -/
 theorem side_38 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - s20 - s74 - s79 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s79 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n11|upper|xmask. -/
+/-- intermediate fits i32: (.add e8 (.mul (.weak (-1)) (.size 3 .i64))). -/
 theorem side_39 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483648 - (s97 * s98) - s20 - s74 - s79 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s74 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s79 h_s97
+  have m2 := shift_mul2 h_s74 h_s97
+  have m3 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n13|upper|launched lanes. -/
+/-- intermediate fits i32: (.add (.mul (.size 4 .i64) e1) (.add e8 (.mul (.weak (-1)) (.size 3 .i. -/
 theorem side_40 (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s74 : 2 ≤ s74) (h_s79 : 2 ≤ s79) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97)) (g3 : 0 ≤ 2147483647 - (s79 * s97)) (g4 : 0 ≤ 2147483647 - (s74 * s97))
-    : 0 ≤ 2147483647 - (s20 * s97) - (s74 * s97) - (s79 * s97) - (s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s79 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s74 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s74 * s97) := by
+  have m0 := shift_mul2 h_s74 h_s97
+  -- certificate: claim = 1 * g4 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int) (hb : Bounds s20 s74 s79 s97 s98) (hg : Guards s20 s74 s79 s97 s98)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s20 s74 s79 s97 s98 L) : kernel.Safe L := by
+  obtain ⟨h_s20, h_s74, h_s79, h_s97, h_s98⟩ := hb
+  obtain ⟨g0, g1, g2, g3, g4⟩ := hg
+  obtain ⟨z0, z1, z2, z3, z4, z5⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b2 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+          (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+        exact And.intro b1.agree b2.agree
+      · intro hk3
+        have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b5 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+          (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+        have b6 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+          b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b5.le; omega)
+        have b7 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s74 + s79 + s98) (s20 + s74 + s79 + s98) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+        have b8 : Bounded kernel.sizeArgs L e2 (0) (s20 + s74 + s79 + s98 - 1) :=
+          (Bounded.mod b6 b7 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+        have b9 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+        exact And.intro b8.agree b9.agree
+    · intro hm10
+      obtain ⟨hk11, hk12⟩ := Expr.ne_zero_of_mand_ne_zero hm10
+      have b13 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b14 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b15 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+        (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b16 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+        b14.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk12; have h2 := b15.le; omega)
+      have b17 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s74 + s79 + s98) (s20 + s74 + s79 + s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b18 : Bounded kernel.sizeArgs L e2 (0) (s20 + s74 + s79 + s98 - 1) :=
+        (Bounded.mod b16 b17 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b19 : Bounded kernel.sizeArgs L (.size 1 .i64) (1) (s98) :=
+        b13.ge_of_ge (by have h1 := Expr.lt_of_cmp_ne_zero hk11; have h2 := b18.ge; omega)
+      have b20 : Bounded kernel.sizeArgs L e1 (0) (s97 - 1) :=
+        (Bounded.floordiv b16 b17 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Quot.exact (s97) (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_8 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b21 : Bounded kernel.sizeArgs L (.mul (.size 1 .i64) e1) (0) ((s97 * s98) - s98) :=
+        (Bounded.mul_nonneg b19 b20 (by omega) (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b22 : Bounded kernel.sizeArgs L (.add (.mul (.size 1 .i64) e1) e2) (0) ((s97 * s98) + s20 + s74 + s79 - 1) :=
+        (Bounded.add b21 b18 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      exact b22.agree
+  have A1 : load1.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b23 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b24 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+          (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+        exact And.intro b23.agree b24.agree
+      · intro hk25
+        refine Or.inl (And.intro ?_ ?_)
+        · have b26 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b27 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+            (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b28 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+            b26.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk25; have h2 := b27.le; omega)
+          have b29 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s74 + s79 + s98) (s20 + s74 + s79 + s98) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b30 : Bounded kernel.sizeArgs L e2 (0) (s20 + s74 + s79 + s98 - 1) :=
+            (Bounded.mod b28 b29 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+          have b31 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          exact And.intro b30.agree b31.agree
+        · intro hk32
+          have b33 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b34 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+            (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b35 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+            b33.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk25; have h2 := b34.le; omega)
+          have b36 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s74 + s79 + s98) (s20 + s74 + s79 + s98) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b37 : Bounded kernel.sizeArgs L e2 (0) (s20 + s74 + s79 + s98 - 1) :=
+            (Bounded.mod b35 b36 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+          have b38 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b39 : Bounded kernel.sizeArgs L e2 (s98) (s20 + s74 + s79 + s98 - 1) :=
+            b37.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk32; have h2 := b38.ge; omega)
+          have b40 : Bounded kernel.sizeArgs L (.size 2 .i64) (s20) (s20) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_12 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b41 : Bounded kernel.sizeArgs L e6 (s20 + s98) (s20 + s98) :=
+            (Bounded.add b38 b40 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_14 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+          exact And.intro b39.agree b41.agree
+    · intro hm42
+      obtain ⟨hk43, hk44⟩ := Expr.ne_zero_of_mand_ne_zero hm42
+      obtain ⟨hk45, hk46⟩ := Expr.ne_zero_of_mand_ne_zero hk43
+      have b47 : Bounded kernel.sizeArgs L (.size 2 .i64) (s20) (s20) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_12 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b48 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b49 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+        (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b50 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+        b48.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk44; have h2 := b49.le; omega)
+      have b51 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s74 + s79 + s98) (s20 + s74 + s79 + s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b52 : Bounded kernel.sizeArgs L e1 (0) (s97 - 1) :=
+        (Bounded.floordiv b50 b51 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Quot.exact (s97) (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_8 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b53 : Bounded kernel.sizeArgs L (.mul (.size 2 .i64) e1) (0) ((s20 * s97) - s20) :=
+        (Bounded.mul_point_left b47 b52 (by have := side_15 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b54 : Bounded kernel.sizeArgs L e2 (0) (s20 + s74 + s79 + s98 - 1) :=
+        (Bounded.mod b50 b51 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b55 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b56 : Bounded kernel.sizeArgs L e2 (s98) (s20 + s74 + s79 + s98 - 1) :=
+        b54.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk45; have h2 := b55.ge; omega)
+      have b57 : Bounded kernel.sizeArgs L e6 (s20 + s98) (s20 + s98) :=
+        (Bounded.add b55 b47 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_14 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b58 : Bounded kernel.sizeArgs L e2 (s98) (s20 + s98 - 1) :=
+        b56.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk46; have h2 := b57.le; omega)
+      have b59 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b60 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 1 .i64)) (-s98) (-s98) :=
+        (Bounded.mul_npoint_left b59 b55 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_17 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_18 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b61 : Bounded kernel.sizeArgs L e5 (0) (s20 - 1) :=
+        (Bounded.add b58 b60 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_19 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b62 : Bounded kernel.sizeArgs L (.add (.mul (.size 2 .i64) e1) e5) (0) ((s20 * s97) - 1) :=
+        (Bounded.add b53 b61 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_20 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      exact b62.agree
+  have A2 : load2.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b63 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b64 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+          (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+        exact And.intro b63.agree b64.agree
+      · intro hk65
+        refine Or.inl (And.intro ?_ ?_)
+        · have b66 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b67 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+            (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b68 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+            b66.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk65; have h2 := b67.le; omega)
+          have b69 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s74 + s79 + s98) (s20 + s74 + s79 + s98) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b70 : Bounded kernel.sizeArgs L e2 (0) (s20 + s74 + s79 + s98 - 1) :=
+            (Bounded.mod b68 b69 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+          have b71 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b72 : Bounded kernel.sizeArgs L (.size 2 .i64) (s20) (s20) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_12 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b73 : Bounded kernel.sizeArgs L e6 (s20 + s98) (s20 + s98) :=
+            (Bounded.add b71 b72 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_14 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+          exact And.intro b70.agree b73.agree
+        · intro hk74
+          have b75 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b76 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+            (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b77 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+            b75.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk65; have h2 := b76.le; omega)
+          have b78 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s74 + s79 + s98) (s20 + s74 + s79 + s98) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b79 : Bounded kernel.sizeArgs L e2 (0) (s20 + s74 + s79 + s98 - 1) :=
+            (Bounded.mod b77 b78 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+          have b80 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b81 : Bounded kernel.sizeArgs L (.size 2 .i64) (s20) (s20) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_12 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b82 : Bounded kernel.sizeArgs L e6 (s20 + s98) (s20 + s98) :=
+            (Bounded.add b80 b81 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_14 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+          have b83 : Bounded kernel.sizeArgs L e2 (s20 + s98) (s20 + s74 + s79 + s98 - 1) :=
+            b79.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk74; have h2 := b82.ge; omega)
+          have b84 : Bounded kernel.sizeArgs L (.size 3 .i64) (s79) (s79) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_21 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_22 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b85 : Bounded kernel.sizeArgs L e9 (s20 + s79 + s98) (s20 + s79 + s98) :=
+            (Bounded.add b82 b84 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_23 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_24 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+          exact And.intro b83.agree b85.agree
+    · intro hm86
+      obtain ⟨hk87, hk88⟩ := Expr.ne_zero_of_mand_ne_zero hm86
+      obtain ⟨hk89, hk90⟩ := Expr.ne_zero_of_mand_ne_zero hk87
+      have b91 : Bounded kernel.sizeArgs L (.size 3 .i64) (s79) (s79) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_21 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_22 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b92 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b93 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+        (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b94 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+        b92.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk88; have h2 := b93.le; omega)
+      have b95 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s74 + s79 + s98) (s20 + s74 + s79 + s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b96 : Bounded kernel.sizeArgs L e1 (0) (s97 - 1) :=
+        (Bounded.floordiv b94 b95 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Quot.exact (s97) (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_8 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b97 : Bounded kernel.sizeArgs L (.mul (.size 3 .i64) e1) (0) ((s79 * s97) - s79) :=
+        (Bounded.mul_point_left b91 b96 (by have := side_25 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_26 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b98 : Bounded kernel.sizeArgs L e2 (0) (s20 + s74 + s79 + s98 - 1) :=
+        (Bounded.mod b94 b95 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b99 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b100 : Bounded kernel.sizeArgs L (.size 2 .i64) (s20) (s20) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_12 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b101 : Bounded kernel.sizeArgs L e6 (s20 + s98) (s20 + s98) :=
+        (Bounded.add b99 b100 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_14 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b102 : Bounded kernel.sizeArgs L e2 (s20 + s98) (s20 + s74 + s79 + s98 - 1) :=
+        b98.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk89; have h2 := b101.ge; omega)
+      have b103 : Bounded kernel.sizeArgs L e9 (s20 + s79 + s98) (s20 + s79 + s98) :=
+        (Bounded.add b101 b91 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_23 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_24 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b104 : Bounded kernel.sizeArgs L e2 (s20 + s98) (s20 + s79 + s98 - 1) :=
+        b102.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk90; have h2 := b103.le; omega)
+      have b105 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b106 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 1 .i64)) (-s98) (-s98) :=
+        (Bounded.mul_npoint_left b105 b99 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_17 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_18 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b107 : Bounded kernel.sizeArgs L e5 (s20) (s20 + s79 - 1) :=
+        (Bounded.add b104 b106 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_27 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b108 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 2 .i64)) (-s20) (-s20) :=
+        (Bounded.mul_npoint_left b105 b100 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_19 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_28 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b109 : Bounded kernel.sizeArgs L e8 (0) (s79 - 1) :=
+        (Bounded.add b107 b108 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_29 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b110 : Bounded kernel.sizeArgs L (.add (.mul (.size 3 .i64) e1) e8) (0) ((s79 * s97) - 1) :=
+        (Bounded.add b97 b109 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_30 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      exact b110.agree
+  have A3 : load3.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b111 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b112 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+          (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+        exact And.intro b111.agree b112.agree
+      · intro hk113
+        have b114 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b115 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+          (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+        have b116 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+          b114.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk113; have h2 := b115.le; omega)
+        have b117 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s74 + s79 + s98) (s20 + s74 + s79 + s98) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+        have b118 : Bounded kernel.sizeArgs L e2 (0) (s20 + s74 + s79 + s98 - 1) :=
+          (Bounded.mod b116 b117 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+        have b119 : Bounded kernel.sizeArgs L (.cast .i32 e2) (0) (s20 + s74 + s79 + s98 - 1) :=
+          (Bounded.cast b118 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+        have b120 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+        have b121 : Bounded kernel.sizeArgs L (.size 2 .i64) (s20) (s20) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_12 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+        have b122 : Bounded kernel.sizeArgs L e6 (s20 + s98) (s20 + s98) :=
+          (Bounded.add b120 b121 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_14 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+        have b123 : Bounded kernel.sizeArgs L (.size 3 .i64) (s79) (s79) :=
+          (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_21 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_22 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+        have b124 : Bounded kernel.sizeArgs L e9 (s20 + s79 + s98) (s20 + s79 + s98) :=
+          (Bounded.add b122 b123 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_23 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_24 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+        have b125 : Bounded kernel.sizeArgs L (.cast .i32 e9) (s20 + s79 + s98) (s20 + s79 + s98) :=
+          (Bounded.cast b124 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_23 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_24 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+        exact And.intro b119.agree b125.agree
+    · intro hm126
+      obtain ⟨hk127, hk128⟩ := Expr.ne_zero_of_mand_ne_zero hm126
+      have b129 : Bounded kernel.sizeArgs L (.size 4 .i64) (s74) (s74) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_31 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_32 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b130 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b131 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+        (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b132 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+        b130.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk128; have h2 := b131.le; omega)
+      have b133 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s74 + s79 + s98) (s20 + s74 + s79 + s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b134 : Bounded kernel.sizeArgs L e1 (0) (s97 - 1) :=
+        (Bounded.floordiv b132 b133 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Quot.exact (s97) (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_8 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b135 : Bounded kernel.sizeArgs L (.mul (.size 4 .i64) e1) (0) ((s74 * s97) - s74) :=
+        (Bounded.mul_point_left b129 b134 (by have := side_33 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_34 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b136 : Bounded kernel.sizeArgs L e2 (0) (s20 + s74 + s79 + s98 - 1) :=
+        (Bounded.mod b132 b133 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b137 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b138 : Bounded kernel.sizeArgs L (.size 2 .i64) (s20) (s20) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_12 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b139 : Bounded kernel.sizeArgs L e6 (s20 + s98) (s20 + s98) :=
+        (Bounded.add b137 b138 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_14 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b140 : Bounded kernel.sizeArgs L (.size 3 .i64) (s79) (s79) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_21 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_22 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b141 : Bounded kernel.sizeArgs L e9 (s20 + s79 + s98) (s20 + s79 + s98) :=
+        (Bounded.add b139 b140 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_23 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_24 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b142 : Bounded kernel.sizeArgs L (.cast .i32 e9) (s20 + s79 + s98) (s20 + s79 + s98) :=
+        (Bounded.cast b141 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_23 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_24 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b144 : Bounded kernel.sizeArgs L e2 (s20 + s79 + s98) (s20 + s74 + s79 + s98 - 1) :=
+        b136.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk127; have h2 := b142.ge; have := Bounded.cast_eval (t := .i32) b136 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)); have c143 := Bounded.cast (t := .i32) b136 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)); omega)
+      have b145 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b146 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 1 .i64)) (-s98) (-s98) :=
+        (Bounded.mul_npoint_left b145 b137 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_17 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_18 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b147 : Bounded kernel.sizeArgs L e5 (s20 + s79) (s20 + s74 + s79 - 1) :=
+        (Bounded.add b144 b146 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_35 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_36 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b148 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 2 .i64)) (-s20) (-s20) :=
+        (Bounded.mul_npoint_left b145 b138 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_19 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_28 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b149 : Bounded kernel.sizeArgs L e8 (s79) (s74 + s79 - 1) :=
+        (Bounded.add b147 b148 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_21 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_37 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b150 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s79) (-s79) :=
+        (Bounded.mul_npoint_left b145 b140 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_29 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_38 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b151 : Bounded kernel.sizeArgs L (.add e8 (.mul (.weak (-1)) (.size 3 .i64))) (0) (s74 - 1) :=
+        (Bounded.add b149 b150 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_39 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b152 : Bounded kernel.sizeArgs L (.add (.mul (.size 4 .i64) e1) (.add e8 (.mul (.weak (-1)) (.size 3 .i64)))) (0) ((s74 * s97) - 1) :=
+        (Bounded.add b135 b151 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_40 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      exact b152.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (And.intro (And.intro (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (And.intro (And.intro (by have := side_11 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_12 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (And.intro (And.intro (by have := side_21 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_22 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (And.intro (And.intro (by have := side_31 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_32 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) True.intro))))), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 (And.intro A2 (And.intro A3 True.intro)))), ?_, ?_, ?_⟩
+  · have b153 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b154 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+      (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+    exact And.intro b153.agree b154.agree
+  · intro hm155
+    have b156 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b157 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+      (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+    have b158 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+      b156.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm155; have h2 := b157.le; omega)
+    exact b158.agree
+  · intro hm159
+    refine And.intro ?_ (And.intro ?_ ?_)
+    · have b160 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b161 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+        (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b162 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+        b160.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm159; have h2 := b161.le; omega)
+      have b163 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s74 + s79 + s98) (s20 + s74 + s79 + s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      have b164 : Bounded kernel.sizeArgs L e2 (0) (s20 + s74 + s79 + s98 - 1) :=
+        (Bounded.mod b162 b163 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b165 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+      exact And.intro b164.agree b165.agree
+    · intro hk166
+      exact True.intro
+    · intro hk167
+      refine And.intro ?_ (And.intro ?_ ?_)
+      · refine Or.inl (And.intro ?_ ?_)
+        · have b168 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b169 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+            (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b170 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+            b168.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm159; have h2 := b169.le; omega)
+          have b171 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s74 + s79 + s98) (s20 + s74 + s79 + s98) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b172 : Bounded kernel.sizeArgs L e2 (0) (s20 + s74 + s79 + s98 - 1) :=
+            (Bounded.mod b170 b171 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+          have b173 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          exact And.intro b172.agree b173.agree
+        · intro hk174
+          have b175 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b176 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+            (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b177 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+            b175.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm159; have h2 := b176.le; omega)
+          have b178 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s74 + s79 + s98) (s20 + s74 + s79 + s98) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b179 : Bounded kernel.sizeArgs L e2 (0) (s20 + s74 + s79 + s98 - 1) :=
+            (Bounded.mod b177 b178 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+          have b180 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b181 : Bounded kernel.sizeArgs L e2 (s98) (s20 + s74 + s79 + s98 - 1) :=
+            b179.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk174; have h2 := b180.ge; omega)
+          have b182 : Bounded kernel.sizeArgs L (.size 2 .i64) (s20) (s20) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_12 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+          have b183 : Bounded kernel.sizeArgs L e6 (s20 + s98) (s20 + s98) :=
+            (Bounded.add b180 b182 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_14 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+          exact And.intro b181.agree b183.agree
+      · intro hk184
+        obtain ⟨hk185, hk186⟩ := Expr.ne_zero_of_mand_ne_zero hk184
+        exact True.intro
+      · intro hk187
+        refine And.intro ?_ (And.intro ?_ ?_)
+        · refine Or.inl (And.intro ?_ ?_)
+          · have b188 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b189 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+              (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+            have b190 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+              b188.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm159; have h2 := b189.le; omega)
+            have b191 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s74 + s79 + s98) (s20 + s74 + s79 + s98) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+            have b192 : Bounded kernel.sizeArgs L e2 (0) (s20 + s74 + s79 + s98 - 1) :=
+              (Bounded.mod b190 b191 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+            have b193 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+            have b194 : Bounded kernel.sizeArgs L (.size 2 .i64) (s20) (s20) :=
+              (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_12 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+            have b195 : Bounded kernel.sizeArgs L e6 (s20 + s98) (s20 + s98) :=
+              (Bounded.add b193 b194 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_14 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+            exact And.intro b192.agree b195.agree
+          · intro hk196
+            have b197 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b198 : Bounded kernel.sizeArgs L (.size 5 .i32) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98)) :=
+              (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_1 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+            have b199 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s74 * s97) + (s79 * s97) + (s97 * s98) - 1) :=
+              b197.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm159; have h2 := b198.le; omega)
+            have b200 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s74 + s79 + s98) (s20 + s74 + s79 + s98) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_3 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+            have b201 : Bounded kernel.sizeArgs L e2 (0) (s20 + s74 + s79 + s98 - 1) :=
+              (Bounded.mod b199 b200 (by omega) (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+            have b202 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_7 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+            have b203 : Bounded kernel.sizeArgs L (.size 2 .i64) (s20) (s20) :=
+              (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_12 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+            have b204 : Bounded kernel.sizeArgs L e6 (s20 + s98) (s20 + s98) :=
+              (Bounded.add b202 b203 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_14 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+            have b205 : Bounded kernel.sizeArgs L e2 (s20 + s98) (s20 + s74 + s79 + s98 - 1) :=
+              b201.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk196; have h2 := b204.ge; omega)
+            have b206 : Bounded kernel.sizeArgs L (.size 3 .i64) (s79) (s79) :=
+              (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_21 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_22 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)))
+            have b207 : Bounded kernel.sizeArgs L e9 (s20 + s79 + s98) (s20 + s79 + s98) :=
+              (Bounded.add b204 b206 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_23 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega) (by have := side_24 s20 s74 s79 s97 s98 h_s20 h_s74 h_s79 h_s97 h_s98 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+            exact And.intro b205.agree b207.agree
+        · intro hk208
+          obtain ⟨hk209, hk210⟩ := Expr.ne_zero_of_mand_ne_zero hk208
+          exact True.intro
+        · intro hk211
+          exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (s20 : Int) (s74 : Int) (s79 : Int) (s97 : Int) (s98 : Int) (hb : Bounds s20 s74 s79 s97 s98) (hg : Guards s20 s74 s79 s97 s98)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s20 s74 s79 s97 s98 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe s20 s74 s79 s97 s98 hb hg L hL hs)).1
 
 end Instances.Cat4_PoiFusedCat0

@@ -14,29 +14,36 @@ Guards (each `≥ 0`): `2147483647 - (s17 * s27 * s77)`, `2147483647 - (s27 * s7
 Size arguments: `ks0` = `s27` (`sizes 0`, declared i64, narrowed to i32), `ks1` = `s17` (`sizes 1`, declared i64, narrowed to i32), `xnumel` = `(s17 * s27 * s77)` (`sizes 2`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 17 side conditions proved.
 Note: 1 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 3 of 3 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: divisor >= 1 (1 checker condition(s): DIVISOR|n9|lower|launched lanes).
-* `side_1`: divisor >= 1 (1 checker condition(s): DIVISOR|n6|lower|launched lanes).
-* `side_2`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n9|lower|launched lanes).
-* `side_3`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n6|lower|launched lanes).
-* `side_4`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n9|upper|launched lanes).
-* `side_5`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n6|upper|launched lanes).
-* `side_6`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n7|upper|xmask).
-* `side_7`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n10|upper|xmask).
-* `side_8`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n8|upper|xmask).
-* `side_9`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n12|upper|xmask).
-* `side_10`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n13|upper|launched lanes).
-* `side_11`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n11|upper|xmask).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 2 fits int32.
+* `side_1`: size argument 2 fits int32.
+* `side_2`: size argument 0 fits int32.
+* `side_3`: size argument 0 fits int32.
+* `side_4`: divisor >= 1.
+* `side_5`: intermediate fits i32: (.mod e0 (.size 0 .i64)).
+* `side_6`: intermediate fits i32: (.floordiv e0 (.size 0 .i64)).
+* `side_7`: size argument 1 fits int32.
+* `side_8`: size argument 1 fits int32.
+* `side_9`: divisor >= 1.
+* `side_10`: intermediate fits i32: (.floordiv (.floordiv e0 (.size 0 .i64)) (.size 1 .i64)).
+* `side_11`: point factor >= 0.
+* `side_12`: intermediate fits i32: (.mul (.size 0 .i64) (.floordiv (.floordiv e0 (.size 0 .i64)) (.size 1.
+* `side_13`: intermediate fits i32: (.add (.mod e0 (.size 0 .i64)) (.mul (.size 0 .i64) (.floordiv (.floor.
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.ExpandReshape_PoiFusedUnsafeViewCloneExpandMulUnsqueeze0
 
@@ -48,138 +55,236 @@ def e0 : Expr := (.add (.mul (.programId 0) (.block 0)) (.arange 0))
 /-- Shared subterm. -/
 def e1 : Expr := (.cmp .lt e0 (.size 2 .i32))
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := (.add (.mod e0 (.size 0 .i64)) (.mul (.size 0 .i64) (.floordiv (.floordiv e0 (.size 0 .i64)) (.size 1 .i64)))),
+  mask := e1, other := "undef" }
+
 /-- The kernel `triton_poi_fused__unsafe_view_clone_expand_mul_unsqueeze_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused__unsafe_view_clone_expand_mul_unsqueeze_0"
   sizeArgs := [0, 1]
-  loads := [
-    { ptr := 0, offset := (.add (.mod e0 (.size 0 .i64)) (.mul (.size 0 .i64) (.floordiv (.floordiv e0 (.size 0 .i64)) (.size 1 .i64)))),
-      mask := e1, other := "undef" }
-  ]
+  loads := [load0]
   store := { ptr := 1, offset := e0,
     mask := e1,
     value := (.bin "mul:fp32" (.load 0) (.const "2.0")) }
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n9|lower|launched lanes. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (s17 : Int) (s27 : Int) (s77 : Int) : Prop := 2 ≤ s17 ∧ 2 ≤ s27 ∧ 2 ≤ s77
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (s17 : Int) (s27 : Int) (s77 : Int) : Prop := 0 ≤ 2147483647 - (s17 * s27 * s77) ∧ 0 ≤ 2147483647 - (s27 * s77)
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (s17 : Int) (s27 : Int) (s77 : Int) (L : Lane) : Prop := L.sizes 0 = s27 ∧ L.sizes 1 = s17 ∧ L.sizes 2 = (s17 * s27 * s77)
+
+/-- size argument 2 fits int32. -/
 theorem side_0 (s17 : Int) (s27 : Int) (s77 : Int)
     (h_s17 : 2 ≤ s17) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s17 * s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ s17 - 1 := by
+    : 0 ≤ (s17 * s27 * s77) + 2147483648 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  have m1 := shift_mul2 h_s17 h_s77
+  have m2 := shift_mul2 h_s17 h_s27
+  have m3 := shift_mul3 h_s17 h_s27 h_s77
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n6|lower|launched lanes. -/
+/-- size argument 2 fits int32. -/
 theorem side_1 (s17 : Int) (s27 : Int) (s77 : Int)
     (h_s17 : 2 ≤ s17) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s17 * s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ s27 - 1 := by
+    : 0 ≤ 2147483647 - (s17 * s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  have m1 := shift_mul2 h_s17 h_s77
+  have m2 := shift_mul2 h_s17 h_s27
+  have m3 := shift_mul3 h_s17 h_s27 h_s77
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n9|lower|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_2 (s17 : Int) (s27 : Int) (s77 : Int)
     (h_s17 : 2 ≤ s17) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s17 * s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ s17 + 2147483648 := by
+    : 0 ≤ s27 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n6|lower|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_3 (s17 : Int) (s27 : Int) (s77 : Int)
     (h_s17 : 2 ≤ s17) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s17 * s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ s27 + 2147483648 := by
+    : 0 ≤ 2147483647 - s27 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  have m1 := shift_mul2 h_s17 h_s77
+  have m2 := shift_mul2 h_s17 h_s27
+  have m3 := shift_mul3 h_s17 h_s27 h_s77
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n9|upper|launched lanes. -/
+/-- divisor >= 1. -/
 theorem side_4 (s17 : Int) (s27 : Int) (s77 : Int)
     (h_s17 : 2 ≤ s17) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s17 * s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483647 - s17 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s17 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s17 - 2) * (s27 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s17 - 2) * (s27 - 2) * (s77 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ s27 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n6|upper|launched lanes. -/
+/-- intermediate fits i32: (.mod e0 (.size 0 .i64)). -/
 theorem side_5 (s17 : Int) (s27 : Int) (s77 : Int)
     (h_s17 : 2 ≤ s17) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s17 * s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483647 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s17 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s17 - 2) * (s27 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s17 - 2) * (s27 - 2) * (s77 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483648 - s27 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  have m1 := shift_mul2 h_s17 h_s77
+  have m2 := shift_mul2 h_s17 h_s27
+  have m3 := shift_mul3 h_s17 h_s27 h_s77
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n7|upper|xmask. -/
+/-- intermediate fits i32: (.floordiv e0 (.size 0 .i64)). -/
 theorem side_6 (s17 : Int) (s27 : Int) (s77 : Int)
     (h_s17 : 2 ≤ s17) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s17 * s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483648 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s17 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s17 - 2) * (s27 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s17 - 2) * (s27 - 2) * (s77 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483648 - (s17 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  have m1 := shift_mul2 h_s17 h_s77
+  have m2 := shift_mul2 h_s17 h_s27
+  have m3 := shift_mul3 h_s17 h_s27 h_s77
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n10|upper|xmask. -/
+/-- size argument 1 fits int32. -/
 theorem side_7 (s17 : Int) (s27 : Int) (s77 : Int)
     (h_s17 : 2 ≤ s17) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s17 * s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483648 - s77 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s17 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s17 - 2) * (s27 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s17 - 2) * (s27 - 2) * (s77 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ s17 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n8|upper|xmask. -/
+/-- size argument 1 fits int32. -/
 theorem side_8 (s17 : Int) (s27 : Int) (s77 : Int)
     (h_s17 : 2 ≤ s17) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s17 * s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483648 - (s17 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s17 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s17 - 2) * (s27 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s17 - 2) * (s27 - 2) * (s77 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483647 - s17 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  have m1 := shift_mul2 h_s17 h_s77
+  have m2 := shift_mul2 h_s17 h_s27
+  have m3 := shift_mul3 h_s17 h_s27 h_s77
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n12|upper|xmask. -/
+/-- divisor >= 1. -/
 theorem side_9 (s17 : Int) (s27 : Int) (s77 : Int)
     (h_s17 : 2 ≤ s17) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s17 * s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483648 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s17 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s17 - 2) * (s27 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s17 - 2) * (s27 - 2) * (s77 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ s17 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n13|upper|launched lanes. -/
+/-- intermediate fits i32: (.floordiv (.floordiv e0 (.size 0 .i64)) (.size 1 .i64)). -/
 theorem side_10 (s17 : Int) (s27 : Int) (s77 : Int)
     (h_s17 : 2 ≤ s17) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s17 * s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483647 - (s17 * s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s17 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s17 - 2) * (s27 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s17 - 2) * (s27 - 2) * (s77 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483648 - s77 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  have m1 := shift_mul2 h_s17 h_s77
+  have m2 := shift_mul2 h_s17 h_s27
+  have m3 := shift_mul3 h_s17 h_s27 h_s77
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n11|upper|xmask. -/
+/-- point factor >= 0. -/
 theorem side_11 (s17 : Int) (s27 : Int) (s77 : Int)
     (h_s17 : 2 ≤ s17) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s17 * s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ s27 + 2147483647 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s17 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s17 - 2) * (s27 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s17 - 2) * (s27 - 2) * (s77 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ s27 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- intermediate fits i32: (.mul (.size 0 .i64) (.floordiv (.floordiv e0 (.size 0 .i64)) (.size 1. -/
+theorem side_12 (s17 : Int) (s27 : Int) (s77 : Int)
+    (h_s17 : 2 ≤ s17) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ 2147483647 - (s17 * s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
+    : 0 ≤ s27 + 2147483647 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  have m1 := shift_mul2 h_s17 h_s77
+  have m2 := shift_mul2 h_s17 h_s27
+  have m3 := shift_mul3 h_s17 h_s27 h_s77
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: (.add (.mod e0 (.size 0 .i64)) (.mul (.size 0 .i64) (.floordiv (.floor. -/
+theorem side_13 (s17 : Int) (s27 : Int) (s77 : Int)
+    (h_s17 : 2 ≤ s17) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ 2147483647 - (s17 * s27 * s77)) (g1 : 0 ≤ 2147483647 - (s27 * s77))
+    : 0 ≤ 2147483648 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  have m1 := shift_mul2 h_s17 h_s77
+  have m2 := shift_mul2 h_s17 h_s27
+  have m3 := shift_mul3 h_s17 h_s27 h_s77
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (s17 : Int) (s27 : Int) (s77 : Int) (hb : Bounds s17 s27 s77) (hg : Guards s17 s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s17 s27 s77 L) : kernel.Safe L := by
+  obtain ⟨h_s17, h_s27, h_s77⟩ := hb
+  obtain ⟨g0, g1⟩ := hg
+  obtain ⟨z0, z1, z2⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b2 : Bounded kernel.sizeArgs L (.size 2 .i32) ((s17 * s27 * s77)) ((s17 * s27 * s77)) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega) (by have := side_1 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega)))
+      exact And.intro b1.agree b2.agree
+    · intro hm3
+      have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b5 : Bounded kernel.sizeArgs L (.size 2 .i32) ((s17 * s27 * s77)) ((s17 * s27 * s77)) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega) (by have := side_1 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega)))
+      have b6 : Bounded kernel.sizeArgs L e0 (0) ((s17 * s27 * s77) - 1) :=
+        b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm3; have h2 := b5.le; omega)
+      have b7 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega) (by have := side_3 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega)))
+      have b8 : Bounded kernel.sizeArgs L (.mod e0 (.size 0 .i64)) (0) (s27 - 1) :=
+        (Bounded.mod b6 b7 (by omega) (by have := side_4 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega) (Rem.divisor (by have := side_4 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+      have b9 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) ((s17 * s77) - 1) :=
+        (Bounded.floordiv b6 b7 (by omega) (by have := side_4 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega) (Quot.exact ((s17 * s77)) (by omega) (by have := side_4 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+      have b10 : Bounded kernel.sizeArgs L (.size 1 .i64) (s17) (s17) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega) (by have := side_8 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega)))
+      have b11 : Bounded kernel.sizeArgs L (.floordiv (.floordiv e0 (.size 0 .i64)) (.size 1 .i64)) (0) (s77 - 1) :=
+        (Bounded.floordiv b9 b10 (by omega) (by have := side_9 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega) (Quot.exact (s77) (by omega) (by have := side_9 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+      have b12 : Bounded kernel.sizeArgs L (.mul (.size 0 .i64) (.floordiv (.floordiv e0 (.size 0 .i64)) (.size 1 .i64))) (0) ((s27 * s77) - s27) :=
+        (Bounded.mul_point_left b7 b11 (by have := side_11 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_12 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b13 : Bounded kernel.sizeArgs L (.add (.mod e0 (.size 0 .i64)) (.mul (.size 0 .i64) (.floordiv (.floordiv e0 (.size 0 .i64)) (.size 1 .i64)))) (0) ((s27 * s77) - 1) :=
+        (Bounded.add b8 b12 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+      exact b13.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega) (by have := side_3 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega)) (And.intro (And.intro (by have := side_7 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega) (by have := side_8 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega)) True.intro)), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 True.intro), ?_, ?_, ?_⟩
+  · have b14 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b15 : Bounded kernel.sizeArgs L (.size 2 .i32) ((s17 * s27 * s77)) ((s17 * s27 * s77)) :=
+      (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega) (by have := side_1 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega)))
+    exact And.intro b14.agree b15.agree
+  · intro hm16
+    have b17 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b18 : Bounded kernel.sizeArgs L (.size 2 .i32) ((s17 * s27 * s77)) ((s17 * s27 * s77)) :=
+      (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega) (by have := side_1 s17 s27 s77 h_s17 h_s27 h_s77 g0 g1; omega)))
+    have b19 : Bounded kernel.sizeArgs L e0 (0) ((s17 * s27 * s77) - 1) :=
+      b17.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm16; have h2 := b18.le; omega)
+    exact b19.agree
+  · intro hm20
+    refine And.intro ?_ ?_
+    · exact True.intro
+    · exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (s17 : Int) (s27 : Int) (s77 : Int) (hb : Bounds s17 s27 s77) (hg : Guards s17 s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s17 s27 s77 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe s17 s27 s77 hb hg L hL hs)).1
 
 end Instances.ExpandReshape_PoiFusedUnsafeViewCloneExpandMulUnsqueeze0

@@ -14,65 +14,65 @@ Guards (each `≥ 0`): `2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s6
 Size arguments: `ks0` = `2 * s12 + 2 * s48 + 2 * s85` (`sizes 0`, declared i64, narrowed to i32), `ks1` = `s12` (`sizes 1`, declared i64, narrowed to i32), `ks2` = `s48` (`sizes 2`, declared i64, narrowed to i32), `ks3` = `s85` (`sizes 3`, declared i64, narrowed to i32), `xnumel` = `2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)` (`sizes 4`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 328 side conditions proved.
 Note: 1 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 47 of 47 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: intermediate fits the narrowed type (12 checker condition(s): FITS_NARROW|n27|upper|launched lanes, FITS_NARROW|n27|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n27|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21 ...).
-* `side_1`: intermediate fits the narrowed type; size argument fits int32 (12 checker condition(s): FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask, FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask & not tmp22, FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask & tmp18 ...).
-* `side_2`: intermediate fits the narrowed type (11 checker condition(s): FITS_NARROW|n38|upper|launched lanes, FITS_NARROW|n38|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n38|upper|not tmp7 & xmask & not tmp50 & tmp40 ...).
-* `side_3`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n14|lower|launched lanes).
-* `side_4`: intermediate fits the narrowed type (10 checker condition(s): FITS_NARROW|n51|upper|launched lanes, FITS_NARROW|n51|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n51|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 ...).
-* `side_5`: intermediate fits the narrowed type; size argument fits int32 (3 checker condition(s): FITS_NARROW|n50|lower|not tmp7 & xmask & tmp40, FITS_NARROW|n50|lower|not tmp7 & xmask & tmp50 & tmp40, SIZE_ARG_FITS|n16|lower|launched lanes).
-* `side_6`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n0|upper|launched lanes).
-* `side_7`: intermediate fits the narrowed type (18 checker condition(s): FITS_NARROW|n10|upper|tmp15 & tmp7 & xmask, FITS_NARROW|n10|upper|tmp15 & xmask, FITS_NARROW|n27|lower|launched lanes ...).
-* `side_8`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n14|upper|launched lanes).
-* `side_9`: intermediate fits the narrowed type (13 checker condition(s): FITS_NARROW|n28|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n38|lower|launched lanes, FITS_NARROW|n38|lower|not tmp15 & tmp7 & xmask & not tmp22 & tmp26 ...).
-* `side_10`: intermediate fits the narrowed type (7 checker condition(s): FITS_NARROW|n8|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n8|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n8|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61 ...).
-* `side_11`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n16|upper|launched lanes).
-* `side_12`: intermediate fits the narrowed type (13 checker condition(s): FITS_NARROW|n40|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n51|lower|launched lanes, FITS_NARROW|n51|lower|not tmp7 & xmask & not tmp50 & tmp40 ...).
-* `side_13`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n11|upper|tmp15 & tmp7 & xmask, FITS_NARROW|n53|upper|not tmp7 & xmask & tmp50 & tmp40).
-* `side_14`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n29|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n61|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56).
-* `side_15`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n41|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n69|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n69|upper|xmask).
-* `side_16`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n39|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n39|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n39|upper|xmask).
-* `side_17`: intermediate fits the narrowed type (24 checker condition(s): FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n10|lower|xmask & tmp26, FITS_NARROW|n15|lower|not tmp15 & tmp7 & xmask & not tmp22 ...).
-* `side_18`: intermediate fits the narrowed type (5 checker condition(s): FITS_NARROW|n50|lower|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n50|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n50|lower|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 ...).
-* `side_19`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n49|lower|not tmp7 & xmask & tmp40, FITS_NARROW|n49|lower|not tmp7 & xmask & tmp50 & tmp40).
-* `side_20`: intermediate fits the narrowed type (21 checker condition(s): FITS_NARROW|n15|upper|not tmp15 & tmp7 & xmask & not tmp22, FITS_NARROW|n15|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n15|upper|not tmp15 & tmp7 & xmask & tmp18 ...).
-* `side_21`: intermediate fits the narrowed type (9 checker condition(s): FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n10|upper|xmask & tmp18 & tmp21, FITS_NARROW|n39|lower|not tmp15 & tmp7 & xmask & not tmp22 & tmp26 ...).
-* `side_22`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n50|upper|not tmp7 & xmask & tmp50 & tmp40).
-* `side_23`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n60|upper|xmask).
-* `side_24`: divisor >= 1 (1 checker condition(s): DIVISOR|n7|lower|launched lanes).
-* `side_25`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n9|upper|not tmp7 & xmask & tmp50 & tmp40, FITS_NARROW|n9|upper|tmp15 & tmp7 & xmask, FITS_NARROW|n9|upper|xmask).
-* `side_26`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n25|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n25|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56, FITS_NARROW|n25|upper|xmask).
-* `side_27`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n61|upper|xmask).
-* `side_28`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n37|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n37|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n37|upper|xmask).
-* `side_29`: intermediate fits the narrowed type (24 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask, FITS_NARROW|n10|lower|not tmp7 & xmask & tmp40, FITS_NARROW|n10|lower|not tmp7 & xmask & tmp50 & tmp40 ...).
-* `side_30`: intermediate fits the narrowed type (15 checker condition(s): FITS_NARROW|n17|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n17|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n17|upper|not tmp7 & xmask ...).
-* `side_31`: intermediate fits the narrowed type (16 checker condition(s): FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask, FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask & not tmp22, FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26 ...).
-* `side_32`: intermediate fits the narrowed type (6 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 ...).
-* `side_33`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n49|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61).
-* `side_34`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask & tmp50 & tmp40, FITS_NARROW|n10|upper|xmask & tmp50, FITS_NARROW|n60|lower|xmask ...).
-* `side_35`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n49|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56).
-* `side_36`: intermediate fits the narrowed type (8 checker condition(s): FITS_NARROW|n40|upper|xmask, FITS_NARROW|n50|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n50|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 ...).
-* `side_37`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n10|lower|xmask & tmp61).
-* `side_38`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56, FITS_NARROW|n10|upper|xmask & tmp53 & tmp56, FITS_NARROW|n68|lower|xmask ...).
-* `side_39`: intermediate fits the narrowed type (8 checker condition(s): FITS_NARROW|n28|upper|xmask, FITS_NARROW|n49|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n49|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 ...).
-* `side_40`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n53|upper|xmask).
-* `side_41`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|lower|launched lanes).
-* `side_42`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|upper|launched lanes).
-* `side_43`: intermediate fits the narrowed type (11 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 ...).
-* `side_44`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n41|upper|xmask).
-* `side_45`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n29|upper|xmask).
-* `side_46`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n11|upper|xmask).
-* `side_47`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n20|upper|launched lanes).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 4 fits int32.
+* `side_1`: size argument 4 fits int32.
+* `side_2`: size argument 0 fits int32.
+* `side_3`: size argument 0 fits int32.
+* `side_4`: divisor >= 1.
+* `side_5`: intermediate fits i32: e3; intermediate fits i32: e16; cast in a mask atom fits.
+* `side_6`: size argument 1 fits int32.
+* `side_7`: size argument 1 fits int32.
+* `side_8`: size argument 2 fits int32.
+* `side_9`: size argument 2 fits int32.
+* `side_10`: intermediate fits i32: e5; intermediate fits i32: e17; cast in a mask atom fits.
+* `side_11`: intermediate fits i32: e5; intermediate fits i32: e17; cast in a mask atom fits.
+* `side_12`: size argument 3 fits int32; intermediate fits i32: (.add (.add e3 e10) e13).
+* `side_13`: size argument 3 fits int32.
+* `side_14`: intermediate fits i32: e6; intermediate fits i32: (.cast .i32 e6); intermediate fits i32: e16.
+* `side_15`: intermediate fits i32: e6; intermediate fits i32: (.cast .i32 e6).
+* `side_16`: intermediate fits i32: e1.
+* `side_17`: intermediate fits i32: e2.
+* `side_18`: intermediate fits i32: (.add e2 e3).
+* `side_19`: point factor >= 0.
+* `side_20`: intermediate fits i32: e9.
+* `side_21`: intermediate fits i32: e10; intermediate fits i32: (.add e10 e3); intermediate fits i32: (.add e9 (.add e10 e3)).
+* `side_22`: intermediate fits i32: e10.
+* `side_23`: intermediate fits i32: (.add e10 e3).
+* `side_24`: intermediate fits i32: (.add e9 (.add e10 e3)).
+* `side_25`: point factor >= 0.
+* `side_26`: intermediate fits i32: e12.
+* `side_27`: intermediate fits i32: e10; intermediate fits i32: (.add e3 e10).
+* `side_28`: intermediate fits i32: e13; intermediate fits i32: (.add e10 e20).
+* `side_29`: intermediate fits i32: e13.
+* `side_30`: intermediate fits i32: e14; intermediate fits i32: (.add (.add e3 e10) e13).
+* `side_31`: intermediate fits i32: e14.
+* `side_32`: intermediate fits i32: (.add e14 e3); intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)); intermediate fits i32: (.add e14 e20).
+* `side_33`: intermediate fits i32: e15; intermediate fits i32: e24.
+* `side_34`: intermediate fits i32: (.add e3 e10).
+* `side_35`: intermediate fits i32: (.add (.add e3 e10) e13); intermediate fits i32: e6; intermediate fits i32: (.cast .i32 e6).
+* `side_36`: intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)).
+* `side_37`: intermediate fits i32: e20; intermediate fits i32: (.cast .i32 e20); cast in a mask atom fits; intermediate fits i32: e16.
+* `side_38`: point factor >= 0.
+* `side_39`: intermediate fits i32: (.add e3 e10).
+* `side_40`: intermediate fits i32: (.add e2 e20).
+* `side_41`: intermediate fits i32: e6; intermediate fits i32: (.cast .i32 e6).
+* `side_42`: intermediate fits i32: (.add e9 (.add e10 e20)).
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.NestedCatAdd_PoiFusedAddCat0
 
@@ -159,468 +159,1963 @@ def e25 : Expr := (.mand (.cmp .ge (.cast .i32 e20) e17) e22)
 /-- Shared subterm. -/
 def e26 : Expr := (.mand e25 e8)
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := (.add e2 e3),
+  mask := (.mand (.mand e4 e7) e8), other := "0.0" }
+
+/-- Load 1. -/
+def load1 : Load := { ptr := 1, offset := (.add e9 (.add e10 e3)),
+  mask := (.mand (.mand e11 e7) e8), other := "0.0" }
+
+/-- Load 2. -/
+def load2 : Load := { ptr := 2, offset := e15,
+  mask := e19, other := "0.0" }
+
+/-- Load 3. -/
+def load3 : Load := { ptr := 3, offset := e15,
+  mask := e19, other := "0.0" }
+
+/-- Load 4. -/
+def load4 : Load := { ptr := 4, offset := (.add e2 e20),
+  mask := (.mand (.mand e21 e22) e8), other := "0.0" }
+
+/-- Load 5. -/
+def load5 : Load := { ptr := 5, offset := (.add e9 (.add e10 e20)),
+  mask := (.mand (.mand e23 e22) e8), other := "0.0" }
+
+/-- Load 6. -/
+def load6 : Load := { ptr := 6, offset := e24,
+  mask := e26, other := "0.0" }
+
+/-- Load 7. -/
+def load7 : Load := { ptr := 7, offset := e24,
+  mask := e26, other := "0.0" }
+
 /-- The kernel `triton_poi_fused_add_cat_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_add_cat_0"
   sizeArgs := [0, 1, 2, 3]
-  loads := [
-    { ptr := 0, offset := (.add e2 e3),
-      mask := (.mand (.mand e4 e7) e8), other := "0.0" },
-    { ptr := 1, offset := (.add e9 (.add e10 e3)),
-      mask := (.mand (.mand e11 e7) e8), other := "0.0" },
-    { ptr := 2, offset := e15,
-      mask := e19, other := "0.0" },
-    { ptr := 3, offset := e15,
-      mask := e19, other := "0.0" },
-    { ptr := 4, offset := (.add e2 e20),
-      mask := (.mand (.mand e21 e22) e8), other := "0.0" },
-    { ptr := 5, offset := (.add e9 (.add e10 e20)),
-      mask := (.mand (.mand e23 e22) e8), other := "0.0" },
-    { ptr := 6, offset := e24,
-      mask := e26, other := "0.0" },
-    { ptr := 7, offset := e24,
-      mask := e26, other := "0.0" }
-  ]
+  loads := [load0, load1, load2, load3, load4, load5, load6, load7]
   store := { ptr := 8, offset := e0,
     mask := e8,
     value := (.select e7 (.select e7 (.select e4 (.un "to:fp32" (.load 0)) (.select e11 (.un "to:fp32" (.load 1)) (.select e18 (.bin "add:fp32" (.un "to:fp32" (.load 2)) (.un "to:fp32" (.load 3))) (.const "0.0")))) (.const "0.0")) (.select e22 (.select e21 (.un "to:fp32" (.load 4)) (.select e23 (.un "to:fp32" (.load 5)) (.select e25 (.bin "add:fp32" (.un "to:fp32" (.load 6)) (.un "to:fp32" (.load 7))) (.const "0.0")))) (.const "0.0"))) }
 
-/-- intermediate fits the narrowed type. Origin: 12 checker condition(s): FITS_NARROW|n27|upper|launched lanes, FITS_NARROW|n27|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n27|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21 .... -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) : Prop := 2 ≤ s12 ∧ 2 ≤ s48 ∧ 2 ≤ s66 ∧ 2 ≤ s85
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) : Prop := 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85) ∧ 0 ≤ 2147483647 - (s12 * s66) ∧ 0 ≤ 2147483647 - (s48 * s66) ∧ 0 ≤ 2147483647 - (s66 * s85)
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (L : Lane) : Prop := L.sizes 0 = 2 * s12 + 2 * s48 + 2 * s85 ∧ L.sizes 1 = s12 ∧ L.sizes 2 = s48 ∧ L.sizes 3 = s85 ∧ L.sizes 4 = 2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)
+
+/-- size argument 4 fits int32. -/
 theorem side_0 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ s12 + 2147483647 := by
+    : 0 ≤ 2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) + 2147483648 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type; size argument fits int32. Origin: 12 checker condition(s): FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask, FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask & not tmp22, FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask & tmp18 .... -/
+/-- size argument 4 fits int32. -/
 theorem side_1 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ s12 + 2147483648 := by
+    : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 11 checker condition(s): FITS_NARROW|n38|upper|launched lanes, FITS_NARROW|n38|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n38|upper|not tmp7 & xmask & not tmp50 & tmp40 .... -/
+/-- size argument 0 fits int32. -/
 theorem side_2 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ s48 + 2147483647 := by
+    : 0 ≤ 2 * s12 + 2 * s48 + 2 * s85 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n14|lower|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_3 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ s48 + 2147483648 := by
+    : 0 ≤ 2147483647 - 2 * s12 - 2 * s48 - 2 * s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 10 checker condition(s): FITS_NARROW|n51|upper|launched lanes, FITS_NARROW|n51|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n51|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 .... -/
+/-- divisor >= 1. -/
 theorem side_4 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ s85 + 2147483647 := by
+    : 0 ≤ 2 * s12 + 2 * s48 + 2 * s85 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type; size argument fits int32. Origin: 3 checker condition(s): FITS_NARROW|n50|lower|not tmp7 & xmask & tmp40, FITS_NARROW|n50|lower|not tmp7 & xmask & tmp50 & tmp40, SIZE_ARG_FITS|n16|lower|launched lanes. -/
+/-- intermediate fits i32: e3; intermediate fits i32: e16; cast in a mask atom fits. -/
 theorem side_5 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ s85 + 2147483648 := by
+    : 0 ≤ 2147483648 - 2 * s12 - 2 * s48 - 2 * s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n0|upper|launched lanes. -/
+/-- size argument 1 fits int32. -/
 theorem side_6 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483647 - s12 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s12 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 18 checker condition(s): FITS_NARROW|n10|upper|tmp15 & tmp7 & xmask, FITS_NARROW|n10|upper|tmp15 & xmask, FITS_NARROW|n27|lower|launched lanes .... -/
+/-- size argument 1 fits int32. -/
 theorem side_7 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - s12 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s12 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n14|upper|launched lanes. -/
+/-- size argument 2 fits int32. -/
 theorem side_8 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483647 - s48 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s48 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 13 checker condition(s): FITS_NARROW|n28|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n38|lower|launched lanes, FITS_NARROW|n38|lower|not tmp15 & tmp7 & xmask & not tmp22 & tmp26 .... -/
+/-- size argument 2 fits int32. -/
 theorem side_9 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - s48 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s48 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 7 checker condition(s): FITS_NARROW|n8|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n8|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n8|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61 .... -/
+/-- intermediate fits i32: e5; intermediate fits i32: e17; cast in a mask atom fits. -/
 theorem side_10 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - s66 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s12 + s48 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n16|upper|launched lanes. -/
+/-- intermediate fits i32: e5; intermediate fits i32: e17; cast in a mask atom fits. -/
 theorem side_11 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483647 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s12 - s48 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 13 checker condition(s): FITS_NARROW|n40|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n51|lower|launched lanes, FITS_NARROW|n51|lower|not tmp7 & xmask & not tmp50 & tmp40 .... -/
+/-- size argument 3 fits int32; intermediate fits i32: (.add (.add e3 e10) e13). -/
 theorem side_12 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s85 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n11|upper|tmp15 & tmp7 & xmask, FITS_NARROW|n53|upper|not tmp7 & xmask & tmp50 & tmp40. -/
+/-- size argument 3 fits int32. -/
 theorem side_13 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - (s12 * s66) := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n29|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n61|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56. -/
+/-- intermediate fits i32: e6; intermediate fits i32: (.cast .i32 e6); intermediate fits i32: e16. -/
 theorem side_14 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - (s48 * s66) := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s12 + s48 + s85 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n41|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n69|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n69|upper|xmask. -/
+/-- intermediate fits i32: e6; intermediate fits i32: (.cast .i32 e6). -/
 theorem side_15 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - (s66 * s85) := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s12 - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n39|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n39|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n39|upper|xmask. -/
+/-- intermediate fits i32: e1. -/
 theorem side_16 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ s12 + s48 + 2147483647 := by
+    : 0 ≤ 2147483648 - s66 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.0833333 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 24 checker condition(s): FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n10|lower|xmask & tmp26, FITS_NARROW|n15|lower|not tmp15 & tmp7 & xmask & not tmp22 .... -/
+/-- intermediate fits i32: e2. -/
 theorem side_17 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ s12 + s48 + 2147483648 := by
+    : 0 ≤ s12 + 2147483647 - (s12 * s66) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 5 checker condition(s): FITS_NARROW|n50|lower|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n50|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n50|lower|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 .... -/
+/-- intermediate fits i32: (.add e2 e3). -/
 theorem side_18 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ s12 + s85 + 2147483648 := by
+    : 0 ≤ 2147483648 - (s12 * s66) - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n49|lower|not tmp7 & xmask & tmp40, FITS_NARROW|n49|lower|not tmp7 & xmask & tmp50 & tmp40. -/
+/-- point factor >= 0. -/
 theorem side_19 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ s48 + s85 + 2147483648 := by
+    : 0 ≤ s48 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 21 checker condition(s): FITS_NARROW|n15|upper|not tmp15 & tmp7 & xmask & not tmp22, FITS_NARROW|n15|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n15|upper|not tmp15 & tmp7 & xmask & tmp18 .... -/
+/-- intermediate fits i32: e9. -/
 theorem side_20 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483647 - s12 - s48 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s48 + 2147483647 - (s48 * s66) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 9 checker condition(s): FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n10|upper|xmask & tmp18 & tmp21, FITS_NARROW|n39|lower|not tmp15 & tmp7 & xmask & not tmp22 & tmp26 .... -/
+/-- intermediate fits i32: e10; intermediate fits i32: (.add e10 e3); intermediate fits i32: (.add e9 (.add e10 e3)). -/
 theorem side_21 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - s12 - s48 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483649 - s12 - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n50|upper|not tmp7 & xmask & tmp50 & tmp40. -/
+/-- intermediate fits i32: e10. -/
 theorem side_22 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - s12 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s12 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n60|upper|xmask. -/
+/-- intermediate fits i32: (.add e10 e3). -/
 theorem side_23 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
     : 0 ≤ 2147483648 - s48 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n7|lower|launched lanes. -/
+/-- intermediate fits i32: (.add e9 (.add e10 e3)). -/
 theorem side_24 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2 * s12 + 2 * s48 + 2 * s85 - 1 := by
+    : 0 ≤ 2147483648 - (s48 * s66) - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n9|upper|not tmp7 & xmask & tmp50 & tmp40, FITS_NARROW|n9|upper|tmp15 & tmp7 & xmask, FITS_NARROW|n9|upper|xmask. -/
+/-- point factor >= 0. -/
 theorem side_25 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ s12 + 2147483647 - (s12 * s66) := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s85 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n25|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n25|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56, FITS_NARROW|n25|upper|xmask. -/
+/-- intermediate fits i32: e12. -/
 theorem side_26 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ s48 + 2147483647 - (s48 * s66) := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s85 + 2147483647 - (s66 * s85) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n61|upper|xmask. -/
+/-- intermediate fits i32: e10; intermediate fits i32: (.add e3 e10). -/
 theorem side_27 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - (s48 * s66) - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s12 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n37|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n37|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n37|upper|xmask. -/
+/-- intermediate fits i32: e13; intermediate fits i32: (.add e10 e20). -/
 theorem side_28 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ s85 + 2147483647 - (s66 * s85) := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s48 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 24 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask, FITS_NARROW|n10|lower|not tmp7 & xmask & tmp40, FITS_NARROW|n10|lower|not tmp7 & xmask & tmp50 & tmp40 .... -/
+/-- intermediate fits i32: e13. -/
 theorem side_29 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ s12 + s48 + s85 + 2147483648 := by
+    : 0 ≤ s48 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 15 checker condition(s): FITS_NARROW|n17|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n17|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n17|upper|not tmp7 & xmask .... -/
+/-- intermediate fits i32: e14; intermediate fits i32: (.add (.add e3 e10) e13). -/
 theorem side_30 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483647 - s12 - s48 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s12 - s48 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 16 checker condition(s): FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask, FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask & not tmp22, FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26 .... -/
+/-- intermediate fits i32: e14. -/
 theorem side_31 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - s12 - s48 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s12 + s48 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 6 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 .... -/
+/-- intermediate fits i32: (.add e14 e3); intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)); intermediate fits i32: (.add e14 e20). -/
 theorem side_32 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2 * s12 + s48 + s85 + 2147483648 := by
+    : 0 ≤ 2147483648 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n49|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61. -/
+/-- intermediate fits i32: e15; intermediate fits i32: e24. -/
 theorem side_33 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ s12 + 2 * s48 + s85 + 2147483648 := by
+    : 0 ≤ 2147483648 - (s66 * s85) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask & tmp50 & tmp40, FITS_NARROW|n10|upper|xmask & tmp50, FITS_NARROW|n60|lower|xmask .... -/
+/-- intermediate fits i32: (.add e3 e10). -/
 theorem side_34 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - 2 * s12 - s48 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s12 - 2 * s48 - 2 * s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n49|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56. -/
+/-- intermediate fits i32: (.add (.add e3 e10) e13); intermediate fits i32: e6; intermediate fits i32: (.cast .i32 e6). -/
 theorem side_35 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - s12 - 2 * s48 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s12 - s48 - 2 * s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 8 checker condition(s): FITS_NARROW|n40|upper|xmask, FITS_NARROW|n50|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n50|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 .... -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)). -/
 theorem side_36 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - s12 - s48 - 2 * s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s85 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n10|lower|xmask & tmp61. -/
+/-- intermediate fits i32: e20; intermediate fits i32: (.cast .i32 e20); cast in a mask atom fits; intermediate fits i32: e16. -/
 theorem side_37 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2 * s12 + 2 * s48 + s85 + 2147483648 := by
+    : 0 ≤ 2147483648 - s12 - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56, FITS_NARROW|n10|upper|xmask & tmp53 & tmp56, FITS_NARROW|n68|lower|xmask .... -/
+/-- point factor >= 0. -/
 theorem side_38 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - 2 * s12 - 2 * s48 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s12 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 8 checker condition(s): FITS_NARROW|n28|upper|xmask, FITS_NARROW|n49|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n49|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 .... -/
+/-- intermediate fits i32: (.add e3 e10). -/
 theorem side_39 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - s12 - 2 * s48 - 2 * s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s48 + s85 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n53|upper|xmask. -/
+/-- intermediate fits i32: (.add e2 e20). -/
 theorem side_40 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - (s12 * s66) - s48 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s12 * s66) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n7|lower|launched lanes. -/
+/-- intermediate fits i32: e6; intermediate fits i32: (.cast .i32 e6). -/
 theorem side_41 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2 * s12 + 2 * s48 + 2 * s85 + 2147483648 := by
+    : 0 ≤ s12 + s85 + 2147483649 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n7|upper|launched lanes. -/
+/-- intermediate fits i32: (.add e9 (.add e10 e20)). -/
 theorem side_42 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483647 - 2 * s12 - 2 * s48 - 2 * s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s48 * s66) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 11 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 .... -/
-theorem side_43 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
-    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
-    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - 2 * s12 - 2 * s48 - 2 * s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  narrowing_side
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds s12 s48 s66 s85) (hg : Guards s12 s48 s66 s85)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s12 s48 s66 s85 L) : kernel.Safe L := by
+  obtain ⟨h_s12, h_s48, h_s66, h_s85⟩ := hb
+  obtain ⟨g0, g1, g2, g3⟩ := hg
+  obtain ⟨z0, z1, z2, z3, z4⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b2 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b1.agree b2.agree
+      · intro hk3
+        refine Or.inl (And.intro ?_ ?_)
+        · have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b5 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b6 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b5.le; omega)
+          have b7 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b8 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b6 b7 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b9 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b8.agree b9.agree
+        · intro hk10
+          have b11 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b12 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b13 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b11.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b12.le; omega)
+          have b14 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b15 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b13 b14 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b16 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b17 : Bounded kernel.sizeArgs L e3 (0) (s12 - 1) :=
+            b15.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk10; have h2 := b16.le; omega)
+          have b18 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b19 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b16 b18 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b20 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b21 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b19 b20 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          exact And.intro b17.agree b21.agree
+    · intro hm22
+      obtain ⟨hk23, hk24⟩ := Expr.ne_zero_of_mand_ne_zero hm22
+      obtain ⟨hk25, hk26⟩ := Expr.ne_zero_of_mand_ne_zero hk23
+      have b27 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b28 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b29 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b30 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b28.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk24; have h2 := b29.le; omega)
+      have b31 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b32 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b30 b31 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b33 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b34 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b27 b33 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b35 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b36 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b34 b35 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b37 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+        b32.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk26; have h2 := b36.le; omega)
+      have b38 : Bounded kernel.sizeArgs L (.size 1 .i64) (1) (s12) :=
+        b27.ge_of_ge (by have h1 := Expr.lt_of_cmp_ne_zero hk25; have h2 := b37.ge; omega)
+      have b39 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b30 b31 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b40 : Bounded kernel.sizeArgs L e2 (0) ((s12 * s66) - s12) :=
+        (Bounded.mul_nonneg b38 b39 (by omega) (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b41 : Bounded kernel.sizeArgs L (.add e2 e3) (0) ((s12 * s66) + s48 + s85 - 1) :=
+        (Bounded.add b40 b37 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b41.agree
+  have A1 : load1.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b42 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b43 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b42.agree b43.agree
+      · intro hk44
+        refine Or.inl (And.intro ?_ ?_)
+        · refine Or.inl (And.intro ?_ ?_)
+          · have b45 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b46 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+              (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b47 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+              b45.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk44; have h2 := b46.le; omega)
+            have b48 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b49 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.mod b47 b48 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b50 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            exact And.intro b49.agree b50.agree
+          · intro hk51
+            have b52 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b53 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+              (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b54 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+              b52.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk44; have h2 := b53.le; omega)
+            have b55 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b56 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.mod b54 b55 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b57 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b58 : Bounded kernel.sizeArgs L e3 (s12) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+              b56.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk51; have h2 := b57.ge; omega)
+            have b59 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+              (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b60 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+              (Bounded.add b57 b59 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            exact And.intro b58.agree b60.agree
+        · intro hk61
+          obtain ⟨hk62, hk63⟩ := Expr.ne_zero_of_mand_ne_zero hk61
+          have b64 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b65 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b66 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b64.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk44; have h2 := b65.le; omega)
+          have b67 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b68 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b66 b67 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b69 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b70 : Bounded kernel.sizeArgs L e3 (s12) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            b68.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk62; have h2 := b69.ge; omega)
+          have b71 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b72 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b69 b71 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b73 : Bounded kernel.sizeArgs L e3 (s12) (s12 + s48 - 1) :=
+            b70.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk63; have h2 := b72.le; omega)
+          have b74 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b75 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b72 b74 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          exact And.intro b73.agree b75.agree
+    · intro hm76
+      obtain ⟨hk77, hk78⟩ := Expr.ne_zero_of_mand_ne_zero hm76
+      obtain ⟨hk79, hk80⟩ := Expr.ne_zero_of_mand_ne_zero hk77
+      obtain ⟨hk81, hk82⟩ := Expr.ne_zero_of_mand_ne_zero hk79
+      have b83 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b84 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b85 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b86 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b84.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk78; have h2 := b85.le; omega)
+      have b87 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b88 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b86 b87 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b89 : Bounded kernel.sizeArgs L e9 (0) ((s48 * s66) - s48) :=
+        (Bounded.mul_point_left b83 b88 (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b90 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b91 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b92 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b86 b87 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b93 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b91 b83 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b94 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 - 1) :=
+        b92.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk82; have h2 := b93.le; omega)
+      have b95 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b96 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b93 b95 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b97 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+        b94.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk80; have h2 := b96.le; omega)
+      have b98 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12 + s48 + s85 - 1) :=
+        b91.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk81; have h2 := b97.le; omega)
+      have b99 : Bounded kernel.sizeArgs L e10 (1 - s12 - s48 - s85) (-s12) :=
+        (Bounded.mul_npoint_left b90 b98 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b100 : Bounded kernel.sizeArgs L (.add e10 e3) (1 - s12 - s48 - s85) (s48 + s85 - 1) :=
+        (Bounded.add b99 b97 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_23 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b101 : Bounded kernel.sizeArgs L (.add e9 (.add e10 e3)) (1 - s12 - s48 - s85) ((s48 * s66) + s85 - 1) :=
+        (Bounded.add b89 b100 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_24 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b101.agree
+  have A2 : load2.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b102 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b103 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b102.agree b103.agree
+      · intro hk104
+        refine Or.inl (And.intro ?_ ?_)
+        · have b105 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b106 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b107 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b105.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk104; have h2 := b106.le; omega)
+          have b108 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b109 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b107 b108 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b110 : Bounded kernel.sizeArgs L e16 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b109 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b111 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b112 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b113 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b111 b112 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b114 : Bounded kernel.sizeArgs L e17 (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b113 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b110.agree b114.agree
+        · intro hk115
+          have b116 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b117 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b118 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b116.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk104; have h2 := b117.le; omega)
+          have b119 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b120 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b118 b119 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b121 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b122 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b123 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b121 b122 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b124 : Bounded kernel.sizeArgs L e17 (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b123 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b126 : Bounded kernel.sizeArgs L e3 (s12 + s48) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            b120.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk115; have h2 := b124.ge; have := Bounded.cast_eval (t := .i32) b120 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c125 := Bounded.cast (t := .i32) b120 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b127 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b128 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b123 b127 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          exact And.intro b126.agree b128.agree
+    · intro hm129
+      obtain ⟨hk130, hk131⟩ := Expr.ne_zero_of_mand_ne_zero hm129
+      obtain ⟨hk132, hk133⟩ := Expr.ne_zero_of_mand_ne_zero hk130
+      have b134 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b135 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b136 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b137 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b135.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk131; have h2 := b136.le; omega)
+      have b138 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b139 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b137 b138 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b140 : Bounded kernel.sizeArgs L e12 (0) ((s66 * s85) - s85) :=
+        (Bounded.mul_point_left b134 b139 (by have := side_25 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b141 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b142 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b143 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b141 b142 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b144 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b145 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b141 b144 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b146 : Bounded kernel.sizeArgs L e14 (-s12 - s48) (-s12 - s48) :=
+        (Bounded.add b143 b145 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_31 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b147 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b137 b138 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b148 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b142 b144 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b149 : Bounded kernel.sizeArgs L e17 (s12 + s48) (s12 + s48) :=
+        (Bounded.cast b148 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b151 : Bounded kernel.sizeArgs L e3 (s12 + s48) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        b147.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk132; have h2 := b149.ge; have := Bounded.cast_eval (t := .i32) b147 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c150 := Bounded.cast (t := .i32) b147 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b152 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b148 b134 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b153 : Bounded kernel.sizeArgs L e3 (s12 + s48) (s12 + s48 + s85 - 1) :=
+        b151.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk133; have h2 := b152.le; omega)
+      have b154 : Bounded kernel.sizeArgs L (.add e14 e3) (0) (s85 - 1) :=
+        (Bounded.add b146 b153 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b155 : Bounded kernel.sizeArgs L e15 (0) ((s66 * s85) - 1) :=
+        (Bounded.add b140 b154 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_33 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b155.agree
+  have A3 : load3.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b156 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b157 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b156.agree b157.agree
+      · intro hk158
+        refine Or.inl (And.intro ?_ ?_)
+        · have b159 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b160 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b161 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b159.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk158; have h2 := b160.le; omega)
+          have b162 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b163 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b161 b162 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b164 : Bounded kernel.sizeArgs L e16 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b163 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b165 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b166 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b167 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b165 b166 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b168 : Bounded kernel.sizeArgs L e17 (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b167 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b164.agree b168.agree
+        · intro hk169
+          have b170 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b171 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b172 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b170.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk158; have h2 := b171.le; omega)
+          have b173 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b174 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b172 b173 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b175 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b176 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b177 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b175 b176 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b178 : Bounded kernel.sizeArgs L e17 (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b177 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b180 : Bounded kernel.sizeArgs L e3 (s12 + s48) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            b174.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk169; have h2 := b178.ge; have := Bounded.cast_eval (t := .i32) b174 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c179 := Bounded.cast (t := .i32) b174 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b181 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b182 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b177 b181 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          exact And.intro b180.agree b182.agree
+    · intro hm183
+      obtain ⟨hk184, hk185⟩ := Expr.ne_zero_of_mand_ne_zero hm183
+      obtain ⟨hk186, hk187⟩ := Expr.ne_zero_of_mand_ne_zero hk184
+      have b188 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b189 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b190 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b191 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b189.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk185; have h2 := b190.le; omega)
+      have b192 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b193 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b191 b192 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b194 : Bounded kernel.sizeArgs L e12 (0) ((s66 * s85) - s85) :=
+        (Bounded.mul_point_left b188 b193 (by have := side_25 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b195 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b196 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b197 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b195 b196 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b198 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b199 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b195 b198 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b200 : Bounded kernel.sizeArgs L e14 (-s12 - s48) (-s12 - s48) :=
+        (Bounded.add b197 b199 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_31 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b201 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b191 b192 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b202 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b196 b198 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b203 : Bounded kernel.sizeArgs L e17 (s12 + s48) (s12 + s48) :=
+        (Bounded.cast b202 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b205 : Bounded kernel.sizeArgs L e3 (s12 + s48) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        b201.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk186; have h2 := b203.ge; have := Bounded.cast_eval (t := .i32) b201 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c204 := Bounded.cast (t := .i32) b201 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b206 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b202 b188 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b207 : Bounded kernel.sizeArgs L e3 (s12 + s48) (s12 + s48 + s85 - 1) :=
+        b205.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk187; have h2 := b206.le; omega)
+      have b208 : Bounded kernel.sizeArgs L (.add e14 e3) (0) (s85 - 1) :=
+        (Bounded.add b200 b207 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b209 : Bounded kernel.sizeArgs L e15 (0) ((s66 * s85) - 1) :=
+        (Bounded.add b194 b208 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_33 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b209.agree
+  have A4 : load4.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b210 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b211 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b210.agree b211.agree
+      · intro hk212
+        refine Or.inl (And.intro ?_ ?_)
+        · have b213 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b214 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b215 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b213.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk212; have h2 := b214.le; omega)
+          have b216 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b217 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b215 b216 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b218 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b219 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b220 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b218 b219 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b221 : Bounded kernel.sizeArgs L (.add e3 e10) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.add b217 b220 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b222 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b223 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b218 b222 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b224 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b221 b223 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b225 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b226 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b218 b225 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b227 : Bounded kernel.sizeArgs L e20 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.add b224 b226 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          exact And.intro b227.agree b219.agree
+        · intro hk228
+          have b229 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b230 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b231 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b229.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk212; have h2 := b230.le; omega)
+          have b232 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b233 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b231 b232 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b234 : Bounded kernel.sizeArgs L e16 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b233 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b235 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b236 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b237 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b235 b236 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b238 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b239 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b237 b238 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b240 : Bounded kernel.sizeArgs L (.cast .i32 e6) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b239 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b234.agree b240.agree
+    · intro hm241
+      obtain ⟨hk242, hk243⟩ := Expr.ne_zero_of_mand_ne_zero hm241
+      obtain ⟨hk244, hk245⟩ := Expr.ne_zero_of_mand_ne_zero hk242
+      have b246 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b247 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b248 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b249 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b247.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk243; have h2 := b248.le; omega)
+      have b250 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b251 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b249 b250 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b252 : Bounded kernel.sizeArgs L e2 (0) ((s12 * s66) - s12) :=
+        (Bounded.mul_point_left b246 b251 (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b253 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b249 b250 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b254 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b255 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b246 b254 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b256 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b257 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b255 b256 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b258 : Bounded kernel.sizeArgs L (.cast .i32 e6) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b257 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b260 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        b253.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk245; have h2 := b258.ge; have := Bounded.cast_eval (t := .i32) b253 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c259 := Bounded.cast (t := .i32) b253 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b261 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b262 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b261 b246 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b263 : Bounded kernel.sizeArgs L (.add e3 e10) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.add b260 b262 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b264 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b261 b254 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b265 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (s85) (s12 + s48 + 2 * s85 - 1) :=
+        (Bounded.add b263 b264 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b266 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+        (Bounded.mul_npoint_left b261 b256 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b267 : Bounded kernel.sizeArgs L e20 (0) (s12 + s48 + s85 - 1) :=
+        (Bounded.add b265 b266 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b268 : Bounded kernel.sizeArgs L e20 (0) (s12 - 1) :=
+        b267.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk244; have h2 := b246.le; omega)
+      have b269 : Bounded kernel.sizeArgs L (.add e2 e20) (0) ((s12 * s66) - 1) :=
+        (Bounded.add b252 b268 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_40 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b269.agree
+  have A5 : load5.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b270 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b271 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b270.agree b271.agree
+      · intro hk272
+        refine Or.inl (And.intro ?_ ?_)
+        · refine Or.inl (And.intro ?_ ?_)
+          · have b273 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b274 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+              (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b275 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+              b273.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk272; have h2 := b274.le; omega)
+            have b276 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b277 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.mod b275 b276 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b278 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+              (Bounded.weak (-1))
+            have b279 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b280 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+              (Bounded.mul_npoint_left b278 b279 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b281 : Bounded kernel.sizeArgs L (.add e3 e10) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.add b277 b280 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b282 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+              (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b283 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+              (Bounded.mul_npoint_left b278 b282 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b284 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+              (Bounded.add b281 b283 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b285 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+              (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b286 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+              (Bounded.mul_npoint_left b278 b285 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b287 : Bounded kernel.sizeArgs L e20 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+              (Bounded.add b284 b286 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            exact And.intro b287.agree b279.agree
+          · intro hk288
+            have b289 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b290 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+              (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b291 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+              b289.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk272; have h2 := b290.le; omega)
+            have b292 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b293 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.mod b291 b292 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b294 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+              (Bounded.weak (-1))
+            have b295 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b296 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+              (Bounded.mul_npoint_left b294 b295 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b297 : Bounded kernel.sizeArgs L (.add e3 e10) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.add b293 b296 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b298 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+              (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b299 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+              (Bounded.mul_npoint_left b294 b298 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b300 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+              (Bounded.add b297 b299 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b301 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+              (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b302 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+              (Bounded.mul_npoint_left b294 b301 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b303 : Bounded kernel.sizeArgs L e20 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+              (Bounded.add b300 b302 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b304 : Bounded kernel.sizeArgs L e20 (s12) (s12 + s48 + s85 - 1) :=
+              b303.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk288; have h2 := b295.ge; omega)
+            have b305 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+              (Bounded.add b295 b298 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            exact And.intro b304.agree b305.agree
+        · intro hk306
+          obtain ⟨hk307, hk308⟩ := Expr.ne_zero_of_mand_ne_zero hk306
+          have b309 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b310 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b311 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b309.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk272; have h2 := b310.le; omega)
+          have b312 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b313 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b311 b312 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b314 : Bounded kernel.sizeArgs L e16 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b313 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b315 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b316 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b317 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b315 b316 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b318 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b319 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b318 b315 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b320 : Bounded kernel.sizeArgs L (.add e3 e10) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.add b313 b319 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b321 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b318 b316 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b322 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b320 b321 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b323 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b324 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b318 b323 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b325 : Bounded kernel.sizeArgs L e20 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.add b322 b324 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b326 : Bounded kernel.sizeArgs L e20 (s12) (s12 + s48 + s85 - 1) :=
+            b325.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk307; have h2 := b315.ge; omega)
+          have b327 : Bounded kernel.sizeArgs L e5 (s12 + 1) (s12 + s48) :=
+            b317.ge_of_ge (by have h1 := Expr.lt_of_cmp_ne_zero hk308; have h2 := b326.ge; omega)
+          have b328 : Bounded kernel.sizeArgs L e6 (s12 + s85 + 1) (s12 + s48 + s85) :=
+            (Bounded.add b327 b323 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_41 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b329 : Bounded kernel.sizeArgs L (.cast .i32 e6) (s12 + s85 + 1) (s12 + s48 + s85) :=
+            (Bounded.cast b328 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_41 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b314.agree b329.agree
+    · intro hm330
+      obtain ⟨hk331, hk332⟩ := Expr.ne_zero_of_mand_ne_zero hm330
+      obtain ⟨hk333, hk334⟩ := Expr.ne_zero_of_mand_ne_zero hk331
+      obtain ⟨hk335, hk336⟩ := Expr.ne_zero_of_mand_ne_zero hk333
+      have b337 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b338 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b339 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b340 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b338.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk332; have h2 := b339.le; omega)
+      have b341 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b342 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b340 b341 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b343 : Bounded kernel.sizeArgs L e9 (0) ((s48 * s66) - s48) :=
+        (Bounded.mul_point_left b337 b342 (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b344 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b345 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b346 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b344 b345 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b347 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b340 b341 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b348 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b345 b337 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b349 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b350 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b348 b349 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b351 : Bounded kernel.sizeArgs L (.cast .i32 e6) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b350 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b353 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        b347.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk334; have h2 := b351.ge; have := Bounded.cast_eval (t := .i32) b347 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c352 := Bounded.cast (t := .i32) b347 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b354 : Bounded kernel.sizeArgs L (.add e3 e10) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.add b353 b346 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b355 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b344 b337 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b356 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (s85) (s12 + s48 + 2 * s85 - 1) :=
+        (Bounded.add b354 b355 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b357 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+        (Bounded.mul_npoint_left b344 b349 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b358 : Bounded kernel.sizeArgs L e20 (0) (s12 + s48 + s85 - 1) :=
+        (Bounded.add b356 b357 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b359 : Bounded kernel.sizeArgs L e20 (s12) (s12 + s48 + s85 - 1) :=
+        b358.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk335; have h2 := b345.ge; omega)
+      have b360 : Bounded kernel.sizeArgs L e20 (s12) (s12 + s48 - 1) :=
+        b359.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk336; have h2 := b348.le; omega)
+      have b361 : Bounded kernel.sizeArgs L (.add e10 e20) (0) (s48 - 1) :=
+        (Bounded.add b346 b360 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b362 : Bounded kernel.sizeArgs L (.add e9 (.add e10 e20)) (0) ((s48 * s66) - 1) :=
+        (Bounded.add b343 b361 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b362.agree
+  have A6 : load6.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b363 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b364 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b363.agree b364.agree
+      · intro hk365
+        refine Or.inl (And.intro ?_ ?_)
+        · have b366 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b367 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b368 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b366.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk365; have h2 := b367.le; omega)
+          have b369 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b370 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b368 b369 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b371 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b372 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b373 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b371 b372 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b374 : Bounded kernel.sizeArgs L (.add e3 e10) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.add b370 b373 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b375 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b376 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b371 b375 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b377 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b374 b376 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b378 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b379 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b371 b378 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b380 : Bounded kernel.sizeArgs L e20 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.add b377 b379 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b381 : Bounded kernel.sizeArgs L (.cast .i32 e20) (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b380 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b382 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b372 b375 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b383 : Bounded kernel.sizeArgs L e17 (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b382 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b381.agree b383.agree
+        · intro hk384
+          have b385 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b386 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b387 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b385.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk365; have h2 := b386.le; omega)
+          have b388 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b389 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b387 b388 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b390 : Bounded kernel.sizeArgs L e16 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b389 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b391 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b392 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b393 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b391 b392 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b394 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b395 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b394 b391 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b396 : Bounded kernel.sizeArgs L (.add e3 e10) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.add b389 b395 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b397 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b394 b392 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b398 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b396 b397 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b399 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b400 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b394 b399 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b401 : Bounded kernel.sizeArgs L e20 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.add b398 b400 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b402 : Bounded kernel.sizeArgs L (.cast .i32 e20) (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b401 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b404 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48 + s85 - 1) :=
+            b393.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk384; have h2 := b402.le; have := Bounded.cast_eval (t := .i32) b393 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c403 := Bounded.cast (t := .i32) b393 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b405 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b404 b399 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b406 : Bounded kernel.sizeArgs L (.cast .i32 e6) (s12 + s48 + s85) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.cast b405 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b390.agree b406.agree
+    · intro hm407
+      obtain ⟨hk408, hk409⟩ := Expr.ne_zero_of_mand_ne_zero hm407
+      obtain ⟨hk410, hk411⟩ := Expr.ne_zero_of_mand_ne_zero hk408
+      have b412 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b413 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b414 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b415 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b413.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk409; have h2 := b414.le; omega)
+      have b416 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b417 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b415 b416 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b418 : Bounded kernel.sizeArgs L e12 (0) ((s66 * s85) - s85) :=
+        (Bounded.mul_point_left b412 b417 (by have := side_25 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b419 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b420 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b421 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b419 b420 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b422 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b423 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b419 b422 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b424 : Bounded kernel.sizeArgs L e14 (-s12 - s48) (-s12 - s48) :=
+        (Bounded.add b421 b423 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_31 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b425 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b415 b416 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b426 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b420 b422 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b427 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b426 b412 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b428 : Bounded kernel.sizeArgs L (.cast .i32 e6) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b427 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b430 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        b425.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk411; have h2 := b428.ge; have := Bounded.cast_eval (t := .i32) b425 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c429 := Bounded.cast (t := .i32) b425 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b431 : Bounded kernel.sizeArgs L (.add e3 e10) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.add b430 b421 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b432 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (s85) (s12 + s48 + 2 * s85 - 1) :=
+        (Bounded.add b431 b423 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b433 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+        (Bounded.mul_npoint_left b419 b412 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b434 : Bounded kernel.sizeArgs L e20 (0) (s12 + s48 + s85 - 1) :=
+        (Bounded.add b432 b433 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b435 : Bounded kernel.sizeArgs L e17 (s12 + s48) (s12 + s48) :=
+        (Bounded.cast b426 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b437 : Bounded kernel.sizeArgs L e20 (s12 + s48) (s12 + s48 + s85 - 1) :=
+        b434.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk410; have h2 := b435.ge; have := Bounded.cast_eval (t := .i32) b434 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c436 := Bounded.cast (t := .i32) b434 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b438 : Bounded kernel.sizeArgs L (.add e14 e20) (0) (s85 - 1) :=
+        (Bounded.add b424 b437 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b439 : Bounded kernel.sizeArgs L e24 (0) ((s66 * s85) - 1) :=
+        (Bounded.add b418 b438 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_33 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b439.agree
+  have A7 : load7.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b440 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b441 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b440.agree b441.agree
+      · intro hk442
+        refine Or.inl (And.intro ?_ ?_)
+        · have b443 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b444 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b445 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b443.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk442; have h2 := b444.le; omega)
+          have b446 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b447 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b445 b446 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b448 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b449 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b450 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b448 b449 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b451 : Bounded kernel.sizeArgs L (.add e3 e10) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.add b447 b450 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b452 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b453 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b448 b452 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b454 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b451 b453 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b455 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b456 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b448 b455 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b457 : Bounded kernel.sizeArgs L e20 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.add b454 b456 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b458 : Bounded kernel.sizeArgs L (.cast .i32 e20) (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b457 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b459 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b449 b452 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b460 : Bounded kernel.sizeArgs L e17 (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b459 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b458.agree b460.agree
+        · intro hk461
+          have b462 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b463 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b464 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b462.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk442; have h2 := b463.le; omega)
+          have b465 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b466 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b464 b465 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b467 : Bounded kernel.sizeArgs L e16 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b466 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b468 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b469 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b470 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b468 b469 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b471 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b472 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b471 b468 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b473 : Bounded kernel.sizeArgs L (.add e3 e10) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.add b466 b472 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b474 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b471 b469 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b475 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b473 b474 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b476 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b477 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b471 b476 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b478 : Bounded kernel.sizeArgs L e20 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.add b475 b477 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b479 : Bounded kernel.sizeArgs L (.cast .i32 e20) (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b478 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b481 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48 + s85 - 1) :=
+            b470.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk461; have h2 := b479.le; have := Bounded.cast_eval (t := .i32) b470 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c480 := Bounded.cast (t := .i32) b470 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b482 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b481 b476 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b483 : Bounded kernel.sizeArgs L (.cast .i32 e6) (s12 + s48 + s85) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.cast b482 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b467.agree b483.agree
+    · intro hm484
+      obtain ⟨hk485, hk486⟩ := Expr.ne_zero_of_mand_ne_zero hm484
+      obtain ⟨hk487, hk488⟩ := Expr.ne_zero_of_mand_ne_zero hk485
+      have b489 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b490 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b491 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b492 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b490.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk486; have h2 := b491.le; omega)
+      have b493 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b494 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b492 b493 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b495 : Bounded kernel.sizeArgs L e12 (0) ((s66 * s85) - s85) :=
+        (Bounded.mul_point_left b489 b494 (by have := side_25 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b496 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b497 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b498 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b496 b497 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b499 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b500 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b496 b499 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b501 : Bounded kernel.sizeArgs L e14 (-s12 - s48) (-s12 - s48) :=
+        (Bounded.add b498 b500 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_31 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b502 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b492 b493 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b503 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b497 b499 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b504 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b503 b489 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b505 : Bounded kernel.sizeArgs L (.cast .i32 e6) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b504 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b507 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        b502.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk488; have h2 := b505.ge; have := Bounded.cast_eval (t := .i32) b502 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c506 := Bounded.cast (t := .i32) b502 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b508 : Bounded kernel.sizeArgs L (.add e3 e10) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.add b507 b498 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b509 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (s85) (s12 + s48 + 2 * s85 - 1) :=
+        (Bounded.add b508 b500 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b510 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+        (Bounded.mul_npoint_left b496 b489 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b511 : Bounded kernel.sizeArgs L e20 (0) (s12 + s48 + s85 - 1) :=
+        (Bounded.add b509 b510 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b512 : Bounded kernel.sizeArgs L e17 (s12 + s48) (s12 + s48) :=
+        (Bounded.cast b503 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b514 : Bounded kernel.sizeArgs L e20 (s12 + s48) (s12 + s48 + s85 - 1) :=
+        b511.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk487; have h2 := b512.ge; have := Bounded.cast_eval (t := .i32) b511 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c513 := Bounded.cast (t := .i32) b511 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b515 : Bounded kernel.sizeArgs L (.add e14 e20) (0) (s85 - 1) :=
+        (Bounded.add b501 b514 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b516 : Bounded kernel.sizeArgs L e24 (0) ((s66 * s85) - 1) :=
+        (Bounded.add b495 b515 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_33 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b516.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (And.intro (And.intro (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (And.intro (And.intro (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (And.intro (And.intro (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) True.intro)))), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 (And.intro A2 (And.intro A3 (And.intro A4 (And.intro A5 (And.intro A6 (And.intro A7 True.intro)))))))), ?_, ?_, ?_⟩
+  · have b517 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b518 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+      (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+    exact And.intro b517.agree b518.agree
+  · intro hm519
+    have b520 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b521 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+      (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+    have b522 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+      b520.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm519; have h2 := b521.le; omega)
+    exact b522.agree
+  · intro hm523
+    refine And.intro ?_ (And.intro ?_ ?_)
+    · have b524 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b525 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b526 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b524.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm523; have h2 := b525.le; omega)
+      have b527 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b528 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b526 b527 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b529 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b530 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b531 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b529 b530 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b532 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b533 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b531 b532 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact And.intro b528.agree b533.agree
+    · intro hk534
+      refine And.intro ?_ (And.intro ?_ ?_)
+      · have b535 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b536 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b537 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+          b535.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm523; have h2 := b536.le; omega)
+        have b538 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b539 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+          (Bounded.mod b537 b538 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+        have b540 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b541 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b542 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+          (Bounded.add b540 b541 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+        have b543 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+          (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b544 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+          (Bounded.add b542 b543 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+        have b545 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+          b539.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk534; have h2 := b544.le; omega)
+        exact And.intro b545.agree b544.agree
+      · intro hk546
+        refine And.intro ?_ (And.intro ?_ ?_)
+        · have b547 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b548 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b549 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b547.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm523; have h2 := b548.le; omega)
+          have b550 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b551 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b549 b550 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b552 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b553 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b554 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b552 b553 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b555 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b556 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b554 b555 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b557 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+            b551.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk534; have h2 := b556.le; omega)
+          have b558 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+            b557.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk546; have h2 := b556.le; omega)
+          exact And.intro b558.agree b552.agree
+        · intro hk559
+          exact True.intro
+        · intro hk560
+          refine And.intro ?_ (And.intro ?_ ?_)
+          · refine Or.inl (And.intro ?_ ?_)
+            · have b561 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                Bounded.xindex hL
+              have b562 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b563 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                b561.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm523; have h2 := b562.le; omega)
+              have b564 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b565 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                (Bounded.mod b563 b564 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b566 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b567 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b568 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+                (Bounded.add b566 b567 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b569 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b570 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.add b568 b569 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b571 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                b565.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk534; have h2 := b570.le; omega)
+              have b572 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                b571.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk546; have h2 := b570.le; omega)
+              exact And.intro b572.agree b566.agree
+            · intro hk573
+              have b574 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                Bounded.xindex hL
+              have b575 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b576 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                b574.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm523; have h2 := b575.le; omega)
+              have b577 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b578 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                (Bounded.mod b576 b577 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b579 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b580 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b581 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+                (Bounded.add b579 b580 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b582 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b583 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.add b581 b582 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b584 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                b578.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk534; have h2 := b583.le; omega)
+              have b585 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                b584.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk546; have h2 := b583.le; omega)
+              have b586 : Bounded kernel.sizeArgs L e3 (s12) (s12 + s48 + s85 - 1) :=
+                b585.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk573; have h2 := b579.ge; omega)
+              exact And.intro b586.agree b581.agree
+          · intro hk587
+            obtain ⟨hk588, hk589⟩ := Expr.ne_zero_of_mand_ne_zero hk587
+            exact True.intro
+          · intro hk590
+            refine And.intro ?_ (And.intro ?_ ?_)
+            · refine Or.inl (And.intro ?_ ?_)
+              · have b591 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                  Bounded.xindex hL
+                have b592 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                  (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b593 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                  b591.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm523; have h2 := b592.le; omega)
+                have b594 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                  (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b595 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                  (Bounded.mod b593 b594 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b596 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                  (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b597 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                  (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b598 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+                  (Bounded.add b596 b597 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b599 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                  (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b600 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.add b598 b599 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b601 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                  b595.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk534; have h2 := b600.le; omega)
+                have b602 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                  b601.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk546; have h2 := b600.le; omega)
+                have b603 : Bounded kernel.sizeArgs L e16 (0) (s12 + s48 + s85 - 1) :=
+                  (Bounded.cast b602 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b604 : Bounded kernel.sizeArgs L e17 (s12 + s48) (s12 + s48) :=
+                  (Bounded.cast b598 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                exact And.intro b603.agree b604.agree
+              · intro hk605
+                have b606 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                  Bounded.xindex hL
+                have b607 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                  (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b608 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                  b606.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm523; have h2 := b607.le; omega)
+                have b609 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                  (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b610 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                  (Bounded.mod b608 b609 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b611 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                  (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b612 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                  (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b613 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+                  (Bounded.add b611 b612 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b614 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                  (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b615 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.add b613 b614 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b616 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                  b610.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk534; have h2 := b615.le; omega)
+                have b617 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                  b616.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk546; have h2 := b615.le; omega)
+                have b618 : Bounded kernel.sizeArgs L e17 (s12 + s48) (s12 + s48) :=
+                  (Bounded.cast b613 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b620 : Bounded kernel.sizeArgs L e3 (s12 + s48) (s12 + s48 + s85 - 1) :=
+                  b617.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk605; have h2 := b618.ge; have := Bounded.cast_eval (t := .i32) b617 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c619 := Bounded.cast (t := .i32) b617 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+                exact And.intro b620.agree b615.agree
+            · intro hk621
+              obtain ⟨hk622, hk623⟩ := Expr.ne_zero_of_mand_ne_zero hk621
+              refine And.intro ?_ ?_
+              · exact True.intro
+              · exact True.intro
+            · intro hk624
+              exact True.intro
+      · intro hk625
+        exact True.intro
+    · intro hk626
+      refine And.intro ?_ (And.intro ?_ ?_)
+      · have b627 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b628 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b629 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+          b627.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm523; have h2 := b628.le; omega)
+        have b630 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b631 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+          (Bounded.mod b629 b630 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+        have b632 : Bounded kernel.sizeArgs L e16 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+          (Bounded.cast b631 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b633 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b634 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b635 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+          (Bounded.add b633 b634 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+        have b636 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+          (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b637 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+          (Bounded.add b635 b636 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+        have b638 : Bounded kernel.sizeArgs L (.cast .i32 e6) (s12 + s48 + s85) (s12 + s48 + s85) :=
+          (Bounded.cast b637 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b632.agree b638.agree
+      · intro hk639
+        refine And.intro ?_ (And.intro ?_ ?_)
+        · have b640 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b641 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b642 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b640.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm523; have h2 := b641.le; omega)
+          have b643 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b644 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b642 b643 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b645 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b646 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b647 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b645 b646 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b648 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b649 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b647 b648 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b650 : Bounded kernel.sizeArgs L (.cast .i32 e6) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b649 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b652 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            b644.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk639; have h2 := b650.ge; have := Bounded.cast_eval (t := .i32) b644 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c651 := Bounded.cast (t := .i32) b644 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b653 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b654 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b653 b645 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b655 : Bounded kernel.sizeArgs L (.add e3 e10) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.add b652 b654 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b656 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b653 b646 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b657 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (s85) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b655 b656 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b658 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b653 b648 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b659 : Bounded kernel.sizeArgs L e20 (0) (s12 + s48 + s85 - 1) :=
+            (Bounded.add b657 b658 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          exact And.intro b659.agree b645.agree
+        · intro hk660
+          exact True.intro
+        · intro hk661
+          refine And.intro ?_ (And.intro ?_ ?_)
+          · refine Or.inl (And.intro ?_ ?_)
+            · have b662 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                Bounded.xindex hL
+              have b663 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b664 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                b662.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm523; have h2 := b663.le; omega)
+              have b665 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b666 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                (Bounded.mod b664 b665 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b667 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b668 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b669 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+                (Bounded.add b667 b668 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b670 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b671 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.add b669 b670 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b672 : Bounded kernel.sizeArgs L (.cast .i32 e6) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.cast b671 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b674 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                b666.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk639; have h2 := b672.ge; have := Bounded.cast_eval (t := .i32) b666 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c673 := Bounded.cast (t := .i32) b666 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+              have b675 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+                (Bounded.weak (-1))
+              have b676 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+                (Bounded.mul_npoint_left b675 b667 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b677 : Bounded kernel.sizeArgs L (.add e3 e10) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+                (Bounded.add b674 b676 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b678 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+                (Bounded.mul_npoint_left b675 b668 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b679 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (s85) (s12 + s48 + 2 * s85 - 1) :=
+                (Bounded.add b677 b678 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b680 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+                (Bounded.mul_npoint_left b675 b670 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b681 : Bounded kernel.sizeArgs L e20 (0) (s12 + s48 + s85 - 1) :=
+                (Bounded.add b679 b680 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              exact And.intro b681.agree b667.agree
+            · intro hk682
+              have b683 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                Bounded.xindex hL
+              have b684 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b685 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                b683.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm523; have h2 := b684.le; omega)
+              have b686 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b687 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                (Bounded.mod b685 b686 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b688 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b689 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b690 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+                (Bounded.add b688 b689 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b691 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b692 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.add b690 b691 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b693 : Bounded kernel.sizeArgs L (.cast .i32 e6) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.cast b692 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b695 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                b687.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk639; have h2 := b693.ge; have := Bounded.cast_eval (t := .i32) b687 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c694 := Bounded.cast (t := .i32) b687 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+              have b696 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+                (Bounded.weak (-1))
+              have b697 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+                (Bounded.mul_npoint_left b696 b688 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b698 : Bounded kernel.sizeArgs L (.add e3 e10) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+                (Bounded.add b695 b697 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b699 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+                (Bounded.mul_npoint_left b696 b689 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b700 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (s85) (s12 + s48 + 2 * s85 - 1) :=
+                (Bounded.add b698 b699 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b701 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+                (Bounded.mul_npoint_left b696 b691 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b702 : Bounded kernel.sizeArgs L e20 (0) (s12 + s48 + s85 - 1) :=
+                (Bounded.add b700 b701 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b703 : Bounded kernel.sizeArgs L e20 (s12) (s12 + s48 + s85 - 1) :=
+                b702.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk682; have h2 := b688.ge; omega)
+              exact And.intro b703.agree b690.agree
+          · intro hk704
+            obtain ⟨hk705, hk706⟩ := Expr.ne_zero_of_mand_ne_zero hk704
+            exact True.intro
+          · intro hk707
+            refine And.intro ?_ (And.intro ?_ ?_)
+            · refine Or.inl (And.intro ?_ ?_)
+              · have b708 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                  Bounded.xindex hL
+                have b709 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                  (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b710 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                  b708.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm523; have h2 := b709.le; omega)
+                have b711 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                  (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b712 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                  (Bounded.mod b710 b711 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b713 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                  (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b714 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                  (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b715 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+                  (Bounded.add b713 b714 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b716 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                  (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b717 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.add b715 b716 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b718 : Bounded kernel.sizeArgs L (.cast .i32 e6) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.cast b717 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b720 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                  b712.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk639; have h2 := b718.ge; have := Bounded.cast_eval (t := .i32) b712 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c719 := Bounded.cast (t := .i32) b712 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+                have b721 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+                  (Bounded.weak (-1))
+                have b722 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+                  (Bounded.mul_npoint_left b721 b713 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b723 : Bounded kernel.sizeArgs L (.add e3 e10) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+                  (Bounded.add b720 b722 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b724 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+                  (Bounded.mul_npoint_left b721 b714 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b725 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (s85) (s12 + s48 + 2 * s85 - 1) :=
+                  (Bounded.add b723 b724 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b726 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+                  (Bounded.mul_npoint_left b721 b716 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b727 : Bounded kernel.sizeArgs L e20 (0) (s12 + s48 + s85 - 1) :=
+                  (Bounded.add b725 b726 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b728 : Bounded kernel.sizeArgs L (.cast .i32 e20) (0) (s12 + s48 + s85 - 1) :=
+                  (Bounded.cast b727 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b729 : Bounded kernel.sizeArgs L e17 (s12 + s48) (s12 + s48) :=
+                  (Bounded.cast b715 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                exact And.intro b728.agree b729.agree
+              · intro hk730
+                have b731 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                  Bounded.xindex hL
+                have b732 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                  (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b733 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                  b731.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm523; have h2 := b732.le; omega)
+                have b734 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                  (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b735 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                  (Bounded.mod b733 b734 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b736 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                  (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b737 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                  (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b738 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48) :=
+                  (Bounded.add b736 b737 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b739 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+                  (Bounded.weak (-1))
+                have b740 : Bounded kernel.sizeArgs L e10 (-s12) (-s12) :=
+                  (Bounded.mul_npoint_left b739 b736 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b741 : Bounded kernel.sizeArgs L (.add e3 e10) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+                  (Bounded.add b735 b740 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b742 : Bounded kernel.sizeArgs L e13 (-s48) (-s48) :=
+                  (Bounded.mul_npoint_left b739 b737 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b743 : Bounded kernel.sizeArgs L (.add (.add e3 e10) e13) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+                  (Bounded.add b741 b742 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b744 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                  (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b745 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+                  (Bounded.mul_npoint_left b739 b744 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b746 : Bounded kernel.sizeArgs L e20 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+                  (Bounded.add b743 b745 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b747 : Bounded kernel.sizeArgs L (.cast .i32 e20) (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+                  (Bounded.cast b746 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b749 : Bounded kernel.sizeArgs L e5 (s12 + s48) (s12 + s48 + s85 - 1) :=
+                  b738.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk730; have h2 := b747.le; have := Bounded.cast_eval (t := .i32) b738 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c748 := Bounded.cast (t := .i32) b738 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+                have b750 : Bounded kernel.sizeArgs L e6 (s12 + s48 + s85) (s12 + s48 + 2 * s85 - 1) :=
+                  (Bounded.add b749 b744 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b751 : Bounded kernel.sizeArgs L (.cast .i32 e6) (s12 + s48 + s85) (s12 + s48 + 2 * s85 - 1) :=
+                  (Bounded.cast b750 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b753 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                  b735.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk639; have h2 := b751.ge; have := Bounded.cast_eval (t := .i32) b735 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c752 := Bounded.cast (t := .i32) b735 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+                have b754 : Bounded kernel.sizeArgs L e16 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                  (Bounded.cast b753 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                exact And.intro b754.agree b751.agree
+            · intro hk755
+              obtain ⟨hk756, hk757⟩ := Expr.ne_zero_of_mand_ne_zero hk755
+              refine And.intro ?_ ?_
+              · exact True.intro
+              · exact True.intro
+            · intro hk758
+              exact True.intro
+      · intro hk759
+        exact True.intro
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n41|upper|xmask. -/
-theorem side_44 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
-    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
-    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - (s66 * s85) - s12 - s48 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  narrowing_side
-
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n29|upper|xmask. -/
-theorem side_45 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
-    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
-    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - (s48 * s66) - s12 - s48 - 2 * s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  narrowing_side
-
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n11|upper|xmask. -/
-theorem side_46 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
-    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
-    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - (s12 * s66) - s12 - 2 * s48 - 2 * s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  narrowing_side
-
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n20|upper|launched lanes. -/
-theorem side_47 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
-    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
-    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85) := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  narrowing_side
-
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds s12 s48 s66 s85) (hg : Guards s12 s48 s66 s85)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s12 s48 s66 s85 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe s12 s48 s66 s85 hb hg L hL hs)).1
 
 end Instances.NestedCatAdd_PoiFusedAddCat0

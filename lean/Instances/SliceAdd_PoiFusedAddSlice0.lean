@@ -15,30 +15,39 @@ Size arguments: `ks0` = `s27 - 1` (`sizes 0`, declared i64, narrowed to i32), `k
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 28 side conditions proved.
 Note: aux_a0 stands for Max(1, s27 - 1); its defining inequalities are among the guards, so each side condition holds for every value satisfying them, the true one included.
 Note: 3 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 6 of 6 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: divisor >= 1 (1 checker condition(s): DIVISOR|n7|lower|launched lanes).
-* `side_1`: intermediate fits the narrowed type; size argument fits int32 (3 checker condition(s): FITS_NARROW|n27|lower|xmask, FITS_NARROW|n28|lower|xmask, SIZE_ARG_FITS|n7|lower|launched lanes).
-* `side_2`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n10|lower|launched lanes).
-* `side_3`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n10|upper|launched lanes).
-* `side_4`: intermediate fits the narrowed type; size argument fits int32 (4 checker condition(s): FITS_NARROW|n27|upper|xmask, FITS_NARROW|n28|upper|xmask, FITS_NARROW|n9|upper|xmask ...).
-* `side_5`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n8|upper|xmask).
-* `side_6`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n11|upper|xmask).
-* `side_7`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n13|upper|xmask).
-* `side_8`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n18|upper|xmask).
-* `side_9`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n12|upper|xmask).
-* `side_10`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n14|upper|launched lanes).
-* `side_11`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n30|upper|xmask).
-* `side_12`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n29|upper|xmask).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 2 fits int32.
+* `side_1`: size argument 2 fits int32.
+* `side_2`: size argument 0 fits int32; intermediate fits i32: (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))); intermediate fits i32: (.add (.mul (.weak 1) (.cmp.
+* `side_3`: size argument 0 fits int32; intermediate fits i32: (.add (.weak 1) e1); intermediate fits i32: (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))); interm.
+* `side_4`: divisor >= 1.
+* `side_5`: intermediate fits i32: e1.
+* `side_6`: size argument 1 fits int32.
+* `side_7`: size argument 1 fits int32.
+* `side_8`: intermediate fits i32: e2.
+* `side_9`: point factor >= 0.
+* `side_10`: intermediate fits i32: e3.
+* `side_11`: intermediate fits i32: (.add (.add (.weak 1) e1) e3).
+* `side_12`: intermediate fits i32: (.add e1 e3).
+* `side_13`: comparison decided by intervals.
+* `side_14`: point factor >= 0.
+* `side_15`: intermediate fits i32: (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (..
+* `side_16`: intermediate fits i32: (.add e1 (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 ..
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.SliceAdd_PoiFusedAddSlice0
 
@@ -59,125 +68,290 @@ def e3 : Expr := (.mul (.size 1 .i64) e2)
 /-- Shared subterm. -/
 def e4 : Expr := (.cmp .lt e0 (.size 2 .i32))
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := (.add (.add (.weak 1) e1) e3),
+  mask := e4, other := "undef" }
+
+/-- Load 1. -/
+def load1 : Load := { ptr := 0, offset := (.add e1 e3),
+  mask := e4, other := "undef" }
+
 /-- The kernel `triton_poi_fused_add_slice_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_add_slice_0"
   sizeArgs := [0, 1]
-  loads := [
-    { ptr := 0, offset := (.add (.add (.weak 1) e1) e3),
-      mask := e4, other := "undef" },
-    { ptr := 0, offset := (.add e1 e3),
-      mask := e4, other := "undef" }
-  ]
+  loads := [load0, load1]
   store := { ptr := 1, offset := (.add e1 (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1)))))),
     mask := e4,
     value := (.bin "add:fp32" (.load 0) (.load 1)) }
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n7|lower|launched lanes. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (aux_a0 : Int) (s27 : Int) (s77 : Int) : Prop := 2 ≤ aux_a0 ∧ 3 ≤ s27 ∧ 2 ≤ s77
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (aux_a0 : Int) (s27 : Int) (s77 : Int) : Prop := 0 ≤ aux_a0 - 2 ∧ 0 ≤ s77 + 2147483647 - (s27 * s77) ∧ 0 ≤ 2147483647 - (s27 * s77) ∧ 0 ≤ aux_a0 - 1 ∧ 0 ≤ aux_a0 + 1 - s27
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (aux_a0 : Int) (s27 : Int) (s77 : Int) (L : Lane) : Prop := L.sizes 0 = s27 - 1 ∧ L.sizes 1 = s27 ∧ L.sizes 2 = (s27 * s77) - s77
+
+/-- size argument 2 fits int32. -/
 theorem side_0 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
-    : 0 ≤ s27 - 2 := by
+    : 0 ≤ (s27 * s77) + 2147483648 - s77 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type; size argument fits int32. Origin: 3 checker condition(s): FITS_NARROW|n27|lower|xmask, FITS_NARROW|n28|lower|xmask, SIZE_ARG_FITS|n7|lower|launched lanes. -/
+/-- size argument 2 fits int32. -/
 theorem side_1 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
-    : 0 ≤ s27 + 2147483647 := by
+    : 0 ≤ s77 + 2147483647 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n10|lower|launched lanes. -/
+/-- size argument 0 fits int32; intermediate fits i32: (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))); intermediate fits i32: (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.siz. -/
 theorem side_2 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
-    : 0 ≤ s27 + 2147483648 := by
+    : 0 ≤ s27 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n10|upper|launched lanes. -/
+/-- size argument 0 fits int32; intermediate fits i32: (.add (.weak 1) e1); intermediate fits i32: (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))); intermediate fits i32: (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.siz. -/
 theorem side_3 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
-    : 0 ≤ 2147483647 - s27 := by
-  have m0 : 0 ≤ (s27 - 3) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s27 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g1 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type; size argument fits int32. Origin: 4 checker condition(s): FITS_NARROW|n27|upper|xmask, FITS_NARROW|n28|upper|xmask, FITS_NARROW|n9|upper|xmask .... -/
+/-- divisor >= 1. -/
 theorem side_4 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
-    : 0 ≤ 2147483648 - s27 := by
-  have m0 : 0 ≤ (s27 - 3) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 - 2 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n8|upper|xmask. -/
+/-- intermediate fits i32: e1. -/
 theorem side_5 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
     : 0 ≤ 2147483649 - s27 := by
-  have m0 : 0 ≤ (s27 - 3) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g1 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n11|upper|xmask. -/
+/-- size argument 1 fits int32. -/
 theorem side_6 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
-    : 0 ≤ 2147483648 - s77 := by
-  have m0 : 0 ≤ (s27 - 3) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n13|upper|xmask. -/
+/-- size argument 1 fits int32. -/
 theorem side_7 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
-    : 0 ≤ 2147483648 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 3) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s27 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g1 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n18|upper|xmask. -/
+/-- intermediate fits i32: e2. -/
 theorem side_8 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
-    : 0 ≤ 2147483649 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 3) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s77 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.333333 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n12|upper|xmask. -/
+/-- point factor >= 0. -/
 theorem side_9 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
-    : 0 ≤ s27 + 2147483647 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 3) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n14|upper|launched lanes. -/
+/-- intermediate fits i32: e3. -/
 theorem side_10 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
-    : 0 ≤ s77 + 2147483647 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 3) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 + 2147483647 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n30|upper|xmask. -/
+/-- intermediate fits i32: (.add (.add (.weak 1) e1) e3). -/
 theorem side_11 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
-    : 0 ≤ s77 + 2147483648 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 3) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n29|upper|xmask. -/
+/-- intermediate fits i32: (.add e1 e3). -/
 theorem side_12 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
-    : 0 ≤ s27 + s77 + 2147483646 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 3) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483649 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- comparison decided by intervals. -/
+theorem side_13 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
+    : 0 ≤ s27 - 3 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- point factor >= 0. -/
+theorem side_14 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
+    : 0 ≤ s27 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.. -/
+theorem side_15 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
+    : 0 ≤ s27 + s77 + 2147483646 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: (.add e1 (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .. -/
+theorem side_16 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 2 ≤ aux_a0) (h_s27 : 3 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ aux_a0 - 2) (g1 : 0 ≤ s77 + 2147483647 - (s27 * s77)) (g2 : 0 ≤ 2147483647 - (s27 * s77)) (g3 : 0 ≤ aux_a0 - 1) (g4 : 0 ≤ aux_a0 + 1 - s27)
+    : 0 ≤ s77 + 2147483648 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (aux_a0 : Int) (s27 : Int) (s77 : Int) (hb : Bounds aux_a0 s27 s77) (hg : Guards aux_a0 s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt aux_a0 s27 s77 L) : kernel.Safe L := by
+  obtain ⟨h_aux_a0, h_s27, h_s77⟩ := hb
+  obtain ⟨g0, g1, g2, g3, g4⟩ := hg
+  obtain ⟨z0, z1, z2⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b2 : Bounded kernel.sizeArgs L (.size 2 .i32) ((s27 * s77) - s77) ((s27 * s77) - s77) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_1 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)))
+      exact And.intro b1.agree b2.agree
+    · intro hm3
+      have b4 : Bounded kernel.sizeArgs L (.weak 1) (1) (1) :=
+        (Bounded.weak (1))
+      have b5 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b6 : Bounded kernel.sizeArgs L (.size 2 .i32) ((s27 * s77) - s77) ((s27 * s77) - s77) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_1 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)))
+      have b7 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - s77 - 1) :=
+        b5.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm3; have h2 := b6.le; omega)
+      have b8 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27 - 1) (s27 - 1) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)))
+      have b9 : Bounded kernel.sizeArgs L e1 (0) (s27 - 2) :=
+        (Bounded.mod b7 b8 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b10 : Bounded kernel.sizeArgs L (.add (.weak 1) e1) (1) (s27 - 1) :=
+        (Bounded.add b4 b9 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b11 : Bounded kernel.sizeArgs L (.size 1 .i64) (s27) (s27) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)))
+      have b12 : Bounded kernel.sizeArgs L e2 (0) (s77 - 1) :=
+        (Bounded.floordiv b7 b8 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b13 : Bounded kernel.sizeArgs L e3 (0) ((s27 * s77) - s27) :=
+        (Bounded.mul_point_left b11 b12 (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b14 : Bounded kernel.sizeArgs L (.add (.add (.weak 1) e1) e3) (1) ((s27 * s77) - 1) :=
+        (Bounded.add b10 b13 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      exact b14.agree
+  have A1 : load1.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · have b15 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b16 : Bounded kernel.sizeArgs L (.size 2 .i32) ((s27 * s77) - s77) ((s27 * s77) - s77) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_1 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)))
+      exact And.intro b15.agree b16.agree
+    · intro hm17
+      have b18 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b19 : Bounded kernel.sizeArgs L (.size 2 .i32) ((s27 * s77) - s77) ((s27 * s77) - s77) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_1 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)))
+      have b20 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - s77 - 1) :=
+        b18.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm17; have h2 := b19.le; omega)
+      have b21 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27 - 1) (s27 - 1) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)))
+      have b22 : Bounded kernel.sizeArgs L e1 (0) (s27 - 2) :=
+        (Bounded.mod b20 b21 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b23 : Bounded kernel.sizeArgs L (.size 1 .i64) (s27) (s27) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)))
+      have b24 : Bounded kernel.sizeArgs L e2 (0) (s77 - 1) :=
+        (Bounded.floordiv b20 b21 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      have b25 : Bounded kernel.sizeArgs L e3 (0) ((s27 * s77) - s27) :=
+        (Bounded.mul_point_left b23 b24 (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b26 : Bounded kernel.sizeArgs L (.add e1 e3) (0) ((s27 * s77) - 2) :=
+        (Bounded.add b22 b25 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+      exact b26.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (And.intro (And.intro (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) True.intro)), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
+  · have b27 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b28 : Bounded kernel.sizeArgs L (.size 2 .i32) ((s27 * s77) - s77) ((s27 * s77) - s77) :=
+      (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_1 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)))
+    exact And.intro b27.agree b28.agree
+  · intro hm29
+    have b30 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b31 : Bounded kernel.sizeArgs L (.size 2 .i32) ((s27 * s77) - s77) ((s27 * s77) - s77) :=
+      (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_1 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)))
+    have b32 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - s77 - 1) :=
+      b30.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm29; have h2 := b31.le; omega)
+    have b33 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27 - 1) (s27 - 1) :=
+      (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)))
+    have b34 : Bounded kernel.sizeArgs L e1 (0) (s27 - 2) :=
+      (Bounded.mod b32 b33 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (Rem.divisor (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+    have b35 : Bounded kernel.sizeArgs L e2 (0) (s77 - 1) :=
+      (Bounded.floordiv b32 b33 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+    have b36 : Bounded kernel.sizeArgs L (.weak 1) (1) (1) :=
+      (Bounded.weak (1))
+    have b37 : Bounded kernel.sizeArgs L (.cmp .ge (.weak 1) (.size 0 .i64)) (0) (0) :=
+      (Bounded.cmp_const b36 b33 false (by intro x y h1 h2 h3 h4; have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; first | (simp [Cmp.holds] <;> omega) | omega))
+    have b38 : Bounded kernel.sizeArgs L (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (0) (0) :=
+      (Bounded.mul_point_left b36 b37 (by omega) (WrapOK.mask (by omega) (by omega)) (by omega) (by omega))
+    have b39 : Bounded kernel.sizeArgs L (.cmp .gt (.size 0 .i64) (.weak 1)) (1) (1) :=
+      (Bounded.cmp_const b33 b36 true (by intro x y h1 h2 h3 h4; have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; first | (simp [Cmp.holds] <;> omega) | omega))
+    have b40 : Bounded kernel.sizeArgs L (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))) (s27 - 1) (s27 - 1) :=
+      (Bounded.mul_point_left b33 b39 (by have := side_14 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by narrowing_poly) (by narrowing_poly))
+    have b41 : Bounded kernel.sizeArgs L (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1)))) (s27 - 1) (s27 - 1) :=
+      (Bounded.add b38 b40 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+    have b42 : Bounded kernel.sizeArgs L (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1))))) (0) ((s27 * s77) + 1 - s27 - s77) :=
+      (Bounded.mul_point_right b35 b41 (by have := side_14 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_15 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by narrowing_poly) (by narrowing_poly))
+    have b43 : Bounded kernel.sizeArgs L (.add e1 (.mul e2 (.add (.mul (.weak 1) (.cmp .ge (.weak 1) (.size 0 .i64))) (.mul (.size 0 .i64) (.cmp .gt (.size 0 .i64) (.weak 1)))))) (0) ((s27 * s77) - s77 - 1) :=
+      (Bounded.add b34 b42 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4; omega)) (by omega) (by omega))
+    exact b43.agree
+  · intro hm44
+    refine And.intro ?_ ?_
+    · exact True.intro
+    · exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (aux_a0 : Int) (s27 : Int) (s77 : Int) (hb : Bounds aux_a0 s27 s77) (hg : Guards aux_a0 s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt aux_a0 s27 s77 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe aux_a0 s27 s77 hb hg L hL hs)).1
 
 end Instances.SliceAdd_PoiFusedAddSlice0

@@ -14,19 +14,25 @@ Guards (each `≥ 0`): `2147483647 - 2 * (s97 * s98)`, `2147483647 - (s97 * s98)
 Size arguments: `xnumel` = `2 * (s97 * s98)` (`sizes 0`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 14 side conditions proved.
 Note: 5 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 3 of 5 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n6|upper|not tmp6 & xmask, FITS_NARROW|n6|upper|tmp6 & xmask, FITS_NARROW|n6|upper|xmask).
-* `side_1`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n11|upper|launched lanes).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 0 fits int32.
+* `side_1`: size argument 0 fits int32.
+* `side_2`: intermediate fits i32: e1.
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.Stack_PoiFusedStack0
 
@@ -47,40 +53,179 @@ def e3 : Expr := (.cmp .lt (.cast .i64 e2) (.strong .i64 1))
 /-- Shared subterm. -/
 def e4 : Expr := (.cmp .lt e0 (.size 0 .i32))
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := e1,
+  mask := (.mand e3 e4), other := "0.0" }
+
+/-- Load 1. -/
+def load1 : Load := { ptr := 1, offset := e1,
+  mask := (.mand (.cmp .ge e2 (.strong .i64 1)) e4), other := "0.0" }
+
 /-- The kernel `triton_poi_fused_stack_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_stack_0"
   sizeArgs := []
-  loads := [
-    { ptr := 0, offset := e1,
-      mask := (.mand e3 e4), other := "0.0" },
-    { ptr := 1, offset := e1,
-      mask := (.mand (.cmp .ge e2 (.strong .i64 1)) e4), other := "0.0" }
-  ]
+  loads := [load0, load1]
   store := { ptr := 2, offset := e0,
     mask := e4,
     value := (.select e3 (.load 0) (.load 1)) }
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n6|upper|not tmp6 & xmask, FITS_NARROW|n6|upper|tmp6 & xmask, FITS_NARROW|n6|upper|xmask. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (s97 : Int) (s98 : Int) : Prop := 2 ≤ s97 ∧ 2 ≤ s98
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (s97 : Int) (s98 : Int) : Prop := 0 ≤ 2147483647 - 2 * (s97 * s98) ∧ 0 ≤ 2147483647 - (s97 * s98)
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (s97 : Int) (s98 : Int) (L : Lane) : Prop := L.sizes 0 = 2 * (s97 * s98)
+
+/-- size argument 0 fits int32. -/
 theorem side_0 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 2 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483648 - (s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2 * (s97 * s98) + 2147483648 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n11|upper|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_1 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 2 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
     : 0 ≤ 2147483647 - 2 * (s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- intermediate fits i32: e1. -/
+theorem side_2 (s97 : Int) (s98 : Int)
+    (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
+    (g0 : 0 ≤ 2147483647 - 2 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
+    : 0 ≤ 2147483648 - (s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s97 s98)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s97 s98 L) : kernel.Safe L := by
+  obtain ⟨h_s97, h_s98⟩ := hb
+  obtain ⟨g0, g1⟩ := hg
+  have z0 : L.sizes 0 = 2 * (s97 * s98) := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b2 : Bounded kernel.sizeArgs L (.size 0 .i32) (2 * (s97 * s98)) (2 * (s97 * s98)) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        exact And.intro b1.agree b2.agree
+      · intro hk3
+        have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b5 : Bounded kernel.sizeArgs L (.size 0 .i32) (2 * (s97 * s98)) (2 * (s97 * s98)) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        have b6 : Bounded kernel.sizeArgs L e0 (0) (2 * (s97 * s98) - 1) :=
+          b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b5.le; omega)
+        have b7 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+          (Bounded.weak (2))
+        have b8 : Bounded kernel.sizeArgs L e2 (0) (1) :=
+          (Bounded.mod b6 b7 (by omega) (by omega) (Rem.divisor (by omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by omega)) (by omega) (by omega))
+        have b9 : Bounded kernel.sizeArgs L (.cast .i64 e2) (0) (1) :=
+          (Bounded.cast b8 (WrapOK.of_same64 (by omega) (by omega)))
+        have b10 : Bounded kernel.sizeArgs L (.strong .i64 1) (1) (1) :=
+          (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
+        exact And.intro b9.agree b10.agree
+    · intro hm11
+      obtain ⟨hk12, hk13⟩ := Expr.ne_zero_of_mand_ne_zero hm11
+      have b14 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b15 : Bounded kernel.sizeArgs L (.size 0 .i32) (2 * (s97 * s98)) (2 * (s97 * s98)) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b16 : Bounded kernel.sizeArgs L e0 (0) (2 * (s97 * s98) - 1) :=
+        b14.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk13; have h2 := b15.le; omega)
+      have b17 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+        (Bounded.weak (2))
+      have b18 : Bounded kernel.sizeArgs L e1 (0) ((s97 * s98) - 1) :=
+        (Bounded.floordiv b16 b17 (by omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      exact b18.agree
+  have A1 : load1.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b19 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b20 : Bounded kernel.sizeArgs L (.size 0 .i32) (2 * (s97 * s98)) (2 * (s97 * s98)) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        exact And.intro b19.agree b20.agree
+      · intro hk21
+        have b22 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b23 : Bounded kernel.sizeArgs L (.size 0 .i32) (2 * (s97 * s98)) (2 * (s97 * s98)) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        have b24 : Bounded kernel.sizeArgs L e0 (0) (2 * (s97 * s98) - 1) :=
+          b22.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk21; have h2 := b23.le; omega)
+        have b25 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+          (Bounded.weak (2))
+        have b26 : Bounded kernel.sizeArgs L e2 (0) (1) :=
+          (Bounded.mod b24 b25 (by omega) (by omega) (Rem.divisor (by omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by omega)) (by omega) (by omega))
+        have b27 : Bounded kernel.sizeArgs L (.strong .i64 1) (1) (1) :=
+          (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
+        exact And.intro b26.agree b27.agree
+    · intro hm28
+      obtain ⟨hk29, hk30⟩ := Expr.ne_zero_of_mand_ne_zero hm28
+      have b31 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b32 : Bounded kernel.sizeArgs L (.size 0 .i32) (2 * (s97 * s98)) (2 * (s97 * s98)) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b33 : Bounded kernel.sizeArgs L e0 (0) (2 * (s97 * s98) - 1) :=
+        b31.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk30; have h2 := b32.le; omega)
+      have b34 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+        (Bounded.weak (2))
+      have b35 : Bounded kernel.sizeArgs L e1 (0) ((s97 * s98) - 1) :=
+        (Bounded.floordiv b33 b34 (by omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      exact b35.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) True.intro, Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
+  · have b36 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b37 : Bounded kernel.sizeArgs L (.size 0 .i32) (2 * (s97 * s98)) (2 * (s97 * s98)) :=
+      (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+    exact And.intro b36.agree b37.agree
+  · intro hm38
+    have b39 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b40 : Bounded kernel.sizeArgs L (.size 0 .i32) (2 * (s97 * s98)) (2 * (s97 * s98)) :=
+      (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+    have b41 : Bounded kernel.sizeArgs L e0 (0) (2 * (s97 * s98) - 1) :=
+      b39.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm38; have h2 := b40.le; omega)
+    exact b41.agree
+  · intro hm42
+    refine And.intro ?_ (And.intro ?_ ?_)
+    · have b43 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b44 : Bounded kernel.sizeArgs L (.size 0 .i32) (2 * (s97 * s98)) (2 * (s97 * s98)) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b45 : Bounded kernel.sizeArgs L e0 (0) (2 * (s97 * s98) - 1) :=
+        b43.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm42; have h2 := b44.le; omega)
+      have b46 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+        (Bounded.weak (2))
+      have b47 : Bounded kernel.sizeArgs L e2 (0) (1) :=
+        (Bounded.mod b45 b46 (by omega) (by omega) (Rem.divisor (by omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by omega)) (by omega) (by omega))
+      have b48 : Bounded kernel.sizeArgs L (.cast .i64 e2) (0) (1) :=
+        (Bounded.cast b47 (WrapOK.of_same64 (by omega) (by omega)))
+      have b49 : Bounded kernel.sizeArgs L (.strong .i64 1) (1) (1) :=
+        (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
+      exact And.intro b48.agree b49.agree
+    · intro hk50
+      exact True.intro
+    · intro hk51
+      exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s97 s98)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s97 s98 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe s97 s98 hb hg L hL hs)).1
 
 end Instances.Stack_PoiFusedStack0

@@ -16,23 +16,29 @@ Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 
 Note: Grid2DWithYZOverflow: a lane is the position (x, y) with x = program_id(0) * XBLOCK + arange(XBLOCK) (`.programId 0`, `.block 0`, `.arange 0`) and y = (program_id(1) + program_id(2) * num_programs(1)) * YBLOCK + arange(YBLOCK) (`.programId 1`, `.programId 2`, `.numPrograms 1`, `.block 1`, `.arange 1`), as the kernel's own terms compute them; `narrowing_exact` holds for every such lane where `kernel.Safe` does.
 Note: 1 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n10|lower|launched lanes).
-* `side_1`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n26|lower|launched lanes).
-* `side_2`: element count fits its declared type; size argument fits int32 (2 checker condition(s): NUMEL_FITS|n21|upper|launched lanes, SIZE_ARG_FITS|n10|upper|launched lanes).
-* `side_3`: element count fits its declared type; size argument fits int32 (2 checker condition(s): NUMEL_FITS|n19|upper|launched lanes, SIZE_ARG_FITS|n26|upper|launched lanes).
-* `side_4`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n18|upper|xmask & ymask, FITS_NARROW|n28|upper|xmask & ymask).
-* `side_5`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n17|upper|xmask & ymask).
-* `side_6`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n27|upper|xmask & ymask).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 3 fits int32; size argument 1 fits int32.
+* `side_1`: size argument 3 fits int32; size argument 1 fits int32.
+* `side_2`: size argument 2 fits int32; size argument 0 fits int32.
+* `side_3`: size argument 2 fits int32; size argument 0 fits int32.
+* `side_4`: point factor >= 0.
+* `side_5`: intermediate fits i32: (.mul (.size 0 .i64) e1).
+* `side_6`: intermediate fits i32: (.add e0 (.mul (.size 0 .i64) e1)); intermediate fits i32: (.add e1 (.mul (.size 1 .i64) e0)).
+* `side_7`: point factor >= 0.
+* `side_8`: intermediate fits i32: (.mul (.size 1 .i64) e0).
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.TransposeContig_PoiFusedCloneT0
 
@@ -47,76 +53,190 @@ def e1 : Expr := (.add (.mul (.programId 0) (.block 0)) (.arange 0))
 /-- Shared subterm. -/
 def e2 : Expr := (.mand (.cmp .lt e1 (.size 3 .i32)) (.cmp .lt e0 (.size 2 .i32)))
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := (.add e0 (.mul (.size 0 .i64) e1)),
+  mask := e2, other := "undef" }
+
 /-- The kernel `triton_poi_fused_clone_t_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_clone_t_0"
   sizeArgs := [0, 1]
-  loads := [
-    { ptr := 0, offset := (.add e0 (.mul (.size 0 .i64) e1)),
-      mask := e2, other := "undef" }
-  ]
+  loads := [load0]
   store := { ptr := 1, offset := (.add e1 (.mul (.size 1 .i64) e0)),
     mask := e2,
     value := (.load 0) }
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n10|lower|launched lanes. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (s27 : Int) (s77 : Int) : Prop := 2 ≤ s27 ∧ 2 ≤ s77
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (s27 : Int) (s77 : Int) : Prop := 0 ≤ 2147483647 - (s27 * s77)
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (s27 : Int) (s77 : Int) (L : Lane) : Prop := L.sizes 0 = s27 ∧ L.sizes 1 = s77 ∧ L.sizes 2 = s27 ∧ L.sizes 3 = s77
+
+/-- size argument 3 fits int32; size argument 1 fits int32. -/
 theorem side_0 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ s27 + 2147483648 := by
+    : 0 ≤ s77 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n26|lower|launched lanes. -/
+/-- size argument 3 fits int32; size argument 1 fits int32. -/
 theorem side_1 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ s77 + 2147483648 := by
+    : 0 ≤ 2147483647 - s77 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- element count fits its declared type; size argument fits int32. Origin: 2 checker condition(s): NUMEL_FITS|n21|upper|launched lanes, SIZE_ARG_FITS|n10|upper|launched lanes. -/
+/-- size argument 2 fits int32; size argument 0 fits int32. -/
 theorem side_2 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483647 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- element count fits its declared type; size argument fits int32. Origin: 2 checker condition(s): NUMEL_FITS|n19|upper|launched lanes, SIZE_ARG_FITS|n26|upper|launched lanes. -/
+/-- size argument 2 fits int32; size argument 0 fits int32. -/
 theorem side_3 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483647 - s77 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s27 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n18|upper|xmask & ymask, FITS_NARROW|n28|upper|xmask & ymask. -/
+/-- point factor >= 0. -/
 theorem side_4 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483648 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n17|upper|xmask & ymask. -/
+/-- intermediate fits i32: (.mul (.size 0 .i64) e1). -/
 theorem side_5 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s77))
     : 0 ≤ s27 + 2147483647 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n27|upper|xmask & ymask. -/
+/-- intermediate fits i32: (.add e0 (.mul (.size 0 .i64) e1)); intermediate fits i32: (.add e1 (.mul (.size 1 .i64) e0)). -/
 theorem side_6 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ s77 + 2147483647 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- point factor >= 0. -/
+theorem side_7 (s27 : Int) (s77 : Int)
+    (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ 2147483647 - (s27 * s77))
+    : 0 ≤ s77 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: (.mul (.size 1 .i64) e0). -/
+theorem side_8 (s27 : Int) (s77 : Int)
+    (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ 2147483647 - (s27 * s77))
+    : 0 ≤ s77 + 2147483647 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s27 s77 L) : kernel.Safe L := by
+  obtain ⟨h_s27, h_s77⟩ := hb
+  have g0 : 0 ≤ 2147483647 - (s27 * s77) := hg
+  obtain ⟨z0, z1, z2, z3⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inl (And.intro ?_ ?_)
+      · have b1 : Bounded kernel.sizeArgs L e1 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b2 : Bounded kernel.sizeArgs L (.size 3 .i32) (s77) (s77) :=
+          (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+        exact And.intro b1.agree b2.agree
+      · intro hk3
+        have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.yindex hL
+        have b5 : Bounded kernel.sizeArgs L (.size 2 .i32) (s27) (s27) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s77 h_s27 h_s77 g0; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0; omega)))
+        exact And.intro b4.agree b5.agree
+    · intro hm6
+      obtain ⟨hk7, hk8⟩ := Expr.ne_zero_of_mand_ne_zero hm6
+      have b9 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.yindex hL
+      have b10 : Bounded kernel.sizeArgs L (.size 2 .i32) (s27) (s27) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s77 h_s27 h_s77 g0; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0; omega)))
+      have b11 : Bounded kernel.sizeArgs L e0 (0) (s27 - 1) :=
+        b9.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk8; have h2 := b10.le; omega)
+      have b12 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s77 h_s27 h_s77 g0; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0; omega)))
+      have b13 : Bounded kernel.sizeArgs L e1 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b14 : Bounded kernel.sizeArgs L (.size 3 .i32) (s77) (s77) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+      have b15 : Bounded kernel.sizeArgs L e1 (0) (s77 - 1) :=
+        b13.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk7; have h2 := b14.le; omega)
+      have b16 : Bounded kernel.sizeArgs L (.mul (.size 0 .i64) e1) (0) ((s27 * s77) - s27) :=
+        (Bounded.mul_point_left b12 b15 (by have := side_4 s27 s77 h_s27 h_s77 g0; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s27 s77 h_s27 h_s77 g0; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b17 : Bounded kernel.sizeArgs L (.add e0 (.mul (.size 0 .i64) e1)) (0) ((s27 * s77) - 1) :=
+        (Bounded.add b11 b16 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0; omega)) (by omega) (by omega))
+      exact b17.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s27 s77 h_s27 h_s77 g0; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0; omega)) (And.intro (And.intro (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)) True.intro)), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 True.intro), ?_, ?_, ?_⟩
+  · refine Or.inl (And.intro ?_ ?_)
+    · have b18 : Bounded kernel.sizeArgs L e1 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b19 : Bounded kernel.sizeArgs L (.size 3 .i32) (s77) (s77) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+      exact And.intro b18.agree b19.agree
+    · intro hk20
+      have b21 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.yindex hL
+      have b22 : Bounded kernel.sizeArgs L (.size 2 .i32) (s27) (s27) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s77 h_s27 h_s77 g0; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0; omega)))
+      exact And.intro b21.agree b22.agree
+  · intro hm23
+    obtain ⟨hk24, hk25⟩ := Expr.ne_zero_of_mand_ne_zero hm23
+    have b26 : Bounded kernel.sizeArgs L e1 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b27 : Bounded kernel.sizeArgs L (.size 3 .i32) (s77) (s77) :=
+      (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+    have b28 : Bounded kernel.sizeArgs L e1 (0) (s77 - 1) :=
+      b26.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk24; have h2 := b27.le; omega)
+    have b29 : Bounded kernel.sizeArgs L (.size 1 .i64) (s77) (s77) :=
+      (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+    have b30 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.yindex hL
+    have b31 : Bounded kernel.sizeArgs L (.size 2 .i32) (s27) (s27) :=
+      (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s77 h_s27 h_s77 g0; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0; omega)))
+    have b32 : Bounded kernel.sizeArgs L e0 (0) (s27 - 1) :=
+      b30.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk25; have h2 := b31.le; omega)
+    have b33 : Bounded kernel.sizeArgs L (.mul (.size 1 .i64) e0) (0) ((s27 * s77) - s77) :=
+      (Bounded.mul_point_left b29 b32 (by have := side_7 s27 s77 h_s27 h_s77 g0; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_8 s27 s77 h_s27 h_s77 g0; omega)) (by narrowing_poly) (by narrowing_poly))
+    have b34 : Bounded kernel.sizeArgs L (.add e1 (.mul (.size 1 .i64) e0)) (0) ((s27 * s77) - 1) :=
+      (Bounded.add b28 b33 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0; omega)) (by omega) (by omega))
+    exact b34.agree
+  · intro hm35
+    obtain ⟨hk36, hk37⟩ := Expr.ne_zero_of_mand_ne_zero hm35
+    exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s27 s77 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe s27 s77 hb hg L hL hs)).1
 
 end Instances.TransposeContig_PoiFusedCloneT0

@@ -7,8 +7,8 @@ One constructor per integer op of the workbench IR (`workbench/kir`): `tl.progra
 `tl.num_programs(axis)`, a lane's element of `tl.arange` along a block, the block-size constexprs (`XBLOCK`,
 `YBLOCK`), size arguments, weak and strong constants, `+ - * // %`, comparisons, `& |` on masks,
 `tl.where` and `.to(dtype)`. `Expr.eval` evaluates a term on one lane in one `Mode`: `wide` passes
-the size arguments with their declared type (Inductor's `int64`), `narrow` passes them as `int32`
-(wrapped by the launcher). Every operation wraps to its result type (`Narrowing.Ty.wrap`).
+the size arguments with their declared type (Inductor's `int64`), `narrow S` passes the size arguments
+listed in `S` (the kernel's `sizeArgs`) as `int32` (wrapped by the launcher) and the others as declared. Every operation wraps to its result type (`Narrowing.Ty.wrap`).
 
 Grids: a `Lane` carries all three program ids, the grid (`num_programs`) and one position per block, so one
 model covers Inductor's `Grid1D` (`x = program_id(0) * XBLOCK + arange(XBLOCK)`) and
@@ -54,17 +54,19 @@ def Cmp.holds : Cmp → Int → Int → Bool
   | .eq, a, b => decide (a = b)
   | .ne, a, b => !decide (a = b)
 
-/-- Which kernel is evaluated: `wide` gives each size argument its declared type, `narrow` gives it
-`int32`. -/
+/-- Which kernel is evaluated: `wide` gives each size argument its declared type; `narrow S` declares
+`int32` exactly the size arguments listed in `S` (the kernel's `sizeArgs`) and leaves the others as
+declared. -/
 inductive Mode where
   | wide
-  | narrow
+  | narrow (sizeArgs : List Nat)
   deriving DecidableEq, Repr
 
-/-- The type a size argument declared `t` has in a mode: its own in `wide`, `int32` in `narrow`. -/
-def Mode.sizeTy : Mode → Ty → Ty
-  | .wide, t => t
-  | .narrow, _ => .i32
+/-- The type size argument `i`, declared `t`, has in a mode: its own in `wide`; in `narrow S`, `int32`
+when `i ∈ S` and its own otherwise. -/
+def Mode.sizeTy : Mode → Nat → Ty → Ty
+  | .wide, _, t => t
+  | .narrow S, i, t => if i ∈ S then .i32 else t
 
 /-- One lane of the launch grid: its program ids `tl.program_id(axis)` (axes `0, 1, 2`), the grid
 `tl.num_programs(axis)`, its position along each block (`pos 0` in `tl.arange(0, XBLOCK)`, `pos 1` in
@@ -118,7 +120,7 @@ def Expr.ty (m : Mode) : Expr → Ty
   | .numPrograms _ => .i32
   | .arange _ => .i32
   | .block _ => .weak
-  | .size _ t => m.sizeTy t
+  | .size i t => m.sizeTy i t
   | .weak _ => .weak
   | .strong t _ => t
   | .add a b => (a.ty m).promote (b.ty m)
@@ -156,39 +158,39 @@ def Expr.eval (m : Mode) (L : Lane) : Expr → Int
 /-- The per-lane premise of the generic theorem for one term: at every node, the exact result computed
 from the narrowed operands gives the same value in the wide and the narrow result type (`SameWrap`);
 every divisor is at least 1; every size argument narrowed from a wider type fits in `int32`. -/
-def Expr.Agree (L : Lane) : Expr → Prop
+def Expr.Agree (S : List Nat) (L : Lane) : Expr → Prop
   | .programId _ => True
   | .numPrograms _ => True
   | .arange _ => True
   | .block _ => True
-  | .size i t => SameWrap t .i32 (L.sizes i)
+  | .size i t => SameWrap t (Mode.sizeTy (.narrow S) i t) (L.sizes i)
   | .weak _ => True
   | .strong _ _ => True
-  | .add a b => a.Agree L ∧ b.Agree L ∧
-      SameWrap ((Expr.add a b).ty .wide) ((Expr.add a b).ty .narrow)
-        (a.eval .narrow L + b.eval .narrow L)
-  | .sub a b => a.Agree L ∧ b.Agree L ∧
-      SameWrap ((Expr.sub a b).ty .wide) ((Expr.sub a b).ty .narrow)
-        (a.eval .narrow L - b.eval .narrow L)
-  | .mul a b => a.Agree L ∧ b.Agree L ∧
-      SameWrap ((Expr.mul a b).ty .wide) ((Expr.mul a b).ty .narrow)
-        (a.eval .narrow L * b.eval .narrow L)
-  | .floordiv a b => a.Agree L ∧ b.Agree L ∧ 1 ≤ b.eval .narrow L ∧
-      SameWrap ((Expr.floordiv a b).ty .wide) ((Expr.floordiv a b).ty .narrow)
-        (Int.tdiv (a.eval .narrow L) (b.eval .narrow L))
-  | .mod a b => a.Agree L ∧ b.Agree L ∧ 1 ≤ b.eval .narrow L ∧
-      SameWrap ((Expr.mod a b).ty .wide) ((Expr.mod a b).ty .narrow)
-        (Int.tmod (a.eval .narrow L) (b.eval .narrow L))
-  | .cmp _ a b => a.Agree L ∧ b.Agree L
-  | .mand a b => (a.Agree L ∧ (a.eval .narrow L ≠ 0 → b.Agree L)) ∨
-      (b.Agree L ∧ (b.eval .narrow L ≠ 0 → a.Agree L))
-  | .mor a b => (a.Agree L ∧ (a.eval .narrow L = 0 → b.Agree L)) ∨
-      (b.Agree L ∧ (b.eval .narrow L = 0 → a.Agree L))
-  | .select c a b => c.Agree L ∧ (c.eval .narrow L ≠ 0 → a.Agree L) ∧
-      (c.eval .narrow L = 0 → b.Agree L) ∧
-      SameWrap ((Expr.select c a b).ty .wide) ((Expr.select c a b).ty .narrow)
-        (if c.eval .narrow L ≠ 0 then a.eval .narrow L else b.eval .narrow L)
-  | .cast _ a => a.Agree L
+  | .add a b => a.Agree S L ∧ b.Agree S L ∧
+      SameWrap ((Expr.add a b).ty .wide) ((Expr.add a b).ty (.narrow S))
+        (a.eval (.narrow S) L + b.eval (.narrow S) L)
+  | .sub a b => a.Agree S L ∧ b.Agree S L ∧
+      SameWrap ((Expr.sub a b).ty .wide) ((Expr.sub a b).ty (.narrow S))
+        (a.eval (.narrow S) L - b.eval (.narrow S) L)
+  | .mul a b => a.Agree S L ∧ b.Agree S L ∧
+      SameWrap ((Expr.mul a b).ty .wide) ((Expr.mul a b).ty (.narrow S))
+        (a.eval (.narrow S) L * b.eval (.narrow S) L)
+  | .floordiv a b => a.Agree S L ∧ b.Agree S L ∧ 1 ≤ b.eval (.narrow S) L ∧
+      SameWrap ((Expr.floordiv a b).ty .wide) ((Expr.floordiv a b).ty (.narrow S))
+        (Int.tdiv (a.eval (.narrow S) L) (b.eval (.narrow S) L))
+  | .mod a b => a.Agree S L ∧ b.Agree S L ∧ 1 ≤ b.eval (.narrow S) L ∧
+      SameWrap ((Expr.mod a b).ty .wide) ((Expr.mod a b).ty (.narrow S))
+        (Int.tmod (a.eval (.narrow S) L) (b.eval (.narrow S) L))
+  | .cmp _ a b => a.Agree S L ∧ b.Agree S L
+  | .mand a b => (a.Agree S L ∧ (a.eval (.narrow S) L ≠ 0 → b.Agree S L)) ∨
+      (b.Agree S L ∧ (b.eval (.narrow S) L ≠ 0 → a.Agree S L))
+  | .mor a b => (a.Agree S L ∧ (a.eval (.narrow S) L = 0 → b.Agree S L)) ∨
+      (b.Agree S L ∧ (b.eval (.narrow S) L = 0 → a.Agree S L))
+  | .select c a b => c.Agree S L ∧ (c.eval (.narrow S) L ≠ 0 → a.Agree S L) ∧
+      (c.eval (.narrow S) L = 0 → b.Agree S L) ∧
+      SameWrap ((Expr.select c a b).ty .wide) ((Expr.select c a b).ty (.narrow S))
+        (if c.eval (.narrow S) L ≠ 0 then a.eval (.narrow S) L else b.eval (.narrow S) L)
+  | .cast _ a => a.Agree S L
 
 /-- Every `//` and `%` in the term has a divisor of at least 1 when evaluated in mode `m`. -/
 def Expr.DivisorsPos (m : Mode) (L : Lane) : Expr → Prop
@@ -214,8 +216,8 @@ def Expr.DivisorsPos (m : Mode) (L : Lane) : Expr → Prop
   | .cast _ a => a.DivisorsPos m L
 
 /-- **Wide and narrowed evaluation agree** on a lane where the term's premise `Agree` holds. -/
-theorem Expr.eval_wide_eq_eval_narrow_of_agree (L : Lane) (e : Expr) (h : e.Agree L) :
-    e.eval .wide L = e.eval .narrow L := by
+theorem Expr.eval_wide_eq_eval_narrow_of_agree (S : List Nat) (L : Lane) (e : Expr) (h : e.Agree S L) :
+    e.eval .wide L = e.eval (.narrow S) L := by
   induction e with
   | programId a => rfl
   | numPrograms a => rfl
@@ -223,7 +225,7 @@ theorem Expr.eval_wide_eq_eval_narrow_of_agree (L : Lane) (e : Expr) (h : e.Agre
   | block b => rfl
   | size i t =>
     simp only [Expr.Agree] at h
-    simp only [Expr.eval, Expr.ty, Mode.sizeTy]
+    -- `Mode.sizeTy .wide i t` is `t` by definition; the narrowed side keeps `Mode.sizeTy (.narrow S) i t`.
     exact SameWrap.wrap_eq h
   | weak c => rfl
   | strong t c => rfl
@@ -267,11 +269,11 @@ theorem Expr.eval_wide_eq_eval_narrow_of_agree (L : Lane) (e : Expr) (h : e.Agre
     simp only [Expr.eval]
     rcases h with ⟨ha, hb⟩ | ⟨hb, ha⟩
     · rw [iha ha]
-      by_cases hz : a.eval .narrow L = 0
+      by_cases hz : a.eval (.narrow S) L = 0
       · simp [hz]
       · rw [ihb (hb hz)]
     · rw [ihb hb]
-      by_cases hz : b.eval .narrow L = 0
+      by_cases hz : b.eval (.narrow S) L = 0
       · simp [hz]
       · rw [iha (ha hz)]
   | mor a b iha ihb =>
@@ -279,11 +281,11 @@ theorem Expr.eval_wide_eq_eval_narrow_of_agree (L : Lane) (e : Expr) (h : e.Agre
     simp only [Expr.eval]
     rcases h with ⟨ha, hb⟩ | ⟨hb, ha⟩
     · rw [iha ha]
-      by_cases hz : a.eval .narrow L = 0
+      by_cases hz : a.eval (.narrow S) L = 0
       · rw [ihb (hb hz)]
       · simp [hz]
     · rw [ihb hb]
-      by_cases hz : b.eval .narrow L = 0
+      by_cases hz : b.eval (.narrow S) L = 0
       · rw [iha (ha hz)]
       · simp [hz]
   | select c a b ihc iha ihb =>
@@ -291,7 +293,7 @@ theorem Expr.eval_wide_eq_eval_narrow_of_agree (L : Lane) (e : Expr) (h : e.Agre
     obtain ⟨hc, ha, hb, hs⟩ := h
     simp only [Expr.eval]
     rw [ihc hc]
-    by_cases hz : c.eval .narrow L ≠ 0
+    by_cases hz : c.eval (.narrow S) L ≠ 0
     · rw [if_pos hz, if_pos hz, iha (ha hz)]
       rw [if_pos hz] at hs
       exact SameWrap.wrap_eq hs
@@ -304,7 +306,8 @@ theorem Expr.eval_wide_eq_eval_narrow_of_agree (L : Lane) (e : Expr) (h : e.Agre
     rw [iha h]
 
 /-- **No division by zero in either width**: under `Agree`, every divisor is at least 1. -/
-theorem Expr.divisorsPos_of_agree (m : Mode) (L : Lane) (e : Expr) (h : e.Agree L) :
+theorem Expr.divisorsPos_of_agree (m : Mode) (S : List Nat) (hm : m = .wide ∨ m = .narrow S) (L : Lane)
+    (e : Expr) (h : e.Agree S L) :
     e.DivisorsPos m L := by
   induction e with
   | programId a => exact True.intro
@@ -334,17 +337,17 @@ theorem Expr.divisorsPos_of_agree (m : Mode) (L : Lane) (e : Expr) (h : e.Agree 
     obtain ⟨ha, hb, hd, _⟩ := h
     simp only [Expr.DivisorsPos]
     refine ⟨iha ha, ihb hb, ?_⟩
-    cases m with
-    | wide => rw [Expr.eval_wide_eq_eval_narrow_of_agree L b hb]; exact hd
-    | narrow => exact hd
+    rcases hm with rfl | rfl
+    · rw [Expr.eval_wide_eq_eval_narrow_of_agree S L b hb]; exact hd
+    · exact hd
   | mod a b iha ihb =>
     simp only [Expr.Agree] at h
     obtain ⟨ha, hb, hd, _⟩ := h
     simp only [Expr.DivisorsPos]
     refine ⟨iha ha, ihb hb, ?_⟩
-    cases m with
-    | wide => rw [Expr.eval_wide_eq_eval_narrow_of_agree L b hb]; exact hd
-    | narrow => exact hd
+    rcases hm with rfl | rfl
+    · rw [Expr.eval_wide_eq_eval_narrow_of_agree S L b hb]; exact hd
+    · exact hd
   | cmp op a b iha ihb =>
     simp only [Expr.Agree] at h
     obtain ⟨ha, hb⟩ := h
@@ -354,38 +357,38 @@ theorem Expr.divisorsPos_of_agree (m : Mode) (L : Lane) (e : Expr) (h : e.Agree 
     simp only [Expr.Agree] at h
     simp only [Expr.DivisorsPos]
     rcases h with ⟨ha, hb⟩ | ⟨hb, ha⟩
-    · have he : a.eval m L = a.eval .narrow L := by
-        cases m with
-        | wide => exact Expr.eval_wide_eq_eval_narrow_of_agree L a ha
-        | narrow => rfl
+    · have he : a.eval m L = a.eval (.narrow S) L := by
+        rcases hm with rfl | rfl
+        · exact Expr.eval_wide_eq_eval_narrow_of_agree S L a ha
+        · rfl
       exact Or.inl ⟨iha ha, fun hz => ihb (hb (by rw [← he]; exact hz))⟩
-    · have he : b.eval m L = b.eval .narrow L := by
-        cases m with
-        | wide => exact Expr.eval_wide_eq_eval_narrow_of_agree L b hb
-        | narrow => rfl
+    · have he : b.eval m L = b.eval (.narrow S) L := by
+        rcases hm with rfl | rfl
+        · exact Expr.eval_wide_eq_eval_narrow_of_agree S L b hb
+        · rfl
       exact Or.inr ⟨ihb hb, fun hz => iha (ha (by rw [← he]; exact hz))⟩
   | mor a b iha ihb =>
     simp only [Expr.Agree] at h
     simp only [Expr.DivisorsPos]
     rcases h with ⟨ha, hb⟩ | ⟨hb, ha⟩
-    · have he : a.eval m L = a.eval .narrow L := by
-        cases m with
-        | wide => exact Expr.eval_wide_eq_eval_narrow_of_agree L a ha
-        | narrow => rfl
+    · have he : a.eval m L = a.eval (.narrow S) L := by
+        rcases hm with rfl | rfl
+        · exact Expr.eval_wide_eq_eval_narrow_of_agree S L a ha
+        · rfl
       exact Or.inl ⟨iha ha, fun hz => ihb (hb (by rw [← he]; exact hz))⟩
-    · have he : b.eval m L = b.eval .narrow L := by
-        cases m with
-        | wide => exact Expr.eval_wide_eq_eval_narrow_of_agree L b hb
-        | narrow => rfl
+    · have he : b.eval m L = b.eval (.narrow S) L := by
+        rcases hm with rfl | rfl
+        · exact Expr.eval_wide_eq_eval_narrow_of_agree S L b hb
+        · rfl
       exact Or.inr ⟨ihb hb, fun hz => iha (ha (by rw [← he]; exact hz))⟩
   | select c a b ihc iha ihb =>
     simp only [Expr.Agree] at h
     obtain ⟨hc, ha, hb, _⟩ := h
     simp only [Expr.DivisorsPos]
-    have he : c.eval m L = c.eval .narrow L := by
-      cases m with
-      | wide => exact Expr.eval_wide_eq_eval_narrow_of_agree L c hc
-      | narrow => rfl
+    have he : c.eval m L = c.eval (.narrow S) L := by
+      rcases hm with rfl | rfl
+      · exact Expr.eval_wide_eq_eval_narrow_of_agree S L c hc
+      · rfl
     exact ⟨ihc hc, fun hz => iha (ha (by rw [← he]; exact hz)),
       fun hz => ihb (hb (by rw [← he]; exact hz))⟩
   | cast t a iha =>

@@ -21,8 +21,8 @@ Status: not checked by Lean where it was written (see `docs/lean.md`).
 
 ## Main results
 * `Narrowing.Kernel.narrowing_exact_of_safe`: **the generic theorem**, stated once. On every lane where
-  `Safe` holds: the wide and narrowed kernels observe the same loads and the same store (address and
-  value); every mask's divisors are `≥ 1` in both widths; every narrowed size argument fits in `int32`.
+  `Safe` holds: the wide kernel and the kernel narrowed at exactly `k.sizeArgs` observe the same loads
+  and the same store (address and value); every mask's divisors are `≥ 1` in both widths.
 * `Narrowing.Load.access_eq_none_of_mask_eq_zero`: an inactive lane touches nothing, in either width.
 -/
 
@@ -108,50 +108,51 @@ def Kernel.observe (k : Kernel) (m : Mode) (L : Lane) : Observed where
 
 /-- The payload's `where` conditions and embedded index values satisfy `Agree`; a `where` needs only the
 branch it selects. -/
-def Payload.Agree (L : Lane) : Payload → Prop
+def Payload.Agree (S : List Nat) (L : Lane) : Payload → Prop
   | .load _ => True
-  | .int e => e.Agree L
+  | .int e => e.Agree S L
   | .const _ => True
-  | .un _ a => a.Agree L
-  | .bin _ a b => a.Agree L ∧ b.Agree L
-  | .select c a b => c.Agree L ∧ (c.eval .narrow L ≠ 0 → a.Agree L) ∧ (c.eval .narrow L = 0 → b.Agree L)
+  | .un _ a => a.Agree S L
+  | .bin _ a b => a.Agree S L ∧ b.Agree S L
+  | .select c a b => c.Agree S L ∧ (c.eval (.narrow S) L ≠ 0 → a.Agree S L) ∧ (c.eval (.narrow S) L = 0 → b.Agree S L)
 
 /-- A load's premise on a lane: its mask agrees everywhere, its offset where the mask is set. -/
-structure Load.Agree (ld : Load) (L : Lane) : Prop where
-  mask : ld.mask.Agree L
-  offset : ld.mask.eval .narrow L ≠ 0 → ld.offset.Agree L
+structure Load.Agree (ld : Load) (S : List Nat) (L : Lane) : Prop where
+  mask : ld.mask.Agree S L
+  offset : ld.mask.eval (.narrow S) L ≠ 0 → ld.offset.Agree S L
 
-/-- **The per-lane premise of the generic theorem** (observable mode). -/
+/-- **The per-lane premise of the generic theorem** (observable mode), for the narrowing that declares
+`int32` exactly the kernel's `sizeArgs`. -/
 structure Kernel.Safe (k : Kernel) (L : Lane) : Prop where
   sizes : ∀ i ∈ k.sizeArgs, Fits32 (L.sizes i)
-  loads : ∀ ld ∈ k.loads, ld.Agree L
-  storeMask : k.store.mask.Agree L
-  storeOffset : k.store.mask.eval .narrow L ≠ 0 → k.store.offset.Agree L
-  storeValue : k.store.mask.eval .narrow L ≠ 0 → k.store.value.Agree L
+  loads : ∀ ld ∈ k.loads, ld.Agree k.sizeArgs L
+  storeMask : k.store.mask.Agree k.sizeArgs L
+  storeOffset : k.store.mask.eval (.narrow k.sizeArgs) L ≠ 0 → k.store.offset.Agree k.sizeArgs L
+  storeValue : k.store.mask.eval (.narrow k.sizeArgs) L ≠ 0 → k.store.value.Agree k.sizeArgs L
 
 theorem Load.access_eq_none_of_mask_eq_zero {ld : Load} {m : Mode} {L : Lane}
     (h : ld.mask.eval m L = 0) : ld.access m L = none := by
   simp [Load.access, h]
 
-theorem Load.access_wide_eq_access_narrow {ld : Load} {L : Lane} (h : ld.Agree L) :
-    ld.access .wide L = ld.access .narrow L := by
-  have hm := Expr.eval_wide_eq_eval_narrow_of_agree L ld.mask h.mask
+theorem Load.access_wide_eq_access_narrow {ld : Load} {S : List Nat} {L : Lane} (h : ld.Agree S L) :
+    ld.access .wide L = ld.access (.narrow S) L := by
+  have hm := Expr.eval_wide_eq_eval_narrow_of_agree S L ld.mask h.mask
   unfold Load.access
-  by_cases hz : ld.mask.eval .narrow L = 0
+  by_cases hz : ld.mask.eval (.narrow S) L = 0
   · simp [hm, hz]
-  · simp [hm, hz, Expr.eval_wide_eq_eval_narrow_of_agree L ld.offset (h.offset hz)]
+  · simp [hm, hz, Expr.eval_wide_eq_eval_narrow_of_agree S L ld.offset (h.offset hz)]
 
-theorem Load.value_wide_eq_value_narrow {ld : Load} {L : Lane} (h : ld.Agree L) :
-    ld.value .wide L = ld.value .narrow L := by
-  have hm := Expr.eval_wide_eq_eval_narrow_of_agree L ld.mask h.mask
+theorem Load.value_wide_eq_value_narrow {ld : Load} {S : List Nat} {L : Lane} (h : ld.Agree S L) :
+    ld.value .wide L = ld.value (.narrow S) L := by
+  have hm := Expr.eval_wide_eq_eval_narrow_of_agree S L ld.mask h.mask
   unfold Load.value
-  by_cases hz : ld.mask.eval .narrow L = 0
+  by_cases hz : ld.mask.eval (.narrow S) L = 0
   · simp [hm, hz]
-  · simp [hm, hz, Expr.eval_wide_eq_eval_narrow_of_agree L ld.offset (h.offset hz)]
+  · simp [hm, hz, Expr.eval_wide_eq_eval_narrow_of_agree S L ld.offset (h.offset hz)]
 
-theorem Payload.eval_wide_eq_eval_narrow {L : Lane} {loads : List Load}
-    (hl : ∀ ld ∈ loads, ld.Agree L) (p : Payload) (h : p.Agree L) :
-    p.eval .wide L loads = p.eval .narrow L loads := by
+theorem Payload.eval_wide_eq_eval_narrow {S : List Nat} {L : Lane} {loads : List Load}
+    (hl : ∀ ld ∈ loads, ld.Agree S L) (p : Payload) (h : p.Agree S L) :
+    p.eval .wide L loads = p.eval (.narrow S) L loads := by
   induction p with
   | load i =>
     simp only [Payload.eval]
@@ -162,7 +163,7 @@ theorem Payload.eval_wide_eq_eval_narrow {L : Lane} {loads : List Load}
   | int e =>
     simp only [Payload.Agree] at h
     simp only [Payload.eval]
-    rw [Expr.eval_wide_eq_eval_narrow_of_agree L e h]
+    rw [Expr.eval_wide_eq_eval_narrow_of_agree S L e h]
   | const c => rfl
   | un f a iha =>
     simp only [Payload.Agree] at h
@@ -177,37 +178,38 @@ theorem Payload.eval_wide_eq_eval_narrow {L : Lane} {loads : List Load}
     simp only [Payload.Agree] at h
     obtain ⟨hc, ha, hb⟩ := h
     simp only [Payload.eval]
-    rw [Expr.eval_wide_eq_eval_narrow_of_agree L c hc]
-    by_cases hz : c.eval .narrow L ≠ 0
+    rw [Expr.eval_wide_eq_eval_narrow_of_agree S L c hc]
+    by_cases hz : c.eval (.narrow S) L ≠ 0
     · rw [if_pos hz, if_pos hz, iha (ha hz)]
     · rw [if_neg hz, if_neg hz, ihb (hb (by first | omega | exact Classical.not_not.mp hz | exact Decidable.of_not_not hz))]
 
 /-- **The generic narrowing theorem.** On every lane where the per-lane premise `Safe` holds:
-* the wide and narrowed kernels observe the same thing: every load's address when its mask is set and
-  `none` (no access) when it is not, and the store's address and symbolic value when its mask is set;
-* every `//` and `%` in every mask has a divisor `≥ 1` in both widths;
-* every size argument the narrowing declares `int32` fits in `int32`. -/
+* the wide kernel and the kernel that declares exactly `k.sizeArgs` as `int32` observe the same thing:
+  every load's address when its mask is set and `none` (no access) when it is not, and the store's
+  address and symbolic value when its mask is set;
+* every `//` and `%` in every mask has a divisor `≥ 1` in both widths.
+(That every narrowed size argument fits in `int32` is the premise `Safe.sizes`, not restated here.) -/
 theorem Kernel.narrowing_exact_of_safe {k : Kernel} {L : Lane} (h : k.Safe L) :
-    k.observe .wide L = k.observe .narrow L ∧
-    (∀ m, k.store.mask.DivisorsPos m L) ∧
-    (∀ ld ∈ k.loads, ∀ m, ld.mask.DivisorsPos m L) ∧
-    (∀ i ∈ k.sizeArgs, Fits32 (L.sizes i)) := by
-  refine ⟨?_, fun m => Expr.divisorsPos_of_agree m L _ h.storeMask,
-    fun ld hld m => Expr.divisorsPos_of_agree m L _ (h.loads ld hld).mask, h.sizes⟩
-  have hloads : (k.loads.map fun ld => ld.access .wide L) = k.loads.map fun ld => ld.access .narrow L :=
+    k.observe .wide L = k.observe (.narrow k.sizeArgs) L ∧
+    (∀ m, (m = .wide ∨ m = .narrow k.sizeArgs) → k.store.mask.DivisorsPos m L) ∧
+    (∀ ld ∈ k.loads, ∀ m, (m = .wide ∨ m = .narrow k.sizeArgs) → ld.mask.DivisorsPos m L) := by
+  refine ⟨?_, fun m hm => Expr.divisorsPos_of_agree m k.sizeArgs hm L _ h.storeMask,
+    fun ld hld m hm => Expr.divisorsPos_of_agree m k.sizeArgs hm L _ (h.loads ld hld).mask⟩
+  have hloads : (k.loads.map fun ld => ld.access .wide L) =
+      k.loads.map fun ld => ld.access (.narrow k.sizeArgs) L :=
     List.map_congr_left fun ld hld => Load.access_wide_eq_access_narrow (h.loads ld hld)
-  have hm := Expr.eval_wide_eq_eval_narrow_of_agree L k.store.mask h.storeMask
+  have hm := Expr.eval_wide_eq_eval_narrow_of_agree k.sizeArgs L k.store.mask h.storeMask
   unfold Kernel.observe
-  by_cases hz : k.store.mask.eval .narrow L = 0
+  by_cases hz : k.store.mask.eval (.narrow k.sizeArgs) L = 0
   · simp [hloads, hm, hz]
-  · have ho := Expr.eval_wide_eq_eval_narrow_of_agree L k.store.offset (h.storeOffset hz)
+  · have ho := Expr.eval_wide_eq_eval_narrow_of_agree k.sizeArgs L k.store.offset (h.storeOffset hz)
     have hv := Payload.eval_wide_eq_eval_narrow h.loads k.store.value (h.storeValue hz)
     simp [hloads, hm, hz, ho, hv]
 
 /-- On a lane whose mask is off, neither kernel performs the load. -/
-theorem Load.access_eq_none_of_inactive {ld : Load} {L : Lane} (h : ld.Agree L)
-    (hz : ld.mask.eval .narrow L = 0) : ld.access .wide L = none ∧ ld.access .narrow L = none := by
-  have hm := Expr.eval_wide_eq_eval_narrow_of_agree L ld.mask h.mask
+theorem Load.access_eq_none_of_inactive {ld : Load} {S : List Nat} {L : Lane} (h : ld.Agree S L)
+    (hz : ld.mask.eval (.narrow S) L = 0) : ld.access .wide L = none ∧ ld.access (.narrow S) L = none := by
+  have hm := Expr.eval_wide_eq_eval_narrow_of_agree S L ld.mask h.mask
   exact ⟨Load.access_eq_none_of_mask_eq_zero (hm.trans hz), Load.access_eq_none_of_mask_eq_zero hz⟩
 
 end Narrowing

@@ -27,15 +27,28 @@ def _instance(cert_path: Path):
     return from_certificate(data, cert_path.name, record=rec, verify_hash=False)
 
 
+# Certified kernels the Lean derivation has no rule for yet (listed in lean/Instances.lean with the reason).
+NOT_EMITTED = {
+    "pixel_shuffle_like__triton_poi_fused__unsafe_view_clone_transpose_view_1": "involves a floor",
+    "pixel_shuffle_like__triton_poi_fused_clone_transpose_view_0": "involves a floor",
+}
+
+
 @pytest.mark.parametrize("cert", CERTS, ids=lambda p: p.stem)
 def test_lean_corpus_instance_matches_golden(cert):
+    from workbench.errors import WorkbenchError
+
     inst = _instance(cert)
+    if cert.stem in NOT_EMITTED:
+        with pytest.raises(WorkbenchError, match=NOT_EMITTED[cert.stem]):
+            emit_instance(inst)
+        return
     text = emit_instance(inst)
     path = GOLDEN / "corpus" / f"{module_name(inst)}.lean"
     if os.environ.get("WORKBENCH_UPDATE_GOLDEN"):
         path.write_text(text)
-    assert text == path.read_text(), f"{path} differs: review the diff; regenerate as docs/lean.md says"
-    assert "Lean check: NOT RUN" in text and "narrowing_side" in text or not inst.side_conditions
+    assert text == path.read_text(), f"{path} differs: review the diff; regenerate with scripts/lean-regen.sh"
+    assert "Lean check: NOT RUN" in text and "theorem kernel_safe" in text
 
 
 def test_lean_corpus_covers_nested_cat_add_and_tile():

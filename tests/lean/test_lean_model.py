@@ -167,3 +167,18 @@ def test_lean_model_nested_cat_without_guard_disagrees():
     lane = Lane.x(0, 5, 1024, sizes[:4] + (2**31 - 1,))
     assert not safe(lane, inst)
     assert observe(WIDE, lane, inst) != observe(NARROW, lane, inst)
+
+
+def test_lean_model_narrow_mode_narrows_only_size_args():
+    from workbench.lean.derive import _ty
+    from workbench.lean.hand_built import tile
+    from workbench.lean.instance import size
+    from workbench.lean.model import NARROW, narrow_mode, ty
+
+    mode = narrow_mode(tile())  # Mode.narrow [0, 1]: ks0, ks1
+    assert ty(mode, size(0, "i64")) == "i32" and ty(mode, size(1, "i64")) == "i32"
+    assert ty(mode, size(5, "i64")) == "i64"  # a size leaf outside sizeArgs keeps its declared type
+    assert ty(NARROW, size(5, "i64")) == "i32"
+    assert _ty(size(5, "i64"), frozenset({0, 1})) == "i64" and _ty(size(0, "i64"), frozenset({0, 1})) == "i32"
+    big = (size(5, "i64") * size(0, "i64")).lt(size(2, "i32"))
+    assert ty(mode, big.args[0]) == "i64" and _ty(big.args[0], frozenset({0, 1})) == "i64"

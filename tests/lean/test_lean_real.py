@@ -35,3 +35,15 @@ def test_lean_real_session_goals_of_a_library_proof():
         assert steps[0].before.status == "goals"
         assert steps[-1].after.status == "complete"
         assert not [d for d in s.diagnostics("Narrowing/Int.lean") if d.severity == 1]
+
+
+def test_lean_real_instance_final_theorems_are_checked():
+    """Where Lean exists: every shipped instance's narrowing_exact (no Safe hypothesis) is among the audited
+    theorems and uses only the standard axioms."""
+    from workbench.lean.check import check_project
+
+    report = check_project(PROJECT)
+    audited = {t.name: t for t in report.theorems}
+    finals = [n for n in audited if n.endswith(".narrowing_exact")]
+    assert len(finals) == len(list((PROJECT / "Instances").glob("*.lean")))
+    assert all(audited[n].ok for n in finals)

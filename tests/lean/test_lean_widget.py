@@ -76,3 +76,23 @@ def test_lean_widget_slow_server_times_out_into_a_message(tmp_path, monkeypatch)
         assert "timed out after 0.5 s and was cancelled" in v.message
     finally:
         m.close()
+
+
+def test_lean_widget_statement_disabled_ends_and_side_condition_note(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    widget = GoalStepper(PROJECT / "Instances" / "Tile_PoiFusedRepeat0.lean")
+    model = widget.model
+    assert "side_0" in model.theorems and "kernel_safe" in model.theorems and model.theorems[-1] == "narrowing_exact"
+    widget.choice.value = "narrowing_exact"
+    assert "Statement" in widget.view.value and "(hL : LaneOK L)" in widget.view.value
+    assert "Safe" not in model.statement()
+    widget.choice.value = "kernel_safe"
+    assert widget.prev.disabled and not widget.next.disabled  # first step: back is disabled
+    for _ in range(len(model.steps)):
+        widget.next.click()
+    assert model.index == len(model.steps) - 1 and widget.next.disabled and not widget.prev.disabled
+    note = model.side_condition_note()
+    sides = [t for t in model.theorems if t.startswith("side_")]
+    assert f"states {len(sides)} `side_k` theorems" in note and "all cited by `kernel_safe`" in note
+    assert "The checker proved 17 side conditions" in note
+    assert note in widget.note.value.replace("&#x27;", "'").replace("&quot;", '"') or "side_k" in widget.note.value

@@ -4,13 +4,14 @@ Stage: prove. ``instance_from_file`` dispatches on the file's ``schema``:
 
 * ``workbench.lean_instance/1``: read by ``workbench.lean.instance.from_json``;
 * ``workbench.certificate/1`` (``workbench.check``): mapped by ``from_certificate``;
-* ``workbench.captured_kernel/*``: refused by name (a captured kernel carries no certificate).
+* ``workbench.captured_kernel/*``: checked first through ``workbench.check.check_kernel`` (observable
+  mode); a certified kernel is mapped by ``from_certificate``, any other verdict is refused with its reason.
 
 ``from_certificate`` takes the kernel's terms from its captured record parsed by ``workbench.kir`` (bound by
 the certificate's ``ir_hash``), the symbols, lower bounds and facts from ``workbench.check``'s premises of
-that record, and the side conditions from the certificate. What it does not take is the certificate's
-per-subexpression choices (quotient rules, ``&`` orders, lane classes): the Lean side does not yet
-re-derive intervals from them (docs/lean.md, "What the instances do not yet establish").
+that record, and the checker's side conditions (kept as notes and counts). The Lean derivation
+(``workbench.lean.derive``) re-derives every interval and emits its own side conditions; it picks the
+quotient/remainder rules itself and does not read the certificate's recorded choices (docs/lean.md).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from workbench.errors import UsageError
 from workbench.lean.errors import InstanceError
-from workbench.lean.instance import SCHEMA, LeanInstance, from_json, parse_poly
+from workbench.lean.instance import SCHEMA, LeanInstance, from_json, parse_poly, parse_size
 
 
 def instance_from_file(path: Path) -> LeanInstance:
@@ -36,11 +37,15 @@ def instance_from_file(path: Path) -> LeanInstance:
     if schema.startswith("workbench.certificate"):
         return from_certificate(data, str(path))
     if schema.startswith("workbench.captured_kernel"):
-        raise UsageError(
-            f"{path} is a captured kernel ({schema}), not a certificate: the Lean emitter needs the checker's "
-            f"certificate; run `workbench check {path} --json` and emit from its certificate, or emit a hand-built "
-            "instance by NAME"
-        )
+        from workbench.capture.record import load as load_record
+        from workbench.check import check_kernel
+
+        rec = load_record(Path(path))
+        verdict = check_kernel(rec, "observable", smt=False, counterexample=False)
+        if not verdict.certified:
+            raise InstanceError(f"{path}: {rec.name} is not certified by workbench.check ({verdict.verdict}: "
+                                f"{verdict.reason}); only certified kernels get Lean instances")
+        return from_certificate(verdict.certificate, str(path), record=rec)
     raise InstanceError(f"{path}: schema {schema!r} is neither {SCHEMA!r} nor a workbench.check certificate")
 
 
@@ -154,16 +159,46 @@ def from_certificate(data, where: str, *, record=None, verify_hash: bool = True)
     if constants:
         notes.append(f"{constants} constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.")
     size_args = []
-    local = {_lean_names(n): sympy.Symbol(_lean_names(n), integer=True) for n in names}
+    lean_names = tuple(_lean_names(n) for n in names)
+    # A size written with floor(...) of symbols uses the checker's auxiliary atom for it (its defining
+    # inequalities are among the guards), so that every size is a polynomial in the instance's symbols.
+    aux = {}
+    for a in premises.atoms:
+        try:
+            aux[parse_size(_lean_names(a.text), lean_names, f"{where}: atom {a.name}")] = sympy.Symbol(_lean_names(a.name), integer=True)
+        except InstanceError:
+            continue
     for name, expr, _value, typ in (*premises.size_args, *premises.numels):
         if name in terms.scalars:
-            size_args.append(SizeArg(name, terms.scalars.index(name), sympy.sympify(_lean_names(expr), locals=local),
-                                     str(typ or "i32"), name in cert.narrowed))
+            value = parse_size(_lean_names(expr), lean_names, f"{where}: size argument {name}")
+            value = sympy.expand(value.subs(aux)) if aux else value
+            size_args.append(SizeArg(name, terms.scalars.index(name), value, str(typ or "i32"), name in cert.narrowed))
     return LeanInstance(
+        rules=_rules(k, terms, cert),
         kernel=cert.kernel, program=cert.program, hash=cert.ir_hash, symbols=symbols, guards=tuple(guards),
         size_args=tuple(sorted(size_args, key=lambda a: a.index)), side_conditions=tuple(sides),
         loads=terms.loads, store=terms.store, mode=cert.mode, source=f"certificate {cert.schema}", notes=tuple(notes),
     )
+
+
+def _rules(k, terms, cert) -> tuple:
+    """The certificate's quotient/remainder rule of each division node whose lane classes all chose the same
+    one, keyed by the node's term (choice keys are ``n<i>@<class>``, nodes numbered in
+    ``kir.walk(*loads, *stores)`` order as the checker numbers them)."""
+    from workbench import kir
+
+    nodes = list(kir.walk(*k.loads, *k.stores))
+    seen: dict = {}
+    for key, rule in dict(cert.choices).items():
+        if rule not in ("exact", "const", "numerator", "divisor"):
+            continue
+        m = re.fullmatch(r"n(\d+)@.*", key)
+        if not m or int(m.group(1)) >= len(nodes):
+            continue
+        term = terms.by_node.get(id(nodes[int(m.group(1))]))
+        if term is not None:
+            seen.setdefault(term, set()).add(rule)
+    return tuple((t, next(iter(r))) for t, r in seen.items() if len(r) == 1)
 
 
 @dataclass(frozen=True, slots=True)

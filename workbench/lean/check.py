@@ -28,6 +28,23 @@ GENERIC_THEOREMS = (
     "Narrowing.Expr.divisorsPos_of_agree",
     "Narrowing.wrap32_eq_toInt_ofInt",
     "Narrowing.wrap64_eq_toInt_ofInt",
+    # The interval rules every instance's kernel_safe applies (Narrowing/Interval.lean).
+    "Narrowing.WrapOK.of_fits32",
+    "Narrowing.Bounded.xindex",
+    "Narrowing.Bounded.yindex",
+    "Narrowing.Bounded.add",
+    "Narrowing.Bounded.mul_point_left",
+    "Narrowing.Bounded.mul_nonneg",
+    "Narrowing.Bounded.floordiv",
+    "Narrowing.Bounded.mod",
+    "Narrowing.Bounded.cmp_const",
+    "Narrowing.Quot.exact",
+    "Narrowing.Quot.const",
+    "Narrowing.Rem.divisor",
+    "Narrowing.Expr.lt_of_cmp_ne_zero",
+    "Narrowing.Loads.agree_of_mem",
+    "Narrowing.shift_mul2",
+    "Narrowing.shift_mul3",
 )
 _DEPENDS = re.compile(r"'([^']+)' depends on axioms: \[([^\]]*)\]", re.S)
 _NONE = re.compile(r"'([^']+)' does not depend on any axioms")

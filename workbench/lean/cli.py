@@ -1,6 +1,7 @@
 """``workbench lean ...``: emit instances, print goals, check the Lake project (stage: prove).
 
-* ``workbench lean emit KERNEL.json|NAME [--out DIR]``: write a Lean instance file (no Lean needed).
+* ``workbench lean emit CERT.json|KERNEL.json|NAME [--out DIR] [--json]``: write Lean instance files into the
+  workspace (``workbench.workspace``) or ``--out`` (no Lean needed; never into the checkout's ``lean/``).
 * ``workbench lean goals FILE.lean [--theorem T] [--line N]``: tactic steps with the goals before and after
   each, and the file's diagnostics (needs ``lake``; without it the steps are listed and the exit code is 2).
 * ``workbench lean check``: ``lake build`` plus ``#print axioms`` for every theorem (needs ``lake``).
@@ -26,18 +27,21 @@ def register(subparsers) -> None:
 
     emit = sub.add_parser("emit", help="write the Lean instance file of a certified kernel")
     emit.add_argument("source", nargs="?",
-                      help="KERNEL.json (a certificate or lean_instance file) or a program NAME of data/kernels "
-                           "(checked by workbench.check, each certified kernel emitted)")
-    emit.add_argument("--out", type=Path, default=None, help="output folder (default: lean/Instances, whose index is refreshed)")
+                      help="CERT.json (a workbench.check certificate), KERNEL.json (a captured kernel: checked first, "
+                           "observable mode), a lean_instance JSON, or a program NAME of data/kernels")
+    emit.add_argument("--out", type=Path, default=None,
+                      help="output folder (default: the workspace's lean/Instances; never the checkout's lean/, "
+                           "which only scripts/lean-regen.sh rewrites)")
     emit.add_argument("--hand-built", action="store_true",
                       help="emit the hand-built instance NAME (or every hand-built one without NAME) instead")
     emit.add_argument("--corpus", action="store_true",
                       help="run workbench.check on every captured kernel and emit each certified one (observable mode)")
     emit.add_argument("--certificates", type=Path, default=None,
                       help="with --corpus: also write each certified kernel's certificate JSON into this folder")
-    from workbench import workspace
+    emit.add_argument("--json", action="store_true", help="print a workbench.lean_emit/1 document")
+    from workbench.workspace import add_argument
 
-    workspace.add_argument(emit)
+    add_argument(emit)
     emit.set_defaults(func=_emit)
 
     goals = sub.add_parser("goals", help="print tactic steps with goals before/after, and diagnostics")
@@ -58,28 +62,32 @@ def register(subparsers) -> None:
 
 
 def _instances(args) -> list:
-    from workbench.lean.adapter import instance_from_file
+    """``(label, LeanInstance | None, reason)`` for every kernel the arguments name."""
+    from workbench.lean.adapter import corpus_instances, instance_from_file
     from workbench.lean.hand_built import HAND_BUILT, hand_built
+    from workbench.lean.paths import REPO
 
+    if args.corpus:
+        return [(f"{e.program}/{e.kernel}", e.instance, f"{e.verdict}: {e.reason}") for e in corpus_instances()]
     if args.hand_built:
-        return [hand_built(args.source)] if args.source else [HAND_BUILT[n]() for n in sorted(HAND_BUILT)]
+        insts = [hand_built(args.source)] if args.source else [HAND_BUILT[n]() for n in sorted(HAND_BUILT)]
+        return [(f"{i.program}/{i.kernel}", i, "hand-built") for i in insts]
     if not args.source:
-        raise UsageError("give KERNEL.json, a program NAME, --corpus, or --hand-built [NAME]")
+        raise UsageError("give CERT.json, KERNEL.json, a program NAME, --corpus, or --hand-built [NAME]")
     path = Path(args.source)
-    if path.suffix == ".json" and path.is_file() and _schema(path).startswith("workbench.lean_instance"):
-        return [instance_from_file(path)]
-    if path.exists() or path.suffix in (".json", ".py") or _captured(args.source, args):
+    if path.suffix == ".json" or path.is_file():
+        if not path.exists():
+            raise UsageError(f"{path} does not exist; give a certificate, a captured kernel or a lean_instance JSON file")
+        inst = instance_from_file(path)
+        return [(str(path), inst, "") if inst is not None else (str(path), None, "not certified")]
+    if path.is_dir() or _captured(args.source, args):
+        # a folder, a NAME, PROGRAM/KERNEL or a kernel id: the workspace first, then the shipped corpus
         return _from_certificates(args.source, getattr(args, "workspace", None))
-    raise UsageError(f"{args.source!r} is neither a file nor a captured program under data/kernels; "
+    if (REPO / "data" / "kernels" / args.source).is_dir():
+        return [(f"{e.program}/{e.kernel}", e.instance, f"{e.verdict}: {e.reason}")
+                for e in corpus_instances(programs=(args.source,))]
+    raise UsageError(f"{args.source!r} is neither a file nor a captured program (workspace or data/kernels); "
                      f"hand-built instances ({', '.join(sorted(HAND_BUILT))}) need --hand-built")
-
-
-def _schema(path: Path) -> str:
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError):
-        return ""
-    return str(data.get("schema", "")) if isinstance(data, dict) else ""
 
 
 def _captured(name: str, args) -> bool:
@@ -94,8 +102,8 @@ def _captured(name: str, args) -> bool:
 
 
 def _from_certificates(source: str, workspace) -> list:
-    """CERT.json, a folder of certificates, KERNEL.json, a folder of records or a captured NAME (workspace
-    first, then the shipped corpus): each certified kernel's instance (workbench.resolve finds the records)."""
+    """``(label, LeanInstance | None, reason)`` for each kernel a folder, NAME or id resolves to
+    (``workbench.resolve`` finds records and certificates; uncertified kernels are listed with the reason)."""
     from workbench.errors import WorkbenchError
     from workbench.lean.adapter import from_certificate
     from workbench.resolve import certificates
@@ -103,53 +111,73 @@ def _from_certificates(source: str, workspace) -> list:
     found = []
     for lc in certificates(source, workspace):
         rec = lc.record.record
-        where = str(lc.path or lc.record.path)
+        label = f"{rec.program}/{rec.name}"
         if not lc.certificate.certified:
-            print(f"skip {rec.program}/{rec.name}: {lc.certificate.verdict}: {lc.certificate.reason}")
+            found.append((label, None, f"{lc.certificate.verdict}: {lc.certificate.reason}"))
             continue
         try:
-            found.append(from_certificate(lc.certificate, where, record=rec))
+            found.append((label, from_certificate(lc.certificate, str(lc.path or lc.record.path), record=rec), ""))
         except WorkbenchError as exc:
-            print(f"skip {rec.program}/{rec.name}: certified, not emitted: {exc}")
+            found.append((label, None, f"certified, not emitted: {exc}"))
     if not found:
-        raise InstanceError(f"{source}: no certified kernel to emit (see the lines above); "
-                            "`workbench check` explains each verdict")
+        raise InstanceError(f"{source}: no kernel found to emit; `workbench show {source}` lists what resolves")
     return found
 
 
+def _out_dir(args) -> Path:
+    from workbench.lean.paths import PROJECT
+    from workbench.workspace import subdir
+
+    out = (args.out or subdir("lean", args.workspace) / "Instances").resolve()
+    if out == PROJECT.resolve() or PROJECT.resolve() in out.parents:
+        raise UsageError(f"--out {out} is inside the checkout's lean/ project, which is shipped and read-only at run "
+                         "time; write to the workspace (the default) or another folder, and regenerate the shipped "
+                         "instances with scripts/lean-regen.sh")
+    return out
+
+
 def _emit(args) -> int:
-    from workbench.lean.emit import write_instance
-    from workbench.lean.paths import INSTANCES
+    from workbench.contract import Verdict, document, emit
+    from workbench.errors import WorkbenchError
+    from workbench.lean.emit import instance_summary, write_instance
 
-    out = args.out or INSTANCES
-    if args.corpus:
-        return _emit_corpus(out, args.certificates)
-    for inst in _instances(args):
-        path = write_instance(inst, out)
-        print(f"wrote {path} ({len(inst.side_conditions)} side conditions, source: {inst.source})")
-    print("Lean check: not run (the emitter never runs Lean); run `workbench lean check` where `lake` exists.")
-    return 0
-
-
-def _emit_corpus(out: Path, certificates: Path | None) -> int:
-    from workbench.lean.adapter import corpus_instances
-    from workbench.lean.emit import write_instance
-
-    entries = corpus_instances()
-    emitted = 0
-    for e in entries:
-        if e.instance is None:
-            print(f"skip {e.program}/{e.kernel}: {e.verdict}: {e.reason}")
+    out = _out_dir(args)
+    rows = []
+    for label, inst, why in _instances(args):
+        if inst is None:
+            rows.append({"kernel": label, "verdict": Verdict.REFUSED.value, "reason": why})
             continue
-        path = write_instance(e.instance, out)
-        emitted += 1
-        print(f"wrote {path} ({len(e.instance.side_conditions)} side conditions)")
-        if certificates is not None:
-            certificates.mkdir(parents=True, exist_ok=True)
-            (certificates / f"{e.program}__{e.kernel}.json").write_text(e.certificate.dumps() + "\n")
-    print(f"{emitted} instances from {len(entries)} captured kernels. "
+        try:
+            path = write_instance(inst, out)
+        except WorkbenchError as exc:
+            rows.append({"kernel": label, "verdict": Verdict.REFUSED.value, "reason": f"not emitted: {exc}"})
+            continue
+        rows.append({"kernel": label, "verdict": Verdict.OK.value, "path": str(path), **instance_summary(inst)})
+        if args.certificates is not None and args.corpus:
+            _write_certificate(args.certificates, label)
+    verdict = Verdict.OK if rows and all(r["verdict"] == Verdict.OK.value for r in rows) else Verdict.REFUSED
+    doc = document("lean_emit", 1, verdict, out=str(out), lean_checked=False, instances=rows,
+                   note="The emitter never runs Lean; run `workbench lean check` where `lake` exists.")
+    if args.json:
+        return emit(doc)
+    for r in rows:
+        if r["verdict"] == Verdict.OK.value:
+            print(f"wrote {r['path']} ({r['side_conditions']} side conditions, cited by kernel_safe)")
+        else:
+            print(f"skip {r['kernel']}: {r['reason']}")
+    print(f"{sum(r['verdict'] == 'ok' for r in rows)} of {len(rows)} emitted. "
           "Lean check: not run (the emitter never runs Lean); run `workbench lean check` where `lake` exists.")
-    return 0
+    return 0 if verdict is Verdict.OK else 1
+
+
+def _write_certificate(folder: Path, label: str) -> None:
+    from workbench.lean.adapter import corpus_instances
+
+    program, kernel = label.split("/", 1)
+    for e in corpus_instances(programs=(program,)):
+        if e.kernel == kernel and e.certificate is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{program}__{kernel}.json").write_text(e.certificate.dumps() + "\n")
 
 
 def _print_goal_state(label: str, state) -> None:

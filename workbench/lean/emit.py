@@ -1,17 +1,15 @@
 """Emit a Lean instance file from a ``LeanInstance`` (stage: prove; deterministic text, no Lean needed).
 
-The file instantiates the generic theorem of ``lean/Narrowing/Kernel.lean`` for one kernel:
+The file states one kernel's narrowing theorem and its proof (docs/lean.md, "Generated instances"):
 
 * the kernel's loads and store as ``Narrowing.Expr`` terms (subterms used more than once become named
-  definitions, in order of first post-order occurrence);
-* one theorem per side condition ``0 ≤ p`` over the shape symbols, with the symbols' lower bounds and the
-  guards as hypotheses, closed by the one uniform tactic ``narrowing_side``. Before it, the emitter adds the
-  products ``0 ≤ ∏ (x - lb)`` (each by ``Int.mul_nonneg``) for the nonlinear monomials of ``p`` and the
-  guards after substituting ``x = lb + t``; after ``grind`` normalises those products, ``p`` is a linear
-  combination of them, the guards and the lower bounds. The emitter checks that such a combination exists
-  (a small linear program) and refuses the side condition otherwise, so a condition that held only on
-  sampled values is rejected here rather than in Lean;
-* ``narrowing_exact``: the generic theorem applied to this kernel.
+  definitions, in order of first post-order occurrence): ``kernel_lines``;
+* ``Bounds``, ``Guards``, ``SizesAt``: the captured lower bounds, guards and size expressions;
+* one theorem ``side_k`` per side condition of the derivation (``workbench.lean.derive``), ``0 ≤ p`` over
+  the shape symbols, closed by ``narrowing_side`` after the product facts ``polytext`` plans (a claim
+  without a linear certificate is refused here, before Lean);
+* ``kernel_safe`` (the derivation's proof: every ``side_k`` is cited) and ``narrowing_exact``, which has no
+  per-lane hypothesis.
 
 Determinism: sorted symbols and monomials, no clocks, no random numbers; golden files in
 ``tests/lean/golden``. Honesty: the header says the text was emitted without running Lean.
@@ -21,16 +19,22 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import sympy
-from scipy.optimize import linprog
 
 from workbench.lean.errors import InstanceError
+from workbench.lean.polytext import (  # re-exported: the emitter's public names
+    Discharge,
+    _expr_text,
+    _hint_lines,
+    _monomial_text,
+    plan_discharge,
+    render_expr,
+    render_poly,
+    side_plan,
+)
 from workbench.lean.instance import (
-    COMPARISONS,
     LeanInstance,
     Payload,
     PayloadOp,
@@ -167,123 +171,64 @@ def _string(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-# ---------------------------------------------------------------- polynomials
 
 
-def _poly(expr: sympy.Expr, names: tuple[str, ...]) -> sympy.Poly:
-    gens = [sympy.Symbol(n, integer=True) for n in names]
-    expr = expr.subs({sympy.Symbol(n): g for n, g in zip(names, gens)})
-    try:
-        poly = sympy.Poly(sympy.expand(expr), *gens) if gens else sympy.Poly(sympy.expand(expr), sympy.Symbol("_"))
-    except sympy.PolynomialError as exc:
-        raise InstanceError(f"{expr} is not a polynomial in {list(names)}") from exc
-    for c in poly.coeffs():
-        if not c.is_integer:
-            raise InstanceError(f"{expr} has a non-integer coefficient {c}; side conditions are over integers")
-    return poly
+def derive(inst: LeanInstance):
+    """Run the node-by-node derivation of ``kernel_safe`` (``workbench.lean.derive``): its side conditions
+    and proof lines, with this module's renderers."""
+    from workbench.lean.derive import Derivation
 
-
-def _monomial_text(names: tuple[str, ...], exps: tuple[int, ...], lower: dict[str, int] | None = None) -> str:
-    """``s12 * s66`` (or ``(s12 - 1) * (s66 - 1)`` when ``lower`` shifts); repeated factors for powers."""
-    factors = []
-    for n, e in zip(names, exps):
-        lb = lower.get(n, 0) if lower else 0
-        f = n if lb == 0 else (f"({n} - {lb})" if lb > 0 else f"({n} + {-lb})")
-        factors += [f] * e
-    return " * ".join(factors)
-
-
-def render_poly(expr: sympy.Expr, names: tuple[str, ...]) -> str:
-    """Lean text of an integer polynomial: ``c * (x * y)`` terms, highest degree first, lex order.
-
-    Monomials are always parenthesised the same way so that ``omega`` sees one atom per monomial."""
-    poly = _poly(expr, names)
-    # Positive terms first (so bounds read `2147483647 - 2 * (s * w)`), each group by degree then lex.
-    terms = sorted(poly.terms(), key=lambda t: (int(t[1]) < 0, -sum(t[0]), tuple(-e for e in t[0])))
-    if not terms:
-        return "0"
-    out = ""
-    for i, (exps, coeff) in enumerate(terms):
-        c = int(coeff)
-        mono = _monomial_text(names, exps) if any(exps) else ""
-        mag = abs(c)
-        if mono:
-            atom = f"({mono})" if " * " in mono else mono
-            body = atom if mag == 1 else f"{mag} * {atom}"
-        else:
-            body = str(mag)
-        if i == 0:
-            out = f"-{body}" if c < 0 else body
-        else:
-            out += f" - {body}" if c < 0 else f" + {body}"
-    return out
-
-
-def _expr_text(expr: sympy.Expr, names: tuple[str, ...]) -> str:
-    """A size argument's expression: as a Lean polynomial when it is one, else sympy's text."""
-    try:
-        return render_poly(expr, names)
-    except (InstanceError, sympy.PolynomialError, TypeError):
-        return _doc(str(expr))
-
-
-@dataclass(frozen=True, slots=True)
-class Discharge:
-    """How ``narrowing_side`` closes one side condition: the product facts added before it, and the
-    nonnegative multipliers of the guards found by the emitter's linear-program check."""
-
-    hints: tuple[tuple[int, ...], ...]  # exponent vectors over the symbols, in t = x - lb
-    guard_multipliers: tuple[float, ...]
-
-
-def plan_discharge(claim: sympy.Expr, inst: LeanInstance, where: str) -> Discharge:
-    """Find a certificate ``p(lb+t) = Σ λ_j g_j(lb+t) + Σ c_m t^m`` with ``λ, c ≥ 0``, or refuse.
-
-    Every monomial ``t^m`` is nonnegative because every ``t_i = x_i - lb_i ≥ 0``; the certificate is what
-    ``grind``'s linear arithmetic needs once the degree->=2 monomial facts are in context."""
     names = inst.symbol_names()
-    gens = [sympy.Symbol(n, integer=True) for n in names]
-    ts = [sympy.Symbol(f"_t_{n}", integer=True) for n in names]
-    shift = {g: s.lower + t for g, s, t in zip(gens, inst.symbols, ts)}
-
-    def shifted(e: sympy.Expr) -> dict[tuple[int, ...], int]:
-        e = e.subs({sympy.Symbol(n): g for n, g in zip(names, gens)}).subs(shift)
-        poly = sympy.Poly(sympy.expand(e), *ts) if ts else sympy.Poly(sympy.expand(e), sympy.Symbol("_"))
-        return {tuple(m): int(c) for m, c in poly.terms()}
-
-    p = shifted(claim)
-    gs = [shifted(g) for g in inst.guards]
-    monos = sorted(set(p).union(*[set(g) for g in gs]) if gs else set(p))
-    # Equality per monomial: p_m - Σ λ_j g_{j,m} = c_m >= 0  <=>  Σ λ_j g_{j,m} <= p_m.
-    if gs:
-        a_ub = np.array([[float(g.get(m, 0)) for g in gs] for m in monos])
-        b_ub = np.array([float(p.get(m, 0)) for m in monos])
-        res = linprog(np.ones(len(gs)), A_ub=a_ub, b_ub=b_ub, bounds=[(0, None)] * len(gs), method="highs")
-        ok, lam = res.status == 0, tuple(round(float(x), 9) for x in (res.x if res.status == 0 else []))
-    else:
-        ok, lam = all(c >= 0 for c in p.values()), ()
-    if not ok:
-        worst = min(monos, key=lambda m: p.get(m, 0))
-        raise InstanceError(
-            f"{where}: side condition 0 <= {claim} has no certificate from the lower bounds and guards "
-            f"(after x = lb + t the coefficient of {_monomial_text(names, worst) or '1'} cannot be made nonnegative); "
-            "the checker must not have certified it: re-run `workbench check` and inspect this condition"
-        )
-    # Product facts: the nonlinear monomials of p and of the guards the certificate actually uses.
-    used = set(p).union(*[set(g) for g, l in zip(gs, lam) if l > 1e-9]) if gs else set(p)
-    hints = tuple(m for m in monos if sum(m) >= 2 and m in used)
-    return Discharge(hints, lam)
+    roots = [t for ld in inst.loads for t in (ld.offset, ld.mask)]
+    roots += [inst.store.offset, inst.store.mask] + _payload_terms(inst.store.value)
+    namer = _TermNamer(roots)
+    side_args = " ".join([*names, *(f"h_{n}" for n in names), *(f"g{j}" for j in range(len(inst.guards)))])
+    d = Derivation(inst, namer.render, lambda e: render_expr(e, names), side_args)
+    proof = d.safe_proof()
+    return namer, d, proof
 
 
-def _hint_proof(exps: tuple[int, ...]) -> str:
-    n = sum(exps)
-    proof = "Int.mul_nonneg (by omega) (by omega)"
-    for _ in range(n - 2):
-        proof = f"Int.mul_nonneg ({proof}) (by omega)"
-    return proof
+def kernel_lines(inst: LeanInstance, namer: _TermNamer | None = None) -> list[str]:
+    """The ``def e*``, ``def load*`` and ``def kernel`` declarations of an instance (its kernel term)."""
+    if namer is None:
+        roots = [t for ld in inst.loads for t in (ld.offset, ld.mask)]
+        namer = _TermNamer(roots + [inst.store.offset, inst.store.mask] + _payload_terms(inst.store.value))
+    lines: list[str] = []
+    w = lines.append
+    for name, body in namer.definitions():
+        w("/-- Shared subterm. -/")
+        w(f"def {name} : Expr := {body}")
+        w("")
+    for i, ld in enumerate(inst.loads):
+        w(f"/-- Load {i}. -/")
+        w(f"def load{i} : Load := {{ ptr := {ld.ptr}, offset := {namer.render(ld.offset)},")
+        w(f"  mask := {namer.render(ld.mask)}, other := {_string(ld.other)} }}")
+        w("")
+    narrowed = sorted(a.index for a in inst.size_args if a.narrowed)
+    w(f"/-- The kernel `{inst.kernel}`: loads, store and the size arguments narrowed to `int32`. -/")
+    w("def kernel : Kernel where")
+    w(f"  name := {_string(inst.kernel)}")
+    w(f"  sizeArgs := [{', '.join(str(i) for i in narrowed)}]")
+    w(f"  loads := [{', '.join(f'load{i}' for i in range(len(inst.loads)))}]")
+    w(f"  store := {{ ptr := {inst.store.ptr}, offset := {namer.render(inst.store.offset)},")
+    w(f"    mask := {namer.render(inst.store.mask)},")
+    w(f"    value := {_render_payload(inst.store.value, namer.render)} }}")
+    w("")
+    return lines
 
 
-# ---------------------------------------------------------------- the file
+def _conj(parts: list[str]) -> str:
+    return " ∧ ".join(parts) if parts else "True"
+
+
+def _unpack(name: str, hyp: str, parts: list[tuple[str, str]], w) -> None:
+    """``obtain`` the conjuncts of a premise, each with its stated type (so that ``omega`` sees it)."""
+    if not parts:
+        return
+    if len(parts) == 1:
+        w(f"  have {parts[0][0]} : {parts[0][1]} := {hyp}")
+        return
+    w(f"  obtain ⟨{', '.join(n for n, _ in parts)}⟩ := {hyp}")
 
 
 def emit_instance(inst: LeanInstance) -> str:
@@ -296,11 +241,16 @@ def emit_instance(inst: LeanInstance) -> str:
             raise InstanceError(f"{inst.kernel}: symbol name {n!r} is not a Lean identifier; rename it in the certificate")
     mod = module_name(inst)
     lower = {s.name: s.lower for s in inst.symbols}
-    roots = [t for ld in inst.loads for t in (ld.offset, ld.mask)]
-    roots += [inst.store.offset, inst.store.mask] + _payload_terms(inst.store.value)
-    namer = _TermNamer(roots)
+    namer, d, proof = derive(inst)
+    sides = sorted(d.sides.values(), key=lambda sd: sd.index)
     lines: list[str] = []
     w = lines.append
+    binders = " ".join(f"({n} : Int)" for n in names)
+    args = " ".join(names)
+    bounds = [(f"h_{n}", f"{lower[n]} ≤ {n}") for n in names]
+    guards = [(f"g{j}", f"0 ≤ {render_poly(g, names)}") for j, g in enumerate(inst.guards)]
+    sizes = [(f"z{a.index}", f"L.sizes {a.index} = {render_expr(d.sizes[a.index], names)}")
+             for a in sorted(inst.size_args, key=lambda a: a.index)]
 
     w("import Narrowing")
     w("")
@@ -320,104 +270,120 @@ def emit_instance(inst: LeanInstance) -> str:
         + (", narrowed to i32)" if a.narrowed else ")") for a in inst.size_args) + ".")
     for note in inst.notes:
         w(f"Note: {_doc(note)}")
+    if d.rule_use:
+        same = sum(1 for want, got in d.rule_use if want == got)
+        w(f"Quotient/remainder rules: {same} of {len(d.rule_use)} division steps of `kernel_safe` apply the certificate's "
+          "recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).")
     w("")
-    w("What is and is not established here: the side conditions are closed by `narrowing_side`; the")
-    w("per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives")
-    w("from them, and that derivation is not yet formalised in Lean (see docs/lean.md).")
+    w("What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every")
+    w("launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the")
+    w("interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and")
+    w("`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,")
+    w("Triton's lowering (see docs/lean.md).")
     w("")
     w("## Main results")
-    for k, sc in enumerate(inst.side_conditions):
-        w(f"* `side_{k}`: {_doc(sc.reason)} ({_doc(sc.origin)}).")
-    w("* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe")
-    w("  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).")
+    for sd in sides:
+        w(f"* `side_{sd.index}`: {_doc('; '.join(sd.reasons))[:160]}.")
+    w("* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.")
+    w("* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at")
+    w("  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).")
     w("-/")
     w("")
     w("set_option linter.unusedVariables false")
+    w("set_option maxHeartbeats 4000000")
     w("")
     w(f"namespace Instances.{mod}")
     w("")
     w("open Narrowing")
     w("")
-    for name, body in namer.definitions():
-        w(f"/-- Shared subterm. -/")
-        w(f"def {name} : Expr := {body}")
-        w("")
-    narrowed = sorted(a.index for a in inst.size_args if a.narrowed)
-    w(f"/-- The kernel `{inst.kernel}`: loads, store and the size arguments narrowed to `int32`. -/")
-    w("def kernel : Kernel where")
-    w(f"  name := {_string(inst.kernel)}")
-    w(f"  sizeArgs := [{', '.join(str(i) for i in narrowed)}]")
-    if inst.loads:
-        w("  loads := [")
-        for i, ld in enumerate(inst.loads):
-            sep = "," if i + 1 < len(inst.loads) else ""
-            w(f"    {{ ptr := {ld.ptr}, offset := {namer.render(ld.offset)},")
-            w(f"      mask := {namer.render(ld.mask)}, other := {_string(ld.other)} }}{sep}")
-        w("  ]")
-    else:
-        w("  loads := []")
-    w(f"  store := {{ ptr := {inst.store.ptr}, offset := {namer.render(inst.store.offset)},")
-    w(f"    mask := {namer.render(inst.store.mask)},")
-    w(f"    value := {_render_payload(inst.store.value, namer.render)} }}")
+    lines.extend(kernel_lines(inst, namer))
+    w("/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/")
+    w(f"def Bounds {binders} : Prop := {_conj([t for _, t in bounds])}")
     w("")
-    binders = " ".join(f"({n} : Int)" for n in names)
-    lb_hyps = " ".join(f"(h_{n} : {lower[n]} ≤ {n})" for n in names)
-    guard_hyps = " ".join(f"(g{j} : 0 ≤ {render_poly(g, names)})" for j, g in enumerate(inst.guards))
-    for k, sc in enumerate(inst.side_conditions):
-        plan = plan_discharge(sc.claim, inst, f"{inst.kernel} side condition {k}")
-        w(f"/-- {_doc(sc.reason)}. Origin: {_doc(sc.origin)}. -/")
-        w(f"theorem side_{k} {binders}")
+    w("/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/")
+    w(f"def Guards {binders} : Prop := {_conj([t for _, t in guards])}")
+    w("")
+    w("/-- The host passes each size argument as its recorded expression in the shape symbols. -/")
+    w(f"def SizesAt {binders} (L : Lane) : Prop := {_conj([t for _, t in sizes])}")
+    w("")
+    lb_hyps = " ".join(f"({n} : {t})" for n, t in bounds)
+    guard_hyps = " ".join(f"({n} : {t})" for n, t in guards)
+    for sd in sides:
+        plan = side_plan(sd.claim, inst, f"{inst.kernel} side condition {sd.index}")
+        w(f"/-- {_doc('; '.join(sd.reasons))}. -/")
+        w(f"theorem side_{sd.index} {binders}")
         w(f"    {lb_hyps}")
         if guard_hyps:
             w(f"    {guard_hyps}")
-        w(f"    : 0 ≤ {render_poly(sc.claim, names)} := by")
-        for h, exps in enumerate(plan.hints):
-            w(f"  have m{h} : 0 ≤ {_monomial_text(names, exps, lower)} := {_hint_proof(exps)}")
+        w(f"    : 0 ≤ {render_expr(sd.claim, names)} := by")
+        for k, exps in enumerate(plan.hints):
+            w(_hint_lines(exps, names, lower, k))
+        used = [f"{lam:g} * g{j}" for j, lam in enumerate(plan.guard_multipliers) if lam > 1e-9]
+        w("  -- certificate: claim = " + (" + ".join(used) if used else "0 * guards")
+          + (" + nonnegative multiples of the lower-bound shifts" + (" and m0.." if plan.hints else "")) )
         w("  narrowing_side")
         w("")
-    w("/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide")
-    w("and narrowed kernels observe the same loads and the same store. -/")
-    w("theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :")
-    w("    kernel.observe .wide L = kernel.observe .narrow L :=")
-    w("  (Kernel.narrowing_exact_of_safe h).1")
+    w("/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/")
+    w(f"theorem kernel_safe {binders} (hb : Bounds {args}) (hg : Guards {args})")
+    w(f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) : kernel.Safe L := by")
+    _unpack("bounds", "hb", bounds, w)
+    _unpack("guards", "hg", guards, w)
+    _unpack("sizes", "hs", sizes, w)
+    lines.extend(proof)
+    w("")
+    w("/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane")
+    w("whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads")
+    w("and the same store. No per-lane hypothesis. -/")
+    w(f"theorem narrowing_exact {binders} (hb : Bounds {args}) (hg : Guards {args})")
+    w(f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) :")
+    w("    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=")
+    w(f"  (Kernel.narrowing_exact_of_safe (kernel_safe {args} hb hg L hL hs)).1")
     w("")
     w(f"end Instances.{mod}")
     return "\n".join(lines) + "\n"
 
 
-def index_text(modules: list[str]) -> str:
-    """``lean/Instances.lean``: imports every instance module, sorted."""
+def index_text(modules: list[str], refused: list[str] = ()) -> str:
+    """``lean/Instances.lean``: imports every instance module, sorted; lists the kernels without one."""
     body = "\n".join(f"import Instances.{m}" for m in sorted(modules))
-    return (
-        (body + "\n\n" if body else "")
-        + "/-!\n# Generated narrowing instances\n\nImports every file of `Instances/` (regenerated by "
-        "`workbench lean emit --out lean/Instances`).\n\n" + LEAN_STATUS_LINE + "\n-/\n"
-    )
+    out = (body + "\n\n" if body else "") + "/-!\n# Generated narrowing instances\n\nImports every file of `Instances/` " \
+        "(regenerated by `scripts/lean-regen.sh`).\n\n" + LEAN_STATUS_LINE + "\n"
+    if refused:
+        out += "\nKernels without an instance (the checker refused them, or the Lean derivation has no rule yet):\n"
+        out += "".join(f"* {_doc(r)}\n" for r in refused)
+    return out + "-/\n"
 
 
 def write_instance(inst: LeanInstance, out_dir: Path) -> Path:
-    """Write the instance file; when ``out_dir`` is a Lake project's ``Instances/``, refresh its index."""
+    """Write the instance file into ``out_dir`` (created); the checkout's ``lean/`` is written only by
+    ``workbench.lean.regen``."""
     out_dir = Path(out_dir)
+    text = emit_instance(inst)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{module_name(inst)}.lean"
-    path.write_text(emit_instance(inst))
-    if out_dir.name == "Instances" and (out_dir.parent / "lakefile.toml").exists():
-        modules = sorted(p.stem for p in out_dir.glob("*.lean"))
-        (out_dir.parent / "Instances.lean").write_text(index_text(modules))
+    path.write_text(text)
     return path
 
 
+def instance_summary(inst: LeanInstance) -> dict:
+    """What the CLI reports for an emitted instance (JSON-ready)."""
+    _, d, _ = derive(inst)
+    return {"program": inst.program, "name": inst.kernel, "module": module_name(inst), "hash": inst.hash,
+            "side_conditions": len(d.sides), "checker_side_conditions": len(inst.side_conditions)}
+
+
 def side_condition_table(inst: LeanInstance) -> list[dict]:
-    """Rows for notebooks and widgets: each side condition in Lean syntax, with its discharge plan."""
+    """Rows for notebooks and widgets: each side condition of the derivation in Lean syntax, with its plan."""
     names = inst.symbol_names()
+    _, d, _ = derive(inst)
     rows = []
-    for k, sc in enumerate(inst.side_conditions):
-        plan = plan_discharge(sc.claim, inst, f"{inst.kernel} side condition {k}")
+    for sd in sorted(d.sides.values(), key=lambda sd: sd.index):
+        plan = side_plan(sd.claim, inst, f"{inst.kernel} side condition {sd.index}")
         rows.append({
-            "theorem": f"side_{k}",
-            "claim": f"0 ≤ {render_poly(sc.claim, names)}",
-            "reason": sc.reason,
-            "origin": sc.origin,
+            "theorem": f"side_{sd.index}",
+            "claim": f"0 ≤ {render_expr(sd.claim, names)}",
+            "reason": "; ".join(sd.reasons),
+            "origin": "kernel_safe",
             "product_facts": len(plan.hints),
             "guard_multipliers": list(plan.guard_multipliers),
             "lean_checked": False,

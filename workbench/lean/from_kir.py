@@ -14,7 +14,7 @@ pointers are numbered by position among the pointer parameters.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from workbench.errors import UnsupportedError
 from workbench.lean.instance import (
@@ -48,6 +48,7 @@ class KernelTerms:
     scalars: tuple[str, ...]  # scalar parameter names; position = index in Lane.sizes
     pointers: tuple[str, ...]
     narrowed: tuple[int, ...]  # scalar positions of the `size` parameters (declared int32 by the narrowing)
+    by_node: dict = field(default_factory=dict, compare=False)  # id(kir node) -> Term (certificate choices)
 
 
 def _ty(t, where: str) -> str:
@@ -198,4 +199,4 @@ def kernel_terms(kernel) -> KernelTerms:
     st = kernel.stores[0]
     store = Store(c.pointers.index(st.attr), c.term(st.args[0]), c.term(st.args[2]), c.payload(st.args[1]))
     narrowed = tuple(i for i, name in enumerate(c.scalars) if kernel.param(name).kind == "size")
-    return KernelTerms(loads, store, c.scalars, c.pointers, narrowed)
+    return KernelTerms(loads, store, c.scalars, c.pointers, narrowed, {k: t for k, t in c.memo.items()})

@@ -311,6 +311,9 @@ class LeanInstance:
     mode: str = "observable"
     source: str = "hand-built"  # where the instance came from (hand-built, certificate path, ...)
     notes: tuple[str, ...] = field(default=())
+    # The certificate's quotient/remainder rule per division node (``exact``, ``const``, ``numerator``,
+    # ``divisor``), where every lane class of that node chose the same one; the Lean derivation tries it first.
+    rules: tuple[tuple[Term, str], ...] = field(default=())
 
     def symbol_names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.symbols)
@@ -335,6 +338,7 @@ class LeanInstance:
                 {"ptr": ld.ptr, "offset": ld.offset.to_json(), "mask": ld.mask.to_json(), "other": ld.other}
                 for ld in self.loads
             ],
+            "rules": [{"term": t.to_json(), "rule": r} for t, r in self.rules],
             "store": {
                 "ptr": self.store.ptr,
                 "offset": self.store.offset.to_json(),
@@ -346,11 +350,16 @@ class LeanInstance:
 
 def parse_poly(text: str, symbols: tuple[str, ...], where: str) -> sympy.Expr:
     """Parse a polynomial over the given symbols; anything else is refused by name."""
+    from workbench.errors import InputError
+    from workbench.symexpr import parse_any
+
     local = {n: sympy.Symbol(n, integer=True) for n in symbols}
     try:
-        expr = sympy.sympify(text, locals=local)
-    except (sympy.SympifyError, SyntaxError, TypeError) as exc:
+        # Parsed by the restricted grammar, never evaluated; symbols then get the integer assumption.
+        expr = parse_any(str(text), where)
+    except InputError as exc:
         raise InstanceError(f"{where}: cannot parse {text!r} as a polynomial: {exc}") from exc
+    expr = expr.subs({sympy.Symbol(n): s for n, s in local.items()})
     if isinstance(expr, sympy.core.relational.Relational):
         expr = relation_to_nonneg(expr, where)
     free = {str(s) for s in expr.free_symbols}
@@ -358,6 +367,31 @@ def parse_poly(text: str, symbols: tuple[str, ...], where: str) -> sympy.Expr:
         raise InstanceError(f"{where}: {text!r} uses {sorted(free - set(symbols))}, not among the symbols {list(symbols)}")
     if not expr.is_polynomial(*local.values()):
         raise InstanceError(f"{where}: {text!r} is not a polynomial in {list(symbols)}")
+    return sympy.expand(expr)
+
+
+def parse_size(text: str, symbols: tuple[str, ...], where: str) -> sympy.Expr:
+    """A size argument's expression: a polynomial, or integer multiples of ``floor(P / c)`` of polynomials
+    (``(s27 + 1)//2``), as Inductor records ``ceil``-style halves; anything else is refused by name."""
+    from workbench.errors import InputError
+    from workbench.symexpr import parse_any
+
+    local = {n: sympy.Symbol(n, integer=True) for n in symbols}
+    try:
+        # parse_any, not parse_expr: symexpr.parse_expr refuses a lone symbol (a sympy Symbol is a Boolean).
+        expr = parse_any(str(text), where)
+    except InputError as exc:
+        raise InstanceError(f"{where}: cannot parse {text!r}: {exc}") from exc
+    if isinstance(expr, (sympy.core.relational.Relational, sympy.logic.boolalg.BooleanFunction)):
+        raise InstanceError(f"{where}: {text!r} is a comparison, expected an expression")
+    expr = expr.subs({sympy.Symbol(n): s for n, s in local.items()})
+    free = {str(s) for s in expr.free_symbols}
+    if not free <= set(symbols):
+        raise InstanceError(f"{where}: {text!r} uses {sorted(free - set(symbols))}, not among the symbols {list(symbols)}")
+    floors = list(expr.atoms(sympy.floor))
+    flat = expr.subs({f: sympy.Dummy() for f in floors})
+    if not flat.is_polynomial(*flat.free_symbols) or not all(f.args[0].is_polynomial(*local.values()) for f in floors):
+        raise InstanceError(f"{where}: {text!r} is neither a polynomial nor built from floor(polynomial / c)")
     return sympy.expand(expr)
 
 
@@ -383,7 +417,7 @@ def from_json(data: dict, where: str = "instance") -> LeanInstance:
         names = tuple(s.name for s in symbols)
         guards = tuple(parse_poly(g, names, f"{where}: guard {i}") for i, g in enumerate(data["guards"]))
         size_args = tuple(
-            SizeArg(a["name"], int(a["index"]), parse_poly(a["expr"], names, f"{where}: size argument {a['name']}"),
+            SizeArg(a["name"], int(a["index"]), parse_size(a["expr"], names, f"{where}: size argument {a['name']}"),
                     a.get("wide_type", "i64"), bool(a.get("narrowed", True)))
             for a in data["size_args"]
         )
@@ -401,6 +435,7 @@ def from_json(data: dict, where: str = "instance") -> LeanInstance:
             kernel=data["kernel"], program=data["program"], hash=data["hash"], symbols=symbols, guards=guards,
             size_args=size_args, side_conditions=sides, loads=loads, store=store, mode=data.get("mode", "observable"),
             source=data.get("source", where), notes=tuple(data.get("notes", ())),
+            rules=tuple((Term.from_json(r["term"]), str(r["rule"])) for r in data.get("rules", ())),
         )
     except KeyError as exc:
         raise InstanceError(f"{where}: missing field {exc.args[0]!r} (see workbench/lean/instance.py for the schema)") from exc

@@ -14,7 +14,12 @@ from dataclasses import dataclass
 from workbench.lean.errors import InstanceError
 from workbench.lean.instance import LeanInstance, Payload, PayloadOp, Term, TermOp
 
-WIDE, NARROW = "wide", "narrow"
+WIDE, NARROW = "wide", "narrow"  # NARROW narrows every size leaf; narrow_mode(inst) only inst's sizeArgs
+
+
+def narrow_mode(inst: LeanInstance) -> tuple[str, frozenset[int]]:
+    """``Mode.narrow kernel.sizeArgs``: only the size arguments the instance narrows become int32."""
+    return (NARROW, frozenset(a.index for a in inst.size_args if a.narrowed))
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +131,9 @@ def ty(mode: str, t: Term) -> str:
         case TermOp.BLOCK | TermOp.WEAK:
             return "weak"
         case TermOp.SIZE:
-            return t.ty if mode == WIDE else "i32"
+            if mode == WIDE:
+                return t.ty
+            return "i32" if not isinstance(mode, tuple) or t.value in mode[1] else t.ty
         case TermOp.STRONG | TermOp.CAST:
             return t.ty
         case TermOp.ADD | TermOp.SUB | TermOp.MUL | TermOp.FLOORDIV | TermOp.MOD:
@@ -188,22 +195,22 @@ def same_wrap(tw: str, tn: str, v: int) -> bool:
     return tw == tn or (tw != "i1" and tn != "i1" and fits32(v))
 
 
-def agree(lane: Lane, t: Term, memo: dict | None = None) -> bool:
+def agree(lane: Lane, t: Term, memo: dict | None = None, mode=NARROW) -> bool:
     """``Expr.Agree``: evaluated on the narrowed operands, node by node."""
     memo = {} if memo is None else memo
-    key = ("agree", id(t))
+    key = ("agree", mode, id(t))
     if key not in memo:
-        memo[key] = (t, _agree(lane, t, memo))
+        memo[key] = (t, _agree(lane, t, memo, mode))
     return memo[key][1]
 
 
-def _agree(lane: Lane, t: Term, memo: dict) -> bool:
+def _agree(lane: Lane, t: Term, memo: dict, mode=NARROW) -> bool:
     if t.op is TermOp.SIZE:
-        return same_wrap(t.ty, "i32", lane.size(t.value))
+        return same_wrap(t.ty, ty(mode, t), lane.size(t.value))
     if not t.args:
         return True
-    vals = [evaluate(NARROW, lane, a, memo) for a in t.args]
-    ok = [lambda i=i: agree(lane, t.args[i], memo) for i in range(len(t.args))]
+    vals = [evaluate(mode, lane, a, memo) for a in t.args]
+    ok = [lambda i=i: agree(lane, t.args[i], memo, mode) for i in range(len(t.args))]
     # Short-circuit readings, as Narrowing.Expr.Agree (and the checker) state them.
     if t.op is TermOp.AND:
         return (ok[0]() and (vals[0] == 0 or ok[1]())) or (ok[1]() and (vals[1] == 0 or ok[0]()))
@@ -211,13 +218,13 @@ def _agree(lane: Lane, t: Term, memo: dict) -> bool:
         return (ok[0]() and (vals[0] != 0 or ok[1]())) or (ok[1]() and (vals[1] != 0 or ok[0]()))
     if t.op is TermOp.WHERE:
         branch = ok[1]() if vals[0] != 0 else ok[2]()
-        return ok[0]() and branch and same_wrap(ty(WIDE, t), ty(NARROW, t), _raw(t.op, vals))
+        return ok[0]() and branch and same_wrap(ty(WIDE, t), ty(mode, t), _raw(t.op, vals))
     if not all(f() for f in ok):
         return False
     if t.op in (TermOp.FLOORDIV, TermOp.MOD) and vals[1] < 1:
         return False
     if t.op in (TermOp.ADD, TermOp.SUB, TermOp.MUL, TermOp.FLOORDIV, TermOp.MOD, TermOp.WHERE):
-        return same_wrap(ty(WIDE, t), ty(NARROW, t), _raw(t.op, vals))
+        return same_wrap(ty(WIDE, t), ty(mode, t), _raw(t.op, vals))
     return True  # comparisons, masks and casts add no condition of their own
 
 
@@ -256,27 +263,28 @@ def observe(mode: str, lane: Lane, inst: LeanInstance) -> tuple:
     return loads, store
 
 
-def _payload_agree(lane: Lane, p: Payload, memo: dict) -> bool:
-    if p.cond is not None and not agree(lane, p.cond, memo):
+def _payload_agree(lane: Lane, p: Payload, memo: dict, mode=NARROW) -> bool:
+    if p.cond is not None and not agree(lane, p.cond, memo, mode):
         return False
     if p.op is PayloadOp.WHERE:  # only the selected branch
-        return _payload_agree(lane, p.args[0] if evaluate(NARROW, lane, p.cond, memo) != 0 else p.args[1], memo)
-    return all(_payload_agree(lane, a, memo) for a in p.args)
+        return _payload_agree(lane, p.args[0] if evaluate(mode, lane, p.cond, memo) != 0 else p.args[1], memo, mode)
+    return all(_payload_agree(lane, a, memo, mode) for a in p.args)
 
 
 def safe(lane: Lane, inst: LeanInstance) -> bool:
-    """``Kernel.Safe`` on one lane."""
+    """``Kernel.Safe`` on one lane (narrowing exactly the instance's ``sizeArgs``)."""
     memo: dict = {}
+    mode = narrow_mode(inst)
     if not all(fits32(lane.size(a.index)) for a in inst.size_args if a.narrowed):
         return False
     for ld in inst.loads:
-        if not agree(lane, ld.mask, memo):
+        if not agree(lane, ld.mask, memo, mode):
             return False
-        if evaluate(NARROW, lane, ld.mask, memo) != 0 and not agree(lane, ld.offset, memo):
+        if evaluate(mode, lane, ld.mask, memo) != 0 and not agree(lane, ld.offset, memo, mode):
             return False
     st = inst.store
-    if not agree(lane, st.mask, memo):
+    if not agree(lane, st.mask, memo, mode):
         return False
-    if evaluate(NARROW, lane, st.mask, memo) != 0:
-        return agree(lane, st.offset, memo) and _payload_agree(lane, st.value, memo)
+    if evaluate(mode, lane, st.mask, memo) != 0:
+        return agree(lane, st.offset, memo, mode) and _payload_agree(lane, st.value, memo, mode)
     return True

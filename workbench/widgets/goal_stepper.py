@@ -1,5 +1,7 @@
 """GoalStepper: choose a theorem of a Lean file, step forward and back through its tactics, and see the
-hypotheses and goals before and after each step, with the diagnostics on that step's lines.
+theorem's statement, the hypotheses and goals before and after each step, and the diagnostics on that step's
+lines. The back/forward buttons are disabled at the first/last step. For a generated instance the stepper
+also says how the checker's side-condition count relates to the instance's ``side_k`` theorems.
 
 The state lives in ``GoalStepperModel`` (plain Python, tested without a browser); every computation is a
 call into ``workbench.lean`` (the session for goals and diagnostics, ``steps`` for tactic positions).
@@ -38,6 +40,9 @@ class StepView:
     diagnostics: tuple[Diagnostic, ...]
     message: str | None
     lean_status: str
+    statement: str = ""
+    at_start: bool = True
+    at_end: bool = True
 
 
 class GoalStepperModel:
@@ -133,10 +138,35 @@ class GoalStepperModel:
         if step is not None and self._diagnostics:
             diags = tuple(d for d in self._diagnostics if step.line <= d.line <= step.end_line)
         return StepView(self.theorem, self.index, len(self.steps), step, before, after, diags, self.message,
-                        self.lean_status)
+                        self.lean_status, self.statement(), self.index == 0,
+                        not self.steps or self.index + 1 >= len(self.steps))
 
     def close(self) -> None:
         self.session.stop()
+
+    def statement(self, theorem: str | None = None) -> str:
+        """The theorem's binders and statement as written in the file (text before its ``:=``)."""
+        from workbench.lean.structure import declarations
+
+        decl = declarations(self.text).get(theorem or self.theorem or "", "")
+        return " ".join(decl.split(":=", 1)[0].split())
+
+    def side_condition_note(self) -> str | None:
+        """How the checker's side conditions relate to this instance's ``side_k`` theorems (None if none)."""
+        import re
+
+        sides = [t for t in self.theorems if re.fullmatch(r"side_\d+", t)]
+        if not sides:
+            return None
+        m = re.search(r"all (\d+) side conditions proved", self.text)
+        checker = f"The checker proved {m.group(1)} side conditions over its own intervals" if m else \
+            "The checker's side conditions are not recorded in this file"
+        return (f"{checker}; this instance states {len(sides)} `side_k` theorems: the premises that the Lean "
+                "interval lemmas need on each endpoint as `kernel_safe` re-derives every interval, one theorem per "
+                "distinct claim (a claim needed at several nodes is stated once), all cited by `kernel_safe`. "
+                "Conditions that are constants, or that follow from a lane's own facts, are closed inline by "
+                "arithmetic. The two counts need not match: Lean's derivation is its own, and only the "
+                "`side_k` theorems and `kernel_safe` are what Lean would check.")
 
 
 # ------------------------------------------------------------------ rendering
@@ -162,6 +192,8 @@ def _goal_html(label: str, state: GoalState | None) -> str:
 def render_html(view: StepView) -> str:
     """The HTML of one step (used by the widget; testable on its own)."""
     head = f"<div style='color:#555'>{html.escape(view.lean_status)}</div>"
+    if view.statement:
+        head += f"<div><b>Statement</b><pre style='margin:2px 0;white-space:pre-wrap'>{html.escape(view.statement)}</pre></div>"
     if view.message:
         head += f"<div style='color:#a40'><b>{html.escape(view.message)}</b></div>"
     if view.step is None:
@@ -183,10 +215,12 @@ class GoalStepper(w.VBox):
         self.prev = w.Button(description="◀ back")
         self.next = w.Button(description="forward ▶")
         self.view = w.HTML()
+        note = self.model.side_condition_note()
+        self.note = w.HTML(f"<div style='color:#335'>{html.escape(note)}</div>" if note else "")
         self.choice.observe(self._on_choice, names="value")
         self.prev.on_click(lambda _b: self._move(self.model.back))
         self.next.on_click(lambda _b: self._move(self.model.forward))
-        super().__init__([w.HBox([self.choice, self.prev, self.next]), self.view])
+        super().__init__([w.HBox([self.choice, self.prev, self.next]), self.note, self.view])
         self.refresh()
 
     def _on_choice(self, change) -> None:
@@ -199,4 +233,7 @@ class GoalStepper(w.VBox):
         self.refresh()
 
     def refresh(self) -> None:
-        self.view.value = render_html(self.model.current())
+        view = self.model.current()
+        self.prev.disabled = view.at_start
+        self.next.disabled = view.at_end
+        self.view.value = render_html(view)

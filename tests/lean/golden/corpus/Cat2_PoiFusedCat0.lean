@@ -14,35 +14,41 @@ Guards (each `≥ 0`): `2147483647 - (s20 * s97) - (s97 * s98)`, `2147483647 - (
 Size arguments: `ks0` = `s20 + s98` (`sizes 0`, declared i64, narrowed to i32), `ks1` = `s98` (`sizes 1`, declared i64, narrowed to i32), `ks2` = `s20` (`sizes 2`, declared i64, narrowed to i32), `xnumel` = `(s20 * s97) + (s97 * s98)` (`sizes 3`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 44 side conditions proved.
 Note: 1 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 7 of 7 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: divisor >= 1 (1 checker condition(s): DIVISOR|n7|lower|launched lanes).
-* `side_1`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n18|lower|launched lanes).
-* `side_2`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n21|upper|not tmp7 & xmask, FITS_NARROW|n21|upper|xmask).
-* `side_3`: intermediate fits the narrowed type; size argument fits int32 (2 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask, SIZE_ARG_FITS|n0|lower|launched lanes).
-* `side_4`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n18|upper|launched lanes).
-* `side_5`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n22|upper|not tmp7 & xmask, FITS_NARROW|n22|upper|xmask).
-* `side_6`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n8|upper|not tmp7 & xmask, FITS_NARROW|n8|upper|tmp7 & xmask, FITS_NARROW|n8|upper|xmask).
-* `side_7`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n0|upper|launched lanes).
-* `side_8`: intermediate fits the narrowed type (5 checker condition(s): FITS_NARROW|n10|upper|tmp7 & xmask, FITS_NARROW|n21|lower|not tmp7 & xmask, FITS_NARROW|n21|lower|xmask ...).
-* `side_9`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n23|upper|not tmp7 & xmask, FITS_NARROW|n23|upper|xmask).
-* `side_10`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n11|upper|tmp7 & xmask).
-* `side_11`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|lower|launched lanes).
-* `side_12`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|upper|launched lanes).
-* `side_13`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|xmask).
-* `side_14`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n19|upper|not tmp7 & xmask, FITS_NARROW|n19|upper|xmask).
-* `side_15`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n9|upper|tmp7 & xmask, FITS_NARROW|n9|upper|xmask).
-* `side_16`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n11|upper|xmask).
-* `side_17`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n13|upper|launched lanes).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 3 fits int32.
+* `side_1`: size argument 3 fits int32.
+* `side_2`: size argument 0 fits int32.
+* `side_3`: size argument 0 fits int32.
+* `side_4`: divisor >= 1.
+* `side_5`: intermediate fits i32: e2; intermediate fits i32: (.cast .i32 e2); cast in a mask atom fits.
+* `side_6`: size argument 1 fits int32; intermediate fits i32: (.cast .i32 (.size 1 .i64)).
+* `side_7`: size argument 1 fits int32; intermediate fits i32: (.cast .i32 (.size 1 .i64)).
+* `side_8`: intermediate fits i32: e1.
+* `side_9`: intermediate fits i32: (.mul (.size 1 .i64) e1).
+* `side_10`: intermediate fits i32: (.add (.mul (.size 1 .i64) e1) e2).
+* `side_11`: size argument 2 fits int32.
+* `side_12`: size argument 2 fits int32.
+* `side_13`: point factor >= 0.
+* `side_14`: intermediate fits i32: (.mul (.size 2 .i64) e1).
+* `side_15`: intermediate fits i32: (.mul (.weak (-1)) (.size 1 .i64)).
+* `side_16`: intermediate fits i32: (.mul (.weak (-1)) (.size 1 .i64)).
+* `side_17`: intermediate fits i32: (.add e2 (.mul (.weak (-1)) (.size 1 .i64))).
+* `side_18`: intermediate fits i32: (.add (.mul (.size 2 .i64) e1) (.add e2 (.mul (.weak (-1)) (.size 1 .i.
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.Cat2_PoiFusedCat0
 
@@ -63,176 +69,360 @@ def e3 : Expr := (.cmp .lt e2 (.size 1 .i64))
 /-- Shared subterm. -/
 def e4 : Expr := (.cmp .lt e0 (.size 3 .i32))
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := (.add (.mul (.size 1 .i64) e1) e2),
+  mask := (.mand e3 e4), other := "0.0" }
+
+/-- Load 1. -/
+def load1 : Load := { ptr := 1, offset := (.add (.mul (.size 2 .i64) e1) (.add e2 (.mul (.weak (-1)) (.size 1 .i64)))),
+  mask := (.mand (.cmp .ge (.cast .i32 e2) (.cast .i32 (.size 1 .i64))) e4), other := "0.0" }
+
 /-- The kernel `triton_poi_fused_cat_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_cat_0"
   sizeArgs := [0, 1, 2]
-  loads := [
-    { ptr := 0, offset := (.add (.mul (.size 1 .i64) e1) e2),
-      mask := (.mand e3 e4), other := "0.0" },
-    { ptr := 1, offset := (.add (.mul (.size 2 .i64) e1) (.add e2 (.mul (.weak (-1)) (.size 1 .i64)))),
-      mask := (.mand (.cmp .ge (.cast .i32 e2) (.cast .i32 (.size 1 .i64))) e4), other := "0.0" }
-  ]
+  loads := [load0, load1]
   store := { ptr := 2, offset := e0,
     mask := e4,
     value := (.select e3 (.un "to:fp32" (.load 0)) (.un "to:fp32" (.load 1))) }
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n7|lower|launched lanes. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (s20 : Int) (s97 : Int) (s98 : Int) : Prop := 2 ≤ s20 ∧ 2 ≤ s97 ∧ 2 ≤ s98
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (s20 : Int) (s97 : Int) (s98 : Int) : Prop := 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98) ∧ 0 ≤ 2147483647 - (s97 * s98) ∧ 0 ≤ 2147483647 - (s20 * s97)
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (s20 : Int) (s97 : Int) (s98 : Int) (L : Lane) : Prop := L.sizes 0 = s20 + s98 ∧ L.sizes 1 = s98 ∧ L.sizes 2 = s20 ∧ L.sizes 3 = (s20 * s97) + (s97 * s98)
+
+/-- size argument 3 fits int32. -/
 theorem side_0 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ s20 + s98 - 1 := by
+    : 0 ≤ (s20 * s97) + (s97 * s98) + 2147483648 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n18|lower|launched lanes. -/
+/-- size argument 3 fits int32. -/
 theorem side_1 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ s20 + 2147483648 := by
+    : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n21|upper|not tmp7 & xmask, FITS_NARROW|n21|upper|xmask. -/
+/-- size argument 0 fits int32. -/
 theorem side_2 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ s98 + 2147483647 := by
+    : 0 ≤ s20 + s98 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type; size argument fits int32. Origin: 2 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask, SIZE_ARG_FITS|n0|lower|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_3 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ s98 + 2147483648 := by
+    : 0 ≤ 2147483647 - s20 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n18|upper|launched lanes. -/
+/-- divisor >= 1. -/
 theorem side_4 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ 2147483647 - s20 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s20 + s98 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n22|upper|not tmp7 & xmask, FITS_NARROW|n22|upper|xmask. -/
+/-- intermediate fits i32: e2; intermediate fits i32: (.cast .i32 e2); cast in a mask atom fits. -/
 theorem side_5 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ 2147483648 - s20 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s20 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n8|upper|not tmp7 & xmask, FITS_NARROW|n8|upper|tmp7 & xmask, FITS_NARROW|n8|upper|xmask. -/
+/-- size argument 1 fits int32; intermediate fits i32: (.cast .i32 (.size 1 .i64)). -/
 theorem side_6 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ 2147483648 - s97 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s98 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n0|upper|launched lanes. -/
+/-- size argument 1 fits int32; intermediate fits i32: (.cast .i32 (.size 1 .i64)). -/
 theorem side_7 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
     : 0 ≤ 2147483647 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 5 checker condition(s): FITS_NARROW|n10|upper|tmp7 & xmask, FITS_NARROW|n21|lower|not tmp7 & xmask, FITS_NARROW|n21|lower|xmask .... -/
+/-- intermediate fits i32: e1. -/
 theorem side_8 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ 2147483648 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s97 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n23|upper|not tmp7 & xmask, FITS_NARROW|n23|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.size 1 .i64) e1). -/
 theorem side_9 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ 2147483648 - (s20 * s97) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s98 + 2147483647 - (s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n11|upper|tmp7 & xmask. -/
+/-- intermediate fits i32: (.add (.mul (.size 1 .i64) e1) e2). -/
 theorem side_10 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ 2147483648 - (s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s97 * s98) - s20 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n7|lower|launched lanes. -/
+/-- size argument 2 fits int32. -/
 theorem side_11 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ s20 + s98 + 2147483648 := by
+    : 0 ≤ s20 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n7|upper|launched lanes. -/
+/-- size argument 2 fits int32. -/
 theorem side_12 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ 2147483647 - s20 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s20 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|xmask. -/
+/-- point factor >= 0. -/
 theorem side_13 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ 2147483648 - s20 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s20 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n19|upper|not tmp7 & xmask, FITS_NARROW|n19|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.size 2 .i64) e1). -/
 theorem side_14 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
     : 0 ≤ s20 + 2147483647 - (s20 * s97) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n9|upper|tmp7 & xmask, FITS_NARROW|n9|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 1 .i64)). -/
 theorem side_15 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ s98 + 2147483647 - (s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n11|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 1 .i64)). -/
 theorem side_16 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ 2147483648 - (s97 * s98) - s20 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s98 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n13|upper|launched lanes. -/
+/-- intermediate fits i32: (.add e2 (.mul (.weak (-1)) (.size 1 .i64))). -/
 theorem side_17 (s20 : Int) (s97 : Int) (s98 : Int)
     (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
-    : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s20 - 2) * (s97 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s20 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- intermediate fits i32: (.add (.mul (.size 2 .i64) e1) (.add e2 (.mul (.weak (-1)) (.size 1 .i. -/
+theorem side_18 (s20 : Int) (s97 : Int) (s98 : Int)
+    (h_s20 : 2 ≤ s20) (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
+    (g0 : 0 ≤ 2147483647 - (s20 * s97) - (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98)) (g2 : 0 ≤ 2147483647 - (s20 * s97))
+    : 0 ≤ 2147483648 - (s20 * s97) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  have m1 := shift_mul2 h_s20 h_s97
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (s20 : Int) (s97 : Int) (s98 : Int) (hb : Bounds s20 s97 s98) (hg : Guards s20 s97 s98)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s20 s97 s98 L) : kernel.Safe L := by
+  obtain ⟨h_s20, h_s97, h_s98⟩ := hb
+  obtain ⟨g0, g1, g2⟩ := hg
+  obtain ⟨z0, z1, z2, z3⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b2 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s20 * s97) + (s97 * s98)) ((s20 * s97) + (s97 * s98)) :=
+          (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+        exact And.intro b1.agree b2.agree
+      · intro hk3
+        have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b5 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s20 * s97) + (s97 * s98)) ((s20 * s97) + (s97 * s98)) :=
+          (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+        have b6 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s97 * s98) - 1) :=
+          b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b5.le; omega)
+        have b7 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s98) (s20 + s98) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_3 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+        have b8 : Bounded kernel.sizeArgs L e2 (0) (s20 + s98 - 1) :=
+          (Bounded.mod b6 b7 (by omega) (by have := side_4 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (Rem.divisor (by have := side_4 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+        have b9 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+        exact And.intro b8.agree b9.agree
+    · intro hm10
+      obtain ⟨hk11, hk12⟩ := Expr.ne_zero_of_mand_ne_zero hm10
+      have b13 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+      have b14 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b15 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s20 * s97) + (s97 * s98)) ((s20 * s97) + (s97 * s98)) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+      have b16 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s97 * s98) - 1) :=
+        b14.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk12; have h2 := b15.le; omega)
+      have b17 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s98) (s20 + s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_3 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+      have b18 : Bounded kernel.sizeArgs L e2 (0) (s20 + s98 - 1) :=
+        (Bounded.mod b16 b17 (by omega) (by have := side_4 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (Rem.divisor (by have := side_4 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b19 : Bounded kernel.sizeArgs L (.size 1 .i64) (1) (s98) :=
+        b13.ge_of_ge (by have h1 := Expr.lt_of_cmp_ne_zero hk11; have h2 := b18.ge; omega)
+      have b20 : Bounded kernel.sizeArgs L e1 (0) (s97 - 1) :=
+        (Bounded.floordiv b16 b17 (by omega) (by have := side_4 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (Quot.exact (s97) (by omega) (by have := side_4 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_8 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b21 : Bounded kernel.sizeArgs L (.mul (.size 1 .i64) e1) (0) ((s97 * s98) - s98) :=
+        (Bounded.mul_nonneg b19 b20 (by omega) (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b22 : Bounded kernel.sizeArgs L (.add (.mul (.size 1 .i64) e1) e2) (0) ((s97 * s98) + s20 - 1) :=
+        (Bounded.add b21 b18 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      exact b22.agree
+  have A1 : load1.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b23 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b24 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s20 * s97) + (s97 * s98)) ((s20 * s97) + (s97 * s98)) :=
+          (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+        exact And.intro b23.agree b24.agree
+      · intro hk25
+        have b26 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b27 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s20 * s97) + (s97 * s98)) ((s20 * s97) + (s97 * s98)) :=
+          (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+        have b28 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s97 * s98) - 1) :=
+          b26.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk25; have h2 := b27.le; omega)
+        have b29 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s98) (s20 + s98) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_3 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+        have b30 : Bounded kernel.sizeArgs L e2 (0) (s20 + s98 - 1) :=
+          (Bounded.mod b28 b29 (by omega) (by have := side_4 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (Rem.divisor (by have := side_4 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+        have b31 : Bounded kernel.sizeArgs L (.cast .i32 e2) (0) (s20 + s98 - 1) :=
+          (Bounded.cast b30 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+        have b32 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+        have b33 : Bounded kernel.sizeArgs L (.cast .i32 (.size 1 .i64)) (s98) (s98) :=
+          (Bounded.cast b32 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+        exact And.intro b31.agree b33.agree
+    · intro hm34
+      obtain ⟨hk35, hk36⟩ := Expr.ne_zero_of_mand_ne_zero hm34
+      have b37 : Bounded kernel.sizeArgs L (.size 2 .i64) (s20) (s20) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_12 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+      have b38 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b39 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s20 * s97) + (s97 * s98)) ((s20 * s97) + (s97 * s98)) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+      have b40 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s97 * s98) - 1) :=
+        b38.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk36; have h2 := b39.le; omega)
+      have b41 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s98) (s20 + s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_3 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+      have b42 : Bounded kernel.sizeArgs L e1 (0) (s97 - 1) :=
+        (Bounded.floordiv b40 b41 (by omega) (by have := side_4 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (Quot.exact (s97) (by omega) (by have := side_4 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_8 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b43 : Bounded kernel.sizeArgs L (.mul (.size 2 .i64) e1) (0) ((s20 * s97) - s20) :=
+        (Bounded.mul_point_left b37 b42 (by have := side_13 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_14 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b44 : Bounded kernel.sizeArgs L e2 (0) (s20 + s98 - 1) :=
+        (Bounded.mod b40 b41 (by omega) (by have := side_4 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (Rem.divisor (by have := side_4 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b45 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+      have b46 : Bounded kernel.sizeArgs L (.cast .i32 (.size 1 .i64)) (s98) (s98) :=
+        (Bounded.cast b45 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+      have b48 : Bounded kernel.sizeArgs L e2 (s98) (s20 + s98 - 1) :=
+        b44.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk35; have h2 := b46.ge; have := Bounded.cast_eval (t := .i32) b44 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)); have c47 := Bounded.cast (t := .i32) b44 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)); omega)
+      have b49 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b50 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 1 .i64)) (-s98) (-s98) :=
+        (Bounded.mul_npoint_left b49 b45 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_15 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_16 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b51 : Bounded kernel.sizeArgs L (.add e2 (.mul (.weak (-1)) (.size 1 .i64))) (0) (s20 - 1) :=
+        (Bounded.add b48 b50 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_17 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b52 : Bounded kernel.sizeArgs L (.add (.mul (.size 2 .i64) e1) (.add e2 (.mul (.weak (-1)) (.size 1 .i64)))) (0) ((s20 * s97) - 1) :=
+        (Bounded.add b43 b51 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_18 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      exact b52.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_3 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (And.intro (And.intro (by have := side_6 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (And.intro (And.intro (by have := side_11 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_12 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) True.intro))), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
+  · have b53 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b54 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s20 * s97) + (s97 * s98)) ((s20 * s97) + (s97 * s98)) :=
+      (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+    exact And.intro b53.agree b54.agree
+  · intro hm55
+    have b56 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b57 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s20 * s97) + (s97 * s98)) ((s20 * s97) + (s97 * s98)) :=
+      (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+    have b58 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s97 * s98) - 1) :=
+      b56.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm55; have h2 := b57.le; omega)
+    exact b58.agree
+  · intro hm59
+    refine And.intro ?_ (And.intro ?_ ?_)
+    · have b60 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b61 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s20 * s97) + (s97 * s98)) ((s20 * s97) + (s97 * s98)) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_1 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+      have b62 : Bounded kernel.sizeArgs L e0 (0) ((s20 * s97) + (s97 * s98) - 1) :=
+        b60.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm59; have h2 := b61.le; omega)
+      have b63 : Bounded kernel.sizeArgs L (.size 0 .i64) (s20 + s98) (s20 + s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_3 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+      have b64 : Bounded kernel.sizeArgs L e2 (0) (s20 + s98 - 1) :=
+        (Bounded.mod b62 b63 (by omega) (by have := side_4 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (Rem.divisor (by have := side_4 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)) (by omega) (by omega))
+      have b65 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega) (by have := side_7 s20 s97 s98 h_s20 h_s97 h_s98 g0 g1 g2; omega)))
+      exact And.intro b64.agree b65.agree
+    · intro hk66
+      exact True.intro
+    · intro hk67
+      exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (s20 : Int) (s97 : Int) (s98 : Int) (hb : Bounds s20 s97 s98) (hg : Guards s20 s97 s98)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s20 s97 s98 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe s20 s97 s98 hb hg L hL hs)).1
 
 end Instances.Cat2_PoiFusedCat0

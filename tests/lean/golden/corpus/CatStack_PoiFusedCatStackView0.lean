@@ -14,34 +14,40 @@ Guards (each `≥ 0`): `2147483647 - 3 * (s97 * s98)`, `2147483647 - (s97 * s98)
 Size arguments: `ks0` = `3 * s98` (`sizes 0`, declared i64, narrowed to i32), `ks1` = `s98` (`sizes 1`, declared i64, narrowed to i32), `xnumel` = `3 * (s97 * s98)` (`sizes 2`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 92 side conditions proved.
 Note: 5 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 19 of 21 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: divisor >= 1 (1 checker condition(s): DIVISOR|n0|lower|launched lanes).
-* `side_1`: divisor >= 1 (1 checker condition(s): DIVISOR|n7|lower|launched lanes).
-* `side_2`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n0|lower|launched lanes).
-* `side_3`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n8|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n8|upper|not tmp7 & xmask, FITS_NARROW|n8|upper|tmp14 & tmp7 & xmask ...).
-* `side_4`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n0|upper|launched lanes).
-* `side_5`: intermediate fits the narrowed type (7 checker condition(s): FITS_NARROW|n12|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n12|upper|tmp14 & tmp7 & xmask, FITS_NARROW|n13|upper|not tmp14 & tmp7 & xmask ...).
-* `side_6`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n33|upper|not tmp7 & xmask, FITS_NARROW|n33|upper|xmask).
-* `side_7`: intermediate fits the narrowed type (8 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask, FITS_NARROW|n18|lower|not tmp14 & tmp7 & xmask & tmp17, FITS_NARROW|n18|lower|not tmp7 & xmask ...).
-* `side_8`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|lower|launched lanes).
-* `side_9`: intermediate fits the narrowed type (7 checker condition(s): FITS_NARROW|n18|upper|not tmp14 & tmp7 & xmask & tmp17, FITS_NARROW|n18|upper|not tmp7 & xmask, FITS_NARROW|n18|upper|tmp14 & tmp7 & xmask ...).
-* `side_10`: intermediate fits the narrowed type (8 checker condition(s): FITS_NARROW|n10|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n10|upper|not tmp14 & tmp7 & xmask & tmp17, FITS_NARROW|n10|upper|tmp14 & tmp7 & xmask ...).
-* `side_11`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|upper|launched lanes).
-* `side_12`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|tmp14 & xmask, FITS_NARROW|n10|upper|xmask ...).
-* `side_13`: intermediate fits the narrowed type (5 checker condition(s): FITS_NARROW|n14|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n14|upper|tmp14 & tmp7 & xmask, FITS_NARROW|n14|upper|xmask ...).
-* `side_14`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n21|upper|launched lanes).
-* `side_15`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n12|upper|xmask).
-* `side_16`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n9|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n9|upper|not tmp7 & xmask, FITS_NARROW|n9|upper|tmp14 & tmp7 & xmask ...).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 2 fits int32.
+* `side_1`: size argument 2 fits int32.
+* `side_2`: size argument 0 fits int32.
+* `side_3`: size argument 0 fits int32.
+* `side_4`: divisor >= 1.
+* `side_5`: intermediate fits i32: e2; intermediate fits i32: (.cast .i32 e2); cast in a mask atom fits.
+* `side_6`: size argument 1 fits int32.
+* `side_7`: size argument 1 fits int32.
+* `side_8`: intermediate fits i32: e6; intermediate fits i32: (.cast .i32 e6).
+* `side_9`: intermediate fits i32: e6; intermediate fits i32: (.cast .i32 e6).
+* `side_10`: intermediate fits i32: (.floordiv e0 (.size 0 .i64)).
+* `side_11`: point factor >= 0.
+* `side_12`: intermediate fits i32: e1.
+* `side_13`: intermediate fits i32: (.floordiv e2 (.weak 2)); intermediate fits i32: (.mod (.floordiv e2 (.weak 2)) (.size 1 .i64)); intermediate fits i32: (.add e2 (.mul (..
+* `side_14`: divisor >= 1.
+* `side_15`: intermediate fits i32: e3; intermediate fits i32: (.add e1 (.add e2 (.mul (.weak (-2)) (.size 1 .i64)))).
+* `side_16`: intermediate fits i32: (.mul (.weak (-2)) (.size 1 .i64)).
+* `side_17`: intermediate fits i32: (.mul (.weak (-2)) (.size 1 .i64)).
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.CatStack_PoiFusedCatStackView0
 
@@ -74,156 +80,514 @@ def e7 : Expr := (.cmp .lt e2 e6)
 /-- Shared subterm. -/
 def e8 : Expr := (.cmp .lt e0 (.size 2 .i32))
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := e3,
+  mask := (.mand (.mand e5 e7) e8), other := "0.0" }
+
+/-- Load 1. -/
+def load1 : Load := { ptr := 1, offset := e3,
+  mask := (.mand (.mand (.cmp .ge (.cast .i32 e4) (.strong .i64 1)) e7) e8), other := "0.0" }
+
+/-- Load 2. -/
+def load2 : Load := { ptr := 0, offset := (.add e1 (.add e2 (.mul (.weak (-2)) (.size 1 .i64)))),
+  mask := (.mand (.cmp .ge (.cast .i32 e2) (.cast .i32 e6)) e8), other := "0.0" }
+
 /-- The kernel `triton_poi_fused_cat_stack_view_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_cat_stack_view_0"
   sizeArgs := [0, 1]
-  loads := [
-    { ptr := 0, offset := e3,
-      mask := (.mand (.mand e5 e7) e8), other := "0.0" },
-    { ptr := 1, offset := e3,
-      mask := (.mand (.mand (.cmp .ge (.cast .i32 e4) (.strong .i64 1)) e7) e8), other := "0.0" },
-    { ptr := 0, offset := (.add e1 (.add e2 (.mul (.weak (-2)) (.size 1 .i64)))),
-      mask := (.mand (.cmp .ge (.cast .i32 e2) (.cast .i32 e6)) e8), other := "0.0" }
-  ]
+  loads := [load0, load1, load2]
   store := { ptr := 2, offset := e0,
     mask := e8,
     value := (.select e7 (.select e7 (.select e5 (.load 0) (.load 1)) (.const "0.0")) (.load 2)) }
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n0|lower|launched lanes. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (s97 : Int) (s98 : Int) : Prop := 2 ≤ s97 ∧ 2 ≤ s98
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (s97 : Int) (s98 : Int) : Prop := 0 ≤ 2147483647 - 3 * (s97 * s98) ∧ 0 ≤ 2147483647 - (s97 * s98)
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (s97 : Int) (s98 : Int) (L : Lane) : Prop := L.sizes 0 = 3 * s98 ∧ L.sizes 1 = s98 ∧ L.sizes 2 = 3 * (s97 * s98)
+
+/-- size argument 2 fits int32. -/
 theorem side_0 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ s98 - 1 := by
+    : 0 ≤ 3 * (s97 * s98) + 2147483648 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n7|lower|launched lanes. -/
+/-- size argument 2 fits int32. -/
 theorem side_1 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 3 * s98 - 1 := by
+    : 0 ≤ 2147483647 - 3 * (s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n0|lower|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_2 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ s98 + 2147483648 := by
+    : 0 ≤ 3 * s98 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n8|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n8|upper|not tmp7 & xmask, FITS_NARROW|n8|upper|tmp14 & tmp7 & xmask .... -/
+/-- size argument 0 fits int32. -/
 theorem side_3 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483648 - s97 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - 3 * s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n0|upper|launched lanes. -/
+/-- divisor >= 1. -/
 theorem side_4 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483647 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 3 * s98 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 7 checker condition(s): FITS_NARROW|n12|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n12|upper|tmp14 & tmp7 & xmask, FITS_NARROW|n13|upper|not tmp14 & tmp7 & xmask .... -/
+/-- intermediate fits i32: e2; intermediate fits i32: (.cast .i32 e2); cast in a mask atom fits. -/
 theorem side_5 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483648 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - 3 * s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n33|upper|not tmp7 & xmask, FITS_NARROW|n33|upper|xmask. -/
+/-- size argument 1 fits int32. -/
 theorem side_6 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2 * s98 + 2147483647 := by
+    : 0 ≤ s98 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 8 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask, FITS_NARROW|n18|lower|not tmp14 & tmp7 & xmask & tmp17, FITS_NARROW|n18|lower|not tmp7 & xmask .... -/
+/-- size argument 1 fits int32. -/
 theorem side_7 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2 * s98 + 2147483648 := by
+    : 0 ≤ 2147483647 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.166667 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n7|lower|launched lanes. -/
+/-- intermediate fits i32: e6; intermediate fits i32: (.cast .i32 e6). -/
 theorem side_8 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 3 * s98 + 2147483648 := by
+    : 0 ≤ 2 * s98 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 7 checker condition(s): FITS_NARROW|n18|upper|not tmp14 & tmp7 & xmask & tmp17, FITS_NARROW|n18|upper|not tmp7 & xmask, FITS_NARROW|n18|upper|tmp14 & tmp7 & xmask .... -/
+/-- intermediate fits i32: e6; intermediate fits i32: (.cast .i32 e6). -/
 theorem side_9 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
     : 0 ≤ 2147483647 - 2 * s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.333333 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 8 checker condition(s): FITS_NARROW|n10|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n10|upper|not tmp14 & tmp7 & xmask & tmp17, FITS_NARROW|n10|upper|tmp14 & tmp7 & xmask .... -/
+/-- intermediate fits i32: (.floordiv e0 (.size 0 .i64)). -/
 theorem side_10 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483648 - 2 * s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s97 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.166667 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n7|upper|launched lanes. -/
+/-- point factor >= 0. -/
 theorem side_11 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483647 - 3 * s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s98 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|tmp14 & xmask, FITS_NARROW|n10|upper|xmask .... -/
+/-- intermediate fits i32: e1. -/
 theorem side_12 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483648 - 3 * s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s98 + 2147483647 - (s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.333333 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 5 checker condition(s): FITS_NARROW|n14|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n14|upper|tmp14 & tmp7 & xmask, FITS_NARROW|n14|upper|xmask .... -/
+/-- intermediate fits i32: (.floordiv e2 (.weak 2)); intermediate fits i32: (.mod (.floordiv e2 (.weak 2)) (.size 1 .i64)); intermediate fits i32: (.add e2 (.mul (.weak (-2)) (.size 1 .i64))). -/
 theorem side_13 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483648 - (s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.166667 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n21|upper|launched lanes. -/
+/-- divisor >= 1. -/
 theorem side_14 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483647 - 3 * (s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s98 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n12|upper|xmask. -/
+/-- intermediate fits i32: e3; intermediate fits i32: (.add e1 (.add e2 (.mul (.weak (-2)) (.size 1 .i64)))). -/
 theorem side_15 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 4294967295 - 3 * s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.333333 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n9|upper|not tmp14 & tmp7 & xmask, FITS_NARROW|n9|upper|not tmp7 & xmask, FITS_NARROW|n9|upper|tmp14 & tmp7 & xmask .... -/
+/-- intermediate fits i32: (.mul (.weak (-2)) (.size 1 .i64)). -/
 theorem side_16 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ s98 + 2147483647 - (s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - 2 * s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.333333 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- intermediate fits i32: (.mul (.weak (-2)) (.size 1 .i64)). -/
+theorem side_17 (s97 : Int) (s98 : Int)
+    (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
+    (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
+    : 0 ≤ 2 * s98 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s97 s98)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s97 s98 L) : kernel.Safe L := by
+  obtain ⟨h_s97, h_s98⟩ := hb
+  obtain ⟨g0, g1⟩ := hg
+  obtain ⟨z0, z1, z2⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b2 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        exact And.intro b1.agree b2.agree
+      · intro hk3
+        refine Or.inl (And.intro ?_ ?_)
+        · have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b5 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b6 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+            b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b5.le; omega)
+          have b7 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b8 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+            (Bounded.mod b6 b7 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+          have b9 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+            (Bounded.weak (2))
+          have b10 : Bounded kernel.sizeArgs L e4 (0) (1) :=
+            (Bounded.mod b8 b9 (by omega) (by omega) (Rem.divisor (by omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by omega)) (by omega) (by omega))
+          have b11 : Bounded kernel.sizeArgs L (.strong .i64 1) (1) (1) :=
+            (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
+          exact And.intro b10.agree b11.agree
+        · intro hk12
+          have b13 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b14 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b15 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+            b13.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b14.le; omega)
+          have b16 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b17 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+            (Bounded.mod b15 b16 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+          have b18 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+            (Bounded.weak (2))
+          have b19 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b20 : Bounded kernel.sizeArgs L e6 (2 * s98) (2 * s98) :=
+            (Bounded.mul_point_left b18 b19 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+          exact And.intro b17.agree b20.agree
+    · intro hm21
+      obtain ⟨hk22, hk23⟩ := Expr.ne_zero_of_mand_ne_zero hm21
+      obtain ⟨hk24, hk25⟩ := Expr.ne_zero_of_mand_ne_zero hk22
+      have b26 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b27 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b28 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b29 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+        b27.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk23; have h2 := b28.le; omega)
+      have b30 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b31 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s97 - 1) :=
+        (Bounded.floordiv b29 b30 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Quot.exact (s97) (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b32 : Bounded kernel.sizeArgs L e1 (0) ((s97 * s98) - s98) :=
+        (Bounded.mul_point_left b26 b31 (by have := side_11 s97 s98 h_s97 h_s98 g0 g1; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_12 s97 s98 h_s97 h_s98 g0 g1; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b33 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+        (Bounded.mod b29 b30 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b34 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+        (Bounded.weak (2))
+      have b35 : Bounded kernel.sizeArgs L e6 (2 * s98) (2 * s98) :=
+        (Bounded.mul_point_left b34 b26 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b36 : Bounded kernel.sizeArgs L e2 (0) (2 * s98 - 1) :=
+        b33.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk25; have h2 := b35.le; omega)
+      have b37 : Bounded kernel.sizeArgs L (.floordiv e2 (.weak 2)) (0) (s98 - 1) :=
+        (Bounded.floordiv b36 b34 (by omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b38 : Bounded kernel.sizeArgs L (.mod (.floordiv e2 (.weak 2)) (.size 1 .i64)) (0) (s98 - 1) :=
+        (Bounded.mod b37 b26 (by omega) (by have := side_14 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_14 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b39 : Bounded kernel.sizeArgs L e3 (0) ((s97 * s98) - 1) :=
+        (Bounded.add b32 b38 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_15 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      exact b39.agree
+  have A1 : load1.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b40 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b41 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        exact And.intro b40.agree b41.agree
+      · intro hk42
+        refine Or.inl (And.intro ?_ ?_)
+        · have b43 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b44 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b45 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+            b43.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk42; have h2 := b44.le; omega)
+          have b46 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b47 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+            (Bounded.mod b45 b46 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+          have b48 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+            (Bounded.weak (2))
+          have b49 : Bounded kernel.sizeArgs L e4 (0) (1) :=
+            (Bounded.mod b47 b48 (by omega) (by omega) (Rem.divisor (by omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by omega)) (by omega) (by omega))
+          have b50 : Bounded kernel.sizeArgs L (.cast .i32 e4) (0) (1) :=
+            (Bounded.cast b49 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by omega)))
+          have b51 : Bounded kernel.sizeArgs L (.strong .i64 1) (1) (1) :=
+            (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
+          exact And.intro b50.agree b51.agree
+        · intro hk52
+          have b53 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b54 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b55 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+            b53.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk42; have h2 := b54.le; omega)
+          have b56 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b57 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+            (Bounded.mod b55 b56 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+          have b58 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+            (Bounded.weak (2))
+          have b59 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b60 : Bounded kernel.sizeArgs L e6 (2 * s98) (2 * s98) :=
+            (Bounded.mul_point_left b58 b59 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+          exact And.intro b57.agree b60.agree
+    · intro hm61
+      obtain ⟨hk62, hk63⟩ := Expr.ne_zero_of_mand_ne_zero hm61
+      obtain ⟨hk64, hk65⟩ := Expr.ne_zero_of_mand_ne_zero hk62
+      have b66 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b67 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b68 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b69 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+        b67.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk63; have h2 := b68.le; omega)
+      have b70 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b71 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s97 - 1) :=
+        (Bounded.floordiv b69 b70 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Quot.exact (s97) (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b72 : Bounded kernel.sizeArgs L e1 (0) ((s97 * s98) - s98) :=
+        (Bounded.mul_point_left b66 b71 (by have := side_11 s97 s98 h_s97 h_s98 g0 g1; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_12 s97 s98 h_s97 h_s98 g0 g1; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b73 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+        (Bounded.mod b69 b70 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b74 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+        (Bounded.weak (2))
+      have b75 : Bounded kernel.sizeArgs L e6 (2 * s98) (2 * s98) :=
+        (Bounded.mul_point_left b74 b66 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b76 : Bounded kernel.sizeArgs L e2 (0) (2 * s98 - 1) :=
+        b73.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk65; have h2 := b75.le; omega)
+      have b77 : Bounded kernel.sizeArgs L (.floordiv e2 (.weak 2)) (0) (s98 - 1) :=
+        (Bounded.floordiv b76 b74 (by omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b78 : Bounded kernel.sizeArgs L (.mod (.floordiv e2 (.weak 2)) (.size 1 .i64)) (0) (s98 - 1) :=
+        (Bounded.mod b77 b66 (by omega) (by have := side_14 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_14 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b79 : Bounded kernel.sizeArgs L e3 (0) ((s97 * s98) - 1) :=
+        (Bounded.add b72 b78 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_15 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      exact b79.agree
+  have A2 : load2.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b80 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b81 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        exact And.intro b80.agree b81.agree
+      · intro hk82
+        have b83 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b84 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        have b85 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+          b83.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk82; have h2 := b84.le; omega)
+        have b86 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        have b87 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+          (Bounded.mod b85 b86 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+        have b88 : Bounded kernel.sizeArgs L (.cast .i32 e2) (0) (3 * s98 - 1) :=
+          (Bounded.cast b87 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        have b89 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+          (Bounded.weak (2))
+        have b90 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        have b91 : Bounded kernel.sizeArgs L e6 (2 * s98) (2 * s98) :=
+          (Bounded.mul_point_left b89 b90 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+        have b92 : Bounded kernel.sizeArgs L (.cast .i32 e6) (2 * s98) (2 * s98) :=
+          (Bounded.cast b91 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        exact And.intro b88.agree b92.agree
+    · intro hm93
+      obtain ⟨hk94, hk95⟩ := Expr.ne_zero_of_mand_ne_zero hm93
+      have b96 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b97 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b98 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b99 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+        b97.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk95; have h2 := b98.le; omega)
+      have b100 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b101 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s97 - 1) :=
+        (Bounded.floordiv b99 b100 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Quot.exact (s97) (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b102 : Bounded kernel.sizeArgs L e1 (0) ((s97 * s98) - s98) :=
+        (Bounded.mul_point_left b96 b101 (by have := side_11 s97 s98 h_s97 h_s98 g0 g1; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_12 s97 s98 h_s97 h_s98 g0 g1; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b103 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+        (Bounded.mod b99 b100 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b104 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+        (Bounded.weak (2))
+      have b105 : Bounded kernel.sizeArgs L e6 (2 * s98) (2 * s98) :=
+        (Bounded.mul_point_left b104 b96 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b106 : Bounded kernel.sizeArgs L (.cast .i32 e6) (2 * s98) (2 * s98) :=
+        (Bounded.cast b105 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b108 : Bounded kernel.sizeArgs L e2 (2 * s98) (3 * s98 - 1) :=
+        b103.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk94; have h2 := b106.ge; have := Bounded.cast_eval (t := .i32) b103 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)); have c107 := Bounded.cast (t := .i32) b103 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)); omega)
+      have b109 : Bounded kernel.sizeArgs L (.weak (-2)) (-2) (-2) :=
+        (Bounded.weak (-2))
+      have b110 : Bounded kernel.sizeArgs L (.mul (.weak (-2)) (.size 1 .i64)) (-2 * s98) (-2 * s98) :=
+        (Bounded.mul_npoint_left b109 b96 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_17 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b111 : Bounded kernel.sizeArgs L (.add e2 (.mul (.weak (-2)) (.size 1 .i64))) (0) (s98 - 1) :=
+        (Bounded.add b108 b110 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b112 : Bounded kernel.sizeArgs L (.add e1 (.add e2 (.mul (.weak (-2)) (.size 1 .i64)))) (0) ((s97 * s98) - 1) :=
+        (Bounded.add b102 b111 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_15 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      exact b112.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)) (And.intro (And.intro (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)) True.intro)), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 (And.intro A2 True.intro))), ?_, ?_, ?_⟩
+  · have b113 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b114 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+      (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+    exact And.intro b113.agree b114.agree
+  · intro hm115
+    have b116 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b117 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+      (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+    have b118 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+      b116.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm115; have h2 := b117.le; omega)
+    exact b118.agree
+  · intro hm119
+    refine And.intro ?_ (And.intro ?_ ?_)
+    · have b120 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b121 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b122 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+        b120.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm119; have h2 := b121.le; omega)
+      have b123 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b124 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+        (Bounded.mod b122 b123 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b125 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+        (Bounded.weak (2))
+      have b126 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b127 : Bounded kernel.sizeArgs L e6 (2 * s98) (2 * s98) :=
+        (Bounded.mul_point_left b125 b126 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      exact And.intro b124.agree b127.agree
+    · intro hk128
+      refine And.intro ?_ (And.intro ?_ ?_)
+      · have b129 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b130 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        have b131 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+          b129.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm119; have h2 := b130.le; omega)
+        have b132 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        have b133 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+          (Bounded.mod b131 b132 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+        have b134 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+          (Bounded.weak (2))
+        have b135 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        have b136 : Bounded kernel.sizeArgs L e6 (2 * s98) (2 * s98) :=
+          (Bounded.mul_point_left b134 b135 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+        have b137 : Bounded kernel.sizeArgs L e2 (0) (2 * s98 - 1) :=
+          b133.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk128; have h2 := b136.le; omega)
+        exact And.intro b137.agree b136.agree
+      · intro hk138
+        refine And.intro ?_ (And.intro ?_ ?_)
+        · have b139 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b140 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b141 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+            b139.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm119; have h2 := b140.le; omega)
+          have b142 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b143 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+            (Bounded.mod b141 b142 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+          have b144 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+            (Bounded.weak (2))
+          have b145 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b146 : Bounded kernel.sizeArgs L e6 (2 * s98) (2 * s98) :=
+            (Bounded.mul_point_left b144 b145 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+          have b147 : Bounded kernel.sizeArgs L e2 (0) (2 * s98 - 1) :=
+            b143.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk128; have h2 := b146.le; omega)
+          have b148 : Bounded kernel.sizeArgs L e2 (0) (2 * s98 - 1) :=
+            b147.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk138; have h2 := b146.le; omega)
+          have b149 : Bounded kernel.sizeArgs L e4 (0) (1) :=
+            (Bounded.mod b148 b144 (by omega) (by omega) (Rem.divisor (by omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by omega)) (by omega) (by omega))
+          have b150 : Bounded kernel.sizeArgs L (.strong .i64 1) (1) (1) :=
+            (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
+          exact And.intro b149.agree b150.agree
+        · intro hk151
+          exact True.intro
+        · intro hk152
+          exact True.intro
+      · intro hk153
+        exact True.intro
+    · intro hk154
+      exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s97 s98)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s97 s98 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe s97 s98 hb hg L hL hs)).1
 
 end Instances.CatStack_PoiFusedCatStackView0

@@ -14,23 +14,29 @@ Guards (each `≥ 0`): `2147483647 - (s27 * s77)`.
 Size arguments: `ks0` = `s27` (`sizes 0`, declared i64, narrowed to i32), `xnumel` = `(s27 * s77)` (`sizes 1`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 8 side conditions proved.
 Note: 1 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 2 of 2 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: divisor >= 1 (1 checker condition(s): DIVISOR|n10|lower|launched lanes).
-* `side_1`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n10|lower|launched lanes).
-* `side_2`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n10|upper|launched lanes).
-* `side_3`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n11|upper|xmask).
-* `side_4`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n12|upper|xmask).
-* `side_5`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n5|upper|launched lanes).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 1 fits int32.
+* `side_1`: size argument 1 fits int32.
+* `side_2`: size argument 0 fits int32.
+* `side_3`: size argument 0 fits int32.
+* `side_4`: divisor >= 1.
+* `side_5`: intermediate fits i32: (.mod e0 (.size 0 .i64)).
+* `side_6`: intermediate fits i32: (.floordiv e0 (.size 0 .i64)).
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.CausalFill_PoiFusedArangeGtUnsqueezeWhereZerosLike0
 
@@ -42,68 +48,150 @@ def e0 : Expr := (.add (.mul (.programId 0) (.block 0)) (.arange 0))
 /-- Shared subterm. -/
 def e1 : Expr := (.cmp .lt e0 (.size 1 .i32))
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := e0,
+  mask := e1, other := "undef" }
+
 /-- The kernel `triton_poi_fused_arange_gt_unsqueeze_where_zeros_like_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_arange_gt_unsqueeze_where_zeros_like_0"
   sizeArgs := [0]
-  loads := [
-    { ptr := 0, offset := e0,
-      mask := e1, other := "undef" }
-  ]
+  loads := [load0]
   store := { ptr := 1, offset := e0,
     mask := e1,
     value := (.select (.cmp .gt (.mod e0 (.size 0 .i64)) (.floordiv e0 (.size 0 .i64))) (.const "0.0") (.load 0)) }
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n10|lower|launched lanes. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (s27 : Int) (s77 : Int) : Prop := 2 ≤ s27 ∧ 2 ≤ s77
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (s27 : Int) (s77 : Int) : Prop := 0 ≤ 2147483647 - (s27 * s77)
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (s27 : Int) (s77 : Int) (L : Lane) : Prop := L.sizes 0 = s27 ∧ L.sizes 1 = (s27 * s77)
+
+/-- size argument 1 fits int32. -/
 theorem side_0 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ s27 - 1 := by
+    : 0 ≤ (s27 * s77) + 2147483648 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n10|lower|launched lanes. -/
+/-- size argument 1 fits int32. -/
 theorem side_1 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ s27 + 2147483648 := by
+    : 0 ≤ 2147483647 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n10|upper|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_2 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483647 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n11|upper|xmask. -/
+/-- size argument 0 fits int32. -/
 theorem side_3 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483648 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s27 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n12|upper|xmask. -/
+/-- divisor >= 1. -/
 theorem side_4 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483648 - s77 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n5|upper|launched lanes. -/
+/-- intermediate fits i32: (.mod e0 (.size 0 .i64)). -/
 theorem side_5 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483647 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s27 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- intermediate fits i32: (.floordiv e0 (.size 0 .i64)). -/
+theorem side_6 (s27 : Int) (s77 : Int)
+    (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ 2147483647 - (s27 * s77))
+    : 0 ≤ 2147483648 - s77 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s27 s77 L) : kernel.Safe L := by
+  obtain ⟨h_s27, h_s77⟩ := hb
+  have g0 : 0 ≤ 2147483647 - (s27 * s77) := hg
+  obtain ⟨z0, z1⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b2 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+      exact And.intro b1.agree b2.agree
+    · intro hm3
+      have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b5 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+      have b6 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+        b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm3; have h2 := b5.le; omega)
+      exact b6.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s27 s77 h_s27 h_s77 g0; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0; omega)) True.intro), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 True.intro), ?_, ?_, ?_⟩
+  · have b7 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b8 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+      (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+    exact And.intro b7.agree b8.agree
+  · intro hm9
+    have b10 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b11 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+      (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+    have b12 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+      b10.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm9; have h2 := b11.le; omega)
+    exact b12.agree
+  · intro hm13
+    refine And.intro ?_ (And.intro ?_ ?_)
+    · have b14 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b15 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+      have b16 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+        b14.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm13; have h2 := b15.le; omega)
+      have b17 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s77 h_s27 h_s77 g0; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0; omega)))
+      have b18 : Bounded kernel.sizeArgs L (.mod e0 (.size 0 .i64)) (0) (s27 - 1) :=
+        (Bounded.mod b16 b17 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0; omega) (Rem.divisor (by have := side_4 s27 s77 h_s27 h_s77 g0; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s27 s77 h_s27 h_s77 g0; omega)) (by omega) (by omega))
+      have b19 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s77 - 1) :=
+        (Bounded.floordiv b16 b17 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0; omega) (Quot.exact (s77) (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0; omega)) (by omega) (by omega))
+      exact And.intro b18.agree b19.agree
+    · intro hk20
+      exact True.intro
+    · intro hk21
+      exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s27 s77 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe s27 s77 hb hg L hL hs)).1
 
 end Instances.CausalFill_PoiFusedArangeGtUnsqueezeWhereZerosLike0

@@ -16,27 +16,34 @@ Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 
 Note: Grid2DWithYZOverflow: a lane is the position (x, y) with x = program_id(0) * XBLOCK + arange(XBLOCK) (`.programId 0`, `.block 0`, `.arange 0`) and y = (program_id(1) + program_id(2) * num_programs(1)) * YBLOCK + arange(YBLOCK) (`.programId 1`, `.programId 2`, `.numPrograms 1`, `.block 1`, `.arange 1`), as the kernel's own terms compute them; `narrowing_exact` holds for every such lane where `kernel.Safe` does.
 Note: 1 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n10|lower|launched lanes).
-* `side_1`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n11|lower|launched lanes).
-* `side_2`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n28|lower|launched lanes).
-* `side_3`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n10|upper|launched lanes).
-* `side_4`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n11|upper|launched lanes).
-* `side_5`: element count fits its declared type; size argument fits int32 (2 checker condition(s): NUMEL_FITS|n21|upper|launched lanes, SIZE_ARG_FITS|n28|upper|launched lanes).
-* `side_6`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n12|lower|xmask & ymask).
-* `side_7`: element count fits its declared type; intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n12|upper|xmask & ymask, NUMEL_FITS|n23|upper|launched lanes).
-* `side_8`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n20|upper|xmask & ymask, FITS_NARROW|n30|upper|xmask & ymask).
-* `side_9`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n29|upper|xmask & ymask).
-* `side_10`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n19|upper|xmask & ymask).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 4 fits int32; size argument 2 fits int32.
+* `side_1`: size argument 4 fits int32; size argument 2 fits int32.
+* `side_2`: size argument 3 fits int32; intermediate fits i32: (.mul (.size 0 .i64) (.size 1 .i64)).
+* `side_3`: size argument 3 fits int32; intermediate fits i32: (.mul (.size 0 .i64) (.size 1 .i64)).
+* `side_4`: size argument 0 fits int32.
+* `side_5`: size argument 0 fits int32.
+* `side_6`: size argument 1 fits int32.
+* `side_7`: size argument 1 fits int32.
+* `side_8`: point factor >= 0.
+* `side_9`: point factor >= 0.
+* `side_10`: intermediate fits i32: (.mul (.mul (.size 0 .i64) (.size 1 .i64)) e1).
+* `side_11`: intermediate fits i32: (.add e0 (.mul (.mul (.size 0 .i64) (.size 1 .i64)) e1)); intermediate fits i32: (.add e1 (.mul (.size 2 .i64) e0)).
+* `side_12`: point factor >= 0.
+* `side_13`: intermediate fits i32: (.mul (.size 2 .i64) e0).
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.Movedim_PoiFusedClonePermute0
 
@@ -51,128 +58,259 @@ def e1 : Expr := (.add (.mul (.programId 0) (.block 0)) (.arange 0))
 /-- Shared subterm. -/
 def e2 : Expr := (.mand (.cmp .lt e1 (.size 4 .i32)) (.cmp .lt e0 (.size 3 .i32)))
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := (.add e0 (.mul (.mul (.size 0 .i64) (.size 1 .i64)) e1)),
+  mask := e2, other := "undef" }
+
 /-- The kernel `triton_poi_fused_clone_permute_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_clone_permute_0"
   sizeArgs := [0, 1, 2]
-  loads := [
-    { ptr := 0, offset := (.add e0 (.mul (.mul (.size 0 .i64) (.size 1 .i64)) e1)),
-      mask := e2, other := "undef" }
-  ]
+  loads := [load0]
   store := { ptr := 1, offset := (.add e1 (.mul (.size 2 .i64) e0)),
     mask := e2,
     value := (.load 0) }
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n10|lower|launched lanes. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (s27 : Int) (s53 : Int) (s77 : Int) : Prop := 2 ≤ s27 ∧ 2 ≤ s53 ∧ 2 ≤ s77
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (s27 : Int) (s53 : Int) (s77 : Int) : Prop := 0 ≤ 2147483647 - (s27 * s53 * s77)
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (s27 : Int) (s53 : Int) (s77 : Int) (L : Lane) : Prop := L.sizes 0 = s27 ∧ L.sizes 1 = s53 ∧ L.sizes 2 = s77 ∧ L.sizes 3 = (s27 * s53) ∧ L.sizes 4 = s77
+
+/-- size argument 4 fits int32; size argument 2 fits int32. -/
 theorem side_0 (s27 : Int) (s53 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s53 : 2 ≤ s53) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s53 * s77))
-    : 0 ≤ s27 + 2147483648 := by
+    : 0 ≤ s77 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n11|lower|launched lanes. -/
+/-- size argument 4 fits int32; size argument 2 fits int32. -/
 theorem side_1 (s27 : Int) (s53 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s53 : 2 ≤ s53) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s53 * s77))
-    : 0 ≤ s53 + 2147483648 := by
+    : 0 ≤ 2147483647 - s77 := by
+  have m0 := shift_mul2 h_s53 h_s77
+  have m1 := shift_mul2 h_s27 h_s77
+  have m2 := shift_mul2 h_s27 h_s53
+  have m3 := shift_mul3 h_s27 h_s53 h_s77
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n28|lower|launched lanes. -/
+/-- size argument 3 fits int32; intermediate fits i32: (.mul (.size 0 .i64) (.size 1 .i64)). -/
 theorem side_2 (s27 : Int) (s53 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s53 : 2 ≤ s53) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s53 * s77))
-    : 0 ≤ s77 + 2147483648 := by
+    : 0 ≤ (s27 * s53) + 2147483648 := by
+  have m0 := shift_mul2 h_s27 h_s53
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n10|upper|launched lanes. -/
+/-- size argument 3 fits int32; intermediate fits i32: (.mul (.size 0 .i64) (.size 1 .i64)). -/
 theorem side_3 (s27 : Int) (s53 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s53 : 2 ≤ s53) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s53 * s77))
-    : 0 ≤ 2147483647 - s27 := by
-  have m0 : 0 ≤ (s53 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s27 - 2) * (s53 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s27 - 2) * (s53 - 2) * (s77 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483647 - (s27 * s53) := by
+  have m0 := shift_mul2 h_s53 h_s77
+  have m1 := shift_mul2 h_s27 h_s77
+  have m2 := shift_mul2 h_s27 h_s53
+  have m3 := shift_mul3 h_s27 h_s53 h_s77
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n11|upper|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_4 (s27 : Int) (s53 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s53 : 2 ≤ s53) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s53 * s77))
-    : 0 ≤ 2147483647 - s53 := by
-  have m0 : 0 ≤ (s53 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s27 - 2) * (s53 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s27 - 2) * (s53 - 2) * (s77 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ s27 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- element count fits its declared type; size argument fits int32. Origin: 2 checker condition(s): NUMEL_FITS|n21|upper|launched lanes, SIZE_ARG_FITS|n28|upper|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_5 (s27 : Int) (s53 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s53 : 2 ≤ s53) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s53 * s77))
-    : 0 ≤ 2147483647 - s77 := by
-  have m0 : 0 ≤ (s53 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s27 - 2) * (s53 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s27 - 2) * (s53 - 2) * (s77 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483647 - s27 := by
+  have m0 := shift_mul2 h_s53 h_s77
+  have m1 := shift_mul2 h_s27 h_s77
+  have m2 := shift_mul2 h_s27 h_s53
+  have m3 := shift_mul3 h_s27 h_s53 h_s77
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n12|lower|xmask & ymask. -/
+/-- size argument 1 fits int32. -/
 theorem side_6 (s27 : Int) (s53 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s53 : 2 ≤ s53) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s53 * s77))
-    : 0 ≤ (s27 * s53) + 2147483648 := by
-  have m0 : 0 ≤ (s27 - 2) * (s53 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s53 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- element count fits its declared type; intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n12|upper|xmask & ymask, NUMEL_FITS|n23|upper|launched lanes. -/
+/-- size argument 1 fits int32. -/
 theorem side_7 (s27 : Int) (s53 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s53 : 2 ≤ s53) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s53 * s77))
-    : 0 ≤ 2147483647 - (s27 * s53) := by
-  have m0 : 0 ≤ (s53 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s27 - 2) * (s53 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s27 - 2) * (s53 - 2) * (s77 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ 2147483647 - s53 := by
+  have m0 := shift_mul2 h_s53 h_s77
+  have m1 := shift_mul2 h_s27 h_s77
+  have m2 := shift_mul2 h_s27 h_s53
+  have m3 := shift_mul3 h_s27 h_s53 h_s77
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n20|upper|xmask & ymask, FITS_NARROW|n30|upper|xmask & ymask. -/
+/-- point factor >= 0. -/
 theorem side_8 (s27 : Int) (s53 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s53 : 2 ≤ s53) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s53 * s77))
-    : 0 ≤ 2147483648 - (s27 * s53 * s77) := by
-  have m0 : 0 ≤ (s53 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s27 - 2) * (s53 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s27 - 2) * (s53 - 2) * (s77 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ s27 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n29|upper|xmask & ymask. -/
+/-- point factor >= 0. -/
 theorem side_9 (s27 : Int) (s53 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s53 : 2 ≤ s53) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s53 * s77))
-    : 0 ≤ s77 + 2147483647 - (s27 * s53 * s77) := by
-  have m0 : 0 ≤ (s53 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s27 - 2) * (s53 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s27 - 2) * (s53 - 2) * (s77 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+    : 0 ≤ (s27 * s53) := by
+  have m0 := shift_mul2 h_s27 h_s53
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n19|upper|xmask & ymask. -/
+/-- intermediate fits i32: (.mul (.mul (.size 0 .i64) (.size 1 .i64)) e1). -/
 theorem side_10 (s27 : Int) (s53 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s53 : 2 ≤ s53) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s53 * s77))
     : 0 ≤ (s27 * s53) + 2147483647 - (s27 * s53 * s77) := by
-  have m0 : 0 ≤ (s53 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s27 - 2) * (s53 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s27 - 2) * (s53 - 2) * (s77 - 2) := Int.mul_nonneg (Int.mul_nonneg (by omega) (by omega)) (by omega)
+  have m0 := shift_mul2 h_s53 h_s77
+  have m1 := shift_mul2 h_s27 h_s77
+  have m2 := shift_mul2 h_s27 h_s53
+  have m3 := shift_mul3 h_s27 h_s53 h_s77
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- intermediate fits i32: (.add e0 (.mul (.mul (.size 0 .i64) (.size 1 .i64)) e1)); intermediate fits i32: (.add e1 (.mul (.size 2 .i64) e0)). -/
+theorem side_11 (s27 : Int) (s53 : Int) (s77 : Int)
+    (h_s27 : 2 ≤ s27) (h_s53 : 2 ≤ s53) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ 2147483647 - (s27 * s53 * s77))
+    : 0 ≤ 2147483648 - (s27 * s53 * s77) := by
+  have m0 := shift_mul2 h_s53 h_s77
+  have m1 := shift_mul2 h_s27 h_s77
+  have m2 := shift_mul2 h_s27 h_s53
+  have m3 := shift_mul3 h_s27 h_s53 h_s77
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- point factor >= 0. -/
+theorem side_12 (s27 : Int) (s53 : Int) (s77 : Int)
+    (h_s27 : 2 ≤ s27) (h_s53 : 2 ≤ s53) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ 2147483647 - (s27 * s53 * s77))
+    : 0 ≤ s77 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: (.mul (.size 2 .i64) e0). -/
+theorem side_13 (s27 : Int) (s53 : Int) (s77 : Int)
+    (h_s27 : 2 ≤ s27) (h_s53 : 2 ≤ s53) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ 2147483647 - (s27 * s53 * s77))
+    : 0 ≤ s77 + 2147483647 - (s27 * s53 * s77) := by
+  have m0 := shift_mul2 h_s53 h_s77
+  have m1 := shift_mul2 h_s27 h_s77
+  have m2 := shift_mul2 h_s27 h_s53
+  have m3 := shift_mul3 h_s27 h_s53 h_s77
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (s27 : Int) (s53 : Int) (s77 : Int) (hb : Bounds s27 s53 s77) (hg : Guards s27 s53 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s27 s53 s77 L) : kernel.Safe L := by
+  obtain ⟨h_s27, h_s53, h_s77⟩ := hb
+  have g0 : 0 ≤ 2147483647 - (s27 * s53 * s77) := hg
+  obtain ⟨z0, z1, z2, z3, z4⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inl (And.intro ?_ ?_)
+      · have b1 : Bounded kernel.sizeArgs L e1 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b2 : Bounded kernel.sizeArgs L (.size 4 .i32) (s77) (s77) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_1 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)))
+        exact And.intro b1.agree b2.agree
+      · intro hk3
+        have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.yindex hL
+        have b5 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s53)) ((s27 * s53)) :=
+          (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_3 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)))
+        exact And.intro b4.agree b5.agree
+    · intro hm6
+      obtain ⟨hk7, hk8⟩ := Expr.ne_zero_of_mand_ne_zero hm6
+      have b9 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.yindex hL
+      have b10 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s53)) ((s27 * s53)) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_3 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)))
+      have b11 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s53) - 1) :=
+        b9.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk8; have h2 := b10.le; omega)
+      have b12 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_4 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_5 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)))
+      have b13 : Bounded kernel.sizeArgs L (.size 1 .i64) (s53) (s53) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_7 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)))
+      have b14 : Bounded kernel.sizeArgs L (.mul (.size 0 .i64) (.size 1 .i64)) ((s27 * s53)) ((s27 * s53)) :=
+        (Bounded.mul_point_left b12 b13 (by have := side_8 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_3 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b15 : Bounded kernel.sizeArgs L e1 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b16 : Bounded kernel.sizeArgs L (.size 4 .i32) (s77) (s77) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_1 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)))
+      have b17 : Bounded kernel.sizeArgs L e1 (0) (s77 - 1) :=
+        b15.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk7; have h2 := b16.le; omega)
+      have b18 : Bounded kernel.sizeArgs L (.mul (.mul (.size 0 .i64) (.size 1 .i64)) e1) (0) ((s27 * s53 * s77) - (s27 * s53)) :=
+        (Bounded.mul_point_left b14 b17 (by have := side_9 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b19 : Bounded kernel.sizeArgs L (.add e0 (.mul (.mul (.size 0 .i64) (.size 1 .i64)) e1)) (0) ((s27 * s53 * s77) - 1) :=
+        (Bounded.add b11 b18 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_11 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) (by omega) (by omega))
+      exact b19.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_4 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_5 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) (And.intro (And.intro (by have := side_6 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_7 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) (And.intro (And.intro (by have := side_0 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_1 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) True.intro))), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 True.intro), ?_, ?_, ?_⟩
+  · refine Or.inl (And.intro ?_ ?_)
+    · have b20 : Bounded kernel.sizeArgs L e1 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b21 : Bounded kernel.sizeArgs L (.size 4 .i32) (s77) (s77) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_1 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)))
+      exact And.intro b20.agree b21.agree
+    · intro hk22
+      have b23 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.yindex hL
+      have b24 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s53)) ((s27 * s53)) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_3 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)))
+      exact And.intro b23.agree b24.agree
+  · intro hm25
+    obtain ⟨hk26, hk27⟩ := Expr.ne_zero_of_mand_ne_zero hm25
+    have b28 : Bounded kernel.sizeArgs L e1 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b29 : Bounded kernel.sizeArgs L (.size 4 .i32) (s77) (s77) :=
+      (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_1 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)))
+    have b30 : Bounded kernel.sizeArgs L e1 (0) (s77 - 1) :=
+      b28.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk26; have h2 := b29.le; omega)
+    have b31 : Bounded kernel.sizeArgs L (.size 2 .i64) (s77) (s77) :=
+      (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_1 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)))
+    have b32 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.yindex hL
+    have b33 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s53)) ((s27 * s53)) :=
+      (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (by have := side_3 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)))
+    have b34 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s53) - 1) :=
+      b32.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk27; have h2 := b33.le; omega)
+    have b35 : Bounded kernel.sizeArgs L (.mul (.size 2 .i64) e0) (0) ((s27 * s53 * s77) - s77) :=
+      (Bounded.mul_point_left b31 b34 (by have := side_12 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) (by narrowing_poly) (by narrowing_poly))
+    have b36 : Bounded kernel.sizeArgs L (.add e1 (.mul (.size 2 .i64) e0)) (0) ((s27 * s53 * s77) - 1) :=
+      (Bounded.add b30 b35 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_11 s27 s53 s77 h_s27 h_s53 h_s77 g0; omega)) (by omega) (by omega))
+    exact b36.agree
+  · intro hm37
+    obtain ⟨hk38, hk39⟩ := Expr.ne_zero_of_mand_ne_zero hm37
+    exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (s27 : Int) (s53 : Int) (s77 : Int) (hb : Bounds s27 s53 s77) (hg : Guards s27 s53 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s27 s53 s77 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe s27 s53 s77 hb hg L hL hs)).1
 
 end Instances.Movedim_PoiFusedClonePermute0

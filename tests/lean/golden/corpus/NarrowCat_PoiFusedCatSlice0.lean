@@ -15,35 +15,41 @@ Size arguments: `ks0` = `s27` (`sizes 0`, declared i64, narrowed to i32), `xnume
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 65 side conditions proved.
 Note: aux_a0 stands for floor(s27/2); its defining inequalities are among the guards, so each side condition holds for every value satisfying them, the true one included.
 Note: 3 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 12 of 12 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: divisor >= 1 (1 checker condition(s): DIVISOR|n0|lower|launched lanes).
-* `side_1`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n23|upper|not tmp7 & xmask, FITS_NARROW|n23|upper|xmask).
-* `side_2`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n0|lower|launched lanes).
-* `side_3`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n0|upper|launched lanes).
-* `side_4`: intermediate fits the narrowed type (6 checker condition(s): FITS_NARROW|n12|upper|not tmp7 & xmask, FITS_NARROW|n12|upper|xmask, FITS_NARROW|n16|upper|not tmp7 & xmask ...).
-* `side_5`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n7|upper|not tmp7 & xmask, FITS_NARROW|n7|upper|tmp7 & xmask, FITS_NARROW|n7|upper|xmask).
-* `side_6`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n18|upper|launched lanes).
-* `side_7`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n12|lower|not tmp7 & xmask, FITS_NARROW|n16|lower|not tmp7 & xmask, FITS_NARROW|n16|lower|tmp7 & xmask ...).
-* `side_8`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n10|upper|launched lanes, FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|tmp7 & xmask ...).
-* `side_9`: intermediate fits the narrowed type (7 checker condition(s): FITS_NARROW|n15|lower|launched lanes, FITS_NARROW|n15|lower|not tmp7 & xmask, FITS_NARROW|n15|lower|tmp7 & xmask ...).
-* `side_10`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n13|upper|tmp7 & xmask).
-* `side_11`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n15|upper|launched lanes, FITS_NARROW|n15|upper|tmp7 & xmask, FITS_NARROW|n15|upper|xmask).
-* `side_12`: intermediate fits the narrowed type (6 checker condition(s): FITS_NARROW|n10|lower|launched lanes, FITS_NARROW|n10|lower|not tmp7 & xmask, FITS_NARROW|n10|lower|tmp7 & xmask ...).
-* `side_13`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n16|upper|tmp7 & xmask, FITS_NARROW|n16|upper|xmask).
-* `side_14`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n12|upper|tmp7 & xmask, FITS_NARROW|n25|lower|xmask, FITS_NARROW|n26|lower|xmask).
-* `side_15`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n8|upper|not tmp7 & xmask, FITS_NARROW|n8|upper|tmp7 & xmask, FITS_NARROW|n8|upper|xmask).
-* `side_16`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n11|upper|tmp7 & xmask).
-* `side_17`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n26|upper|not tmp7 & xmask, FITS_NARROW|n26|upper|xmask).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 1 fits int32.
+* `side_1`: size argument 1 fits int32.
+* `side_2`: size argument 0 fits int32.
+* `side_3`: size argument 0 fits int32.
+* `side_4`: divisor >= 1.
+* `side_5`: intermediate fits i32: e3; intermediate fits i32: (.cast .i32 e3); cast in a mask atom fits; intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)).
+* `side_6`: dividend >= 0; point factor >= 0.
+* `side_7`: intermediate fits i32: e2; intermediate fits i32: (.add e1 e2); intermediate fits i32: (.add (.add e1 e2) e3).
+* `side_8`: intermediate fits i32: e2.
+* `side_9`: intermediate fits i32: (.mul (.weak (-1)) e2); intermediate fits i32: (.add e3 (.mul (.weak (-1)) (.size 0 .i64))); intermediate fits i32: (.add (.add e3 (.mul .
+* `side_10`: intermediate fits i32: (.mul (.weak (-1)) e2).
+* `side_11`: intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4).
+* `side_12`: intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4).
+* `side_13`: intermediate fits i32: (.floordiv e0 (.size 0 .i64)).
+* `side_14`: intermediate fits i32: e1.
+* `side_15`: intermediate fits i32: (.add e1 e2).
+* `side_16`: intermediate fits i32: (.add (.add e1 e2) e3).
+* `side_17`: intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)).
+* `side_18`: intermediate fits i32: (.add e1 (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2)).
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.NarrowCat_PoiFusedCatSlice0
 
@@ -70,162 +76,386 @@ def e5 : Expr := (.cmp .lt e3 e4)
 /-- Shared subterm. -/
 def e6 : Expr := (.cmp .lt e0 (.size 1 .i32))
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := (.add (.add e1 e2) e3),
+  mask := (.mand e5 e6), other := "0.0" }
+
+/-- Load 1. -/
+def load1 : Load := { ptr := 0, offset := (.add e1 (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2)),
+  mask := (.mand (.cmp .ge (.cast .i32 e3) (.cast .i32 e4)) e6), other := "0.0" }
+
 /-- The kernel `triton_poi_fused_cat_slice_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_cat_slice_0"
   sizeArgs := [0]
-  loads := [
-    { ptr := 0, offset := (.add (.add e1 e2) e3),
-      mask := (.mand e5 e6), other := "0.0" },
-    { ptr := 0, offset := (.add e1 (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2)),
-      mask := (.mand (.cmp .ge (.cast .i32 e3) (.cast .i32 e4)) e6), other := "0.0" }
-  ]
+  loads := [load0, load1]
   store := { ptr := 1, offset := e0,
     mask := e6,
     value := (.select e5 (.load 0) (.load 1)) }
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n0|lower|launched lanes. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (aux_a0 : Int) (s27 : Int) (s77 : Int) : Prop := 1 ≤ aux_a0 ∧ 2 ≤ s27 ∧ 2 ≤ s77
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (aux_a0 : Int) (s27 : Int) (s77 : Int) : Prop := 0 ≤ s27 - aux_a0 ∧ 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2 ∧ 0 ≤ s27 - aux_a0 ∧ 0 ≤ 2147483647 - (s27 * s77) ∧ 0 ≤ s27 - 2 * aux_a0 ∧ 0 ≤ 2 * aux_a0 + 1 - s27
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (aux_a0 : Int) (s27 : Int) (s77 : Int) (L : Lane) : Prop := L.sizes 0 = s27 ∧ L.sizes 1 = (s27 * s77)
+
+/-- size argument 1 fits int32. -/
 theorem side_0 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ s27 - 1 := by
+    : 0 ≤ (s27 * s77) + 2147483648 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n23|upper|not tmp7 & xmask, FITS_NARROW|n23|upper|xmask. -/
+/-- size argument 1 fits int32. -/
 theorem side_1 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ s27 + 2147483647 := by
+    : 0 ≤ 2147483647 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g3 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n0|lower|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_2 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
     : 0 ≤ s27 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n0|upper|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_3 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
     : 0 ≤ 2147483647 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g3 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 6 checker condition(s): FITS_NARROW|n12|upper|not tmp7 & xmask, FITS_NARROW|n12|upper|xmask, FITS_NARROW|n16|upper|not tmp7 & xmask .... -/
+/-- divisor >= 1. -/
 theorem side_4 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ 2147483648 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n7|upper|not tmp7 & xmask, FITS_NARROW|n7|upper|tmp7 & xmask, FITS_NARROW|n7|upper|xmask. -/
+/-- intermediate fits i32: e3; intermediate fits i32: (.cast .i32 e3); cast in a mask atom fits; intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)). -/
 theorem side_5 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ 2147483648 - s77 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s27 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g3 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n18|upper|launched lanes. -/
+/-- dividend >= 0; point factor >= 0. -/
 theorem side_6 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ 2147483647 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n12|lower|not tmp7 & xmask, FITS_NARROW|n16|lower|not tmp7 & xmask, FITS_NARROW|n16|lower|tmp7 & xmask .... -/
+/-- intermediate fits i32: e2; intermediate fits i32: (.add e1 e2); intermediate fits i32: (.add (.add e1 e2) e3). -/
 theorem side_7 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ s27 + 4294967296 := by
+    : 0 ≤ 2147483648 + ((s27) / 2) := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n10|upper|launched lanes, FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|tmp7 & xmask .... -/
+/-- intermediate fits i32: e2. -/
 theorem side_8 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ 4294967294 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - ((s27) / 2) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g3 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 7 checker condition(s): FITS_NARROW|n15|lower|launched lanes, FITS_NARROW|n15|lower|not tmp7 & xmask, FITS_NARROW|n15|lower|tmp7 & xmask .... -/
+/-- intermediate fits i32: (.mul (.weak (-1)) e2); intermediate fits i32: (.add e3 (.mul (.weak (-1)) (.size 0 .i64))); intermediate fits i32: (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2). -/
 theorem side_9 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ 4294967296 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - ((s27) / 2) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g3 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n13|upper|tmp7 & xmask. -/
+/-- intermediate fits i32: (.mul (.weak (-1)) e2). -/
 theorem side_10 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ 4294967295 - 2 * (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 + ((s27) / 2) := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n15|upper|launched lanes, FITS_NARROW|n15|upper|tmp7 & xmask, FITS_NARROW|n15|upper|xmask. -/
+/-- intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4). -/
 theorem side_11 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ s27 + 4294967293 := by
+    : 0 ≤ s27 + 2147483648 - ((s27) / 2) := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 6 checker condition(s): FITS_NARROW|n10|lower|launched lanes, FITS_NARROW|n10|lower|not tmp7 & xmask, FITS_NARROW|n10|lower|tmp7 & xmask .... -/
+/-- intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4). -/
 theorem side_12 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ s27 + 4294967295 := by
+    : 0 ≤ 2147483647 - s27 + ((s27) / 2) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g3 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n16|upper|tmp7 & xmask, FITS_NARROW|n16|upper|xmask. -/
+/-- intermediate fits i32: (.floordiv e0 (.size 0 .i64)). -/
 theorem side_13 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ 4294967293 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s77 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g3 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n12|upper|tmp7 & xmask, FITS_NARROW|n25|lower|xmask, FITS_NARROW|n26|lower|xmask. -/
+/-- intermediate fits i32: e1. -/
 theorem side_14 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ 4294967295 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 + 2147483647 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g3 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n8|upper|not tmp7 & xmask, FITS_NARROW|n8|upper|tmp7 & xmask, FITS_NARROW|n8|upper|xmask. -/
+/-- intermediate fits i32: (.add e1 e2). -/
 theorem side_15 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ s27 + 2147483647 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 + 2147483647 - (s27 * s77) - ((s27) / 2) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 2 * g3 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n11|upper|tmp7 & xmask. -/
+/-- intermediate fits i32: (.add (.add e1 e2) e3). -/
 theorem side_16 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ s27 + 4294967294 - 2 * (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g3 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n26|upper|not tmp7 & xmask, FITS_NARROW|n26|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)). -/
 theorem side_17 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ s27 + 4294967296 - 2 * (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- intermediate fits i32: (.add e1 (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2)). -/
+theorem side_18 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
+    : 0 ≤ s27 + 2147483648 - (s27 * s77) - ((s27) / 2) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 2 * g3 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (aux_a0 : Int) (s27 : Int) (s77 : Int) (hb : Bounds aux_a0 s27 s77) (hg : Guards aux_a0 s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt aux_a0 s27 s77 L) : kernel.Safe L := by
+  obtain ⟨h_aux_a0, h_s27, h_s77⟩ := hb
+  obtain ⟨g0, g1, g2, g3, g4, g5⟩ := hg
+  obtain ⟨z0, z1⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b2 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_1 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+        exact And.intro b1.agree b2.agree
+      · intro hk3
+        have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b5 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_1 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+        have b6 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+          b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b5.le; omega)
+        have b7 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+        have b8 : Bounded kernel.sizeArgs L e3 (0) (s27 - 1) :=
+          (Bounded.mod b6 b7 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (Rem.divisor (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        have b9 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+          (Bounded.weak (-1))
+        have b10 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+          (Bounded.weak (2))
+        have b11 : Bounded kernel.sizeArgs L e2 (((s27) / 2)) (((s27) / 2)) :=
+          (Bounded.floordiv b7 b10 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        have b12 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e2) (-((s27) / 2)) (-((s27) / 2)) :=
+          (Bounded.mul_npoint_left b9 b11 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        have b13 : Bounded kernel.sizeArgs L e4 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
+          (Bounded.add b7 b12 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        exact And.intro b8.agree b13.agree
+    · intro hm14
+      obtain ⟨hk15, hk16⟩ := Expr.ne_zero_of_mand_ne_zero hm14
+      have b17 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+      have b18 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b19 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_1 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+      have b20 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+        b18.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk16; have h2 := b19.le; omega)
+      have b21 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s77 - 1) :=
+        (Bounded.floordiv b20 b17 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b22 : Bounded kernel.sizeArgs L e1 (0) ((s27 * s77) - s27) :=
+        (Bounded.mul_point_left b17 b21 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_14 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b23 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+        (Bounded.weak (2))
+      have b24 : Bounded kernel.sizeArgs L e2 (((s27) / 2)) (((s27) / 2)) :=
+        (Bounded.floordiv b17 b23 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b25 : Bounded kernel.sizeArgs L (.add e1 e2) (((s27) / 2)) ((s27 * s77) - s27 + ((s27) / 2)) :=
+        (Bounded.add b22 b24 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_15 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b26 : Bounded kernel.sizeArgs L e3 (0) (s27 - 1) :=
+        (Bounded.mod b20 b17 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (Rem.divisor (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b27 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b28 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e2) (-((s27) / 2)) (-((s27) / 2)) :=
+        (Bounded.mul_npoint_left b27 b24 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b29 : Bounded kernel.sizeArgs L e4 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
+        (Bounded.add b17 b28 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b30 : Bounded kernel.sizeArgs L e3 (0) (s27 - 1 - ((s27) / 2)) :=
+        b26.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk15; have h2 := b29.le; omega)
+      have b31 : Bounded kernel.sizeArgs L (.add (.add e1 e2) e3) (((s27) / 2)) ((s27 * s77) - 1) :=
+        (Bounded.add b25 b30 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_16 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      exact b31.agree
+  have A1 : load1.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b32 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b33 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_1 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+        exact And.intro b32.agree b33.agree
+      · intro hk34
+        have b35 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b36 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_1 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+        have b37 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+          b35.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk34; have h2 := b36.le; omega)
+        have b38 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+        have b39 : Bounded kernel.sizeArgs L e3 (0) (s27 - 1) :=
+          (Bounded.mod b37 b38 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (Rem.divisor (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        have b40 : Bounded kernel.sizeArgs L (.cast .i32 e3) (0) (s27 - 1) :=
+          (Bounded.cast b39 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+        have b41 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+          (Bounded.weak (-1))
+        have b42 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+          (Bounded.weak (2))
+        have b43 : Bounded kernel.sizeArgs L e2 (((s27) / 2)) (((s27) / 2)) :=
+          (Bounded.floordiv b38 b42 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        have b44 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e2) (-((s27) / 2)) (-((s27) / 2)) :=
+          (Bounded.mul_npoint_left b41 b43 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        have b45 : Bounded kernel.sizeArgs L e4 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
+          (Bounded.add b38 b44 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        have b46 : Bounded kernel.sizeArgs L (.cast .i32 e4) (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
+          (Bounded.cast b45 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+        exact And.intro b40.agree b46.agree
+    · intro hm47
+      obtain ⟨hk48, hk49⟩ := Expr.ne_zero_of_mand_ne_zero hm47
+      have b50 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+      have b51 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b52 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_1 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+      have b53 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+        b51.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk49; have h2 := b52.le; omega)
+      have b54 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s77 - 1) :=
+        (Bounded.floordiv b53 b50 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b55 : Bounded kernel.sizeArgs L e1 (0) ((s27 * s77) - s27) :=
+        (Bounded.mul_point_left b50 b54 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_14 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b56 : Bounded kernel.sizeArgs L e3 (0) (s27 - 1) :=
+        (Bounded.mod b53 b50 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (Rem.divisor (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b57 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b58 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+        (Bounded.weak (2))
+      have b59 : Bounded kernel.sizeArgs L e2 (((s27) / 2)) (((s27) / 2)) :=
+        (Bounded.floordiv b50 b58 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b60 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e2) (-((s27) / 2)) (-((s27) / 2)) :=
+        (Bounded.mul_npoint_left b57 b59 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b61 : Bounded kernel.sizeArgs L e4 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
+        (Bounded.add b50 b60 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b62 : Bounded kernel.sizeArgs L (.cast .i32 e4) (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
+        (Bounded.cast b61 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+      have b64 : Bounded kernel.sizeArgs L e3 (s27 - ((s27) / 2)) (s27 - 1) :=
+        b56.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk48; have h2 := b62.ge; have := Bounded.cast_eval (t := .i32) b56 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)); have c63 := Bounded.cast (t := .i32) b56 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)); omega)
+      have b65 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 0 .i64)) (-s27) (-s27) :=
+        (Bounded.mul_npoint_left b57 b50 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_17 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b66 : Bounded kernel.sizeArgs L (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) (-((s27) / 2)) (-1) :=
+        (Bounded.add b64 b65 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega)) (by omega) (by omega))
+      have b67 : Bounded kernel.sizeArgs L (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2) (0) (-1 + ((s27) / 2)) :=
+        (Bounded.add b66 b59 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b68 : Bounded kernel.sizeArgs L (.add e1 (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2)) (0) ((s27 * s77) - s27 - 1 + ((s27) / 2)) :=
+        (Bounded.add b55 b67 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_18 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      exact b68.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) True.intro), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
+  · have b69 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b70 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+      (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_1 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+    exact And.intro b69.agree b70.agree
+  · intro hm71
+    have b72 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b73 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+      (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_1 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+    have b74 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+      b72.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm71; have h2 := b73.le; omega)
+    exact b74.agree
+  · intro hm75
+    refine And.intro ?_ (And.intro ?_ ?_)
+    · have b76 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b77 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_1 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+      have b78 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+        b76.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm75; have h2 := b77.le; omega)
+      have b79 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+      have b80 : Bounded kernel.sizeArgs L e3 (0) (s27 - 1) :=
+        (Bounded.mod b78 b79 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (Rem.divisor (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b81 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b82 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+        (Bounded.weak (2))
+      have b83 : Bounded kernel.sizeArgs L e2 (((s27) / 2)) (((s27) / 2)) :=
+        (Bounded.floordiv b79 b82 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b84 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e2) (-((s27) / 2)) (-((s27) / 2)) :=
+        (Bounded.mul_npoint_left b81 b83 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b85 : Bounded kernel.sizeArgs L e4 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
+        (Bounded.add b79 b84 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      exact And.intro b80.agree b85.agree
+    · intro hk86
+      exact True.intro
+    · intro hk87
+      exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (aux_a0 : Int) (s27 : Int) (s77 : Int) (hb : Bounds aux_a0 s27 s77) (hg : Guards aux_a0 s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt aux_a0 s27 s77 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe aux_a0 s27 s77 hb hg L hL hs)).1
 
 end Instances.NarrowCat_PoiFusedCatSlice0

@@ -14,91 +14,86 @@ Guards (each `≥ 0`): `2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (
 Size arguments: `ks0` = `s12 + s37 + s48 + s53 + s55 + s85` (`sizes 0`, declared i64, narrowed to i32), `ks1` = `s12` (`sizes 1`, declared i64, narrowed to i32), `ks2` = `s48` (`sizes 2`, declared i64, narrowed to i32), `ks3` = `s85` (`sizes 3`, declared i64, narrowed to i32), `ks4` = `s37` (`sizes 4`, declared i64, narrowed to i32), `ks5` = `s53` (`sizes 5`, declared i64, narrowed to i32), `ks6` = `s55` (`sizes 6`, declared i64, narrowed to i32), `xnumel` = `(s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)` (`sizes 7`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 358 side conditions proved.
 Note: 1 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 47 of 47 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: intermediate fits the narrowed type (12 checker condition(s): FITS_NARROW|n27|upper|launched lanes, FITS_NARROW|n27|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n27|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21 ...).
-* `side_1`: intermediate fits the narrowed type; size argument fits int32 (7 checker condition(s): FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask, FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask & not tmp22, FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask & tmp18 ...).
-* `side_2`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n65|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n65|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56, FITS_NARROW|n65|upper|xmask).
-* `side_3`: intermediate fits the narrowed type; size argument fits int32 (6 checker condition(s): FITS_NARROW|n54|lower|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n54|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n54|lower|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 ...).
-* `side_4`: intermediate fits the narrowed type (11 checker condition(s): FITS_NARROW|n38|upper|launched lanes, FITS_NARROW|n38|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n38|upper|not tmp7 & xmask & not tmp50 & tmp40 ...).
-* `side_5`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n14|lower|launched lanes).
-* `side_6`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n78|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n78|upper|xmask).
-* `side_7`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n63|lower|launched lanes).
-* `side_8`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n76|lower|launched lanes).
-* `side_9`: intermediate fits the narrowed type (10 checker condition(s): FITS_NARROW|n53|upper|launched lanes, FITS_NARROW|n53|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n53|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 ...).
-* `side_10`: intermediate fits the narrowed type; size argument fits int32 (3 checker condition(s): FITS_NARROW|n52|lower|not tmp7 & xmask & tmp40, FITS_NARROW|n52|lower|not tmp7 & xmask & tmp50 & tmp40, SIZE_ARG_FITS|n16|lower|launched lanes).
-* `side_11`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n0|upper|launched lanes).
-* `side_12`: intermediate fits the narrowed type (17 checker condition(s): FITS_NARROW|n10|upper|tmp15 & tmp7 & xmask, FITS_NARROW|n10|upper|tmp15 & xmask, FITS_NARROW|n27|lower|launched lanes ...).
-* `side_13`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n49|upper|launched lanes).
-* `side_14`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n54|upper|not tmp7 & xmask & tmp50 & tmp40, FITS_NARROW|n65|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n65|lower|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56 ...).
-* `side_15`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n14|upper|launched lanes).
-* `side_16`: intermediate fits the narrowed type (12 checker condition(s): FITS_NARROW|n28|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n38|lower|launched lanes, FITS_NARROW|n38|lower|not tmp15 & tmp7 & xmask & not tmp22 & tmp26 ...).
-* `side_17`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n63|upper|launched lanes).
-* `side_18`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n66|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56, FITS_NARROW|n78|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n78|lower|xmask).
-* `side_19`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n76|upper|launched lanes).
-* `side_20`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n80|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n80|upper|xmask).
-* `side_21`: intermediate fits the narrowed type (7 checker condition(s): FITS_NARROW|n8|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n8|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n8|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61 ...).
-* `side_22`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n16|upper|launched lanes).
-* `side_23`: intermediate fits the narrowed type (11 checker condition(s): FITS_NARROW|n40|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n53|lower|launched lanes, FITS_NARROW|n53|lower|not tmp7 & xmask & not tmp50 & tmp40 ...).
-* `side_24`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n11|upper|tmp15 & tmp7 & xmask).
-* `side_25`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n55|upper|not tmp7 & xmask & tmp50 & tmp40).
-* `side_26`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n29|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21).
-* `side_27`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n67|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56).
-* `side_28`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n81|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n81|upper|xmask).
-* `side_29`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n41|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26).
-* `side_30`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n39|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n39|upper|xmask).
-* `side_31`: intermediate fits the narrowed type (20 checker condition(s): FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n10|lower|xmask & tmp26, FITS_NARROW|n15|lower|not tmp15 & tmp7 & xmask & not tmp22 ...).
-* `side_32`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n79|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n79|upper|xmask).
-* `side_33`: intermediate fits the narrowed type (7 checker condition(s): FITS_NARROW|n54|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n69|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n69|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61 ...).
-* `side_34`: intermediate fits the narrowed type (5 checker condition(s): FITS_NARROW|n52|lower|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n52|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n52|lower|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 ...).
-* `side_35`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n51|lower|not tmp7 & xmask & tmp40, FITS_NARROW|n51|lower|not tmp7 & xmask & tmp50 & tmp40).
-* `side_36`: intermediate fits the narrowed type (18 checker condition(s): FITS_NARROW|n15|upper|not tmp15 & tmp7 & xmask & not tmp22, FITS_NARROW|n15|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n15|upper|not tmp15 & tmp7 & xmask & tmp18 ...).
-* `side_37`: intermediate fits the narrowed type (7 checker condition(s): FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n10|upper|xmask & tmp18 & tmp21, FITS_NARROW|n39|lower|not tmp15 & tmp7 & xmask & not tmp22 & tmp26 ...).
-* `side_38`: intermediate fits the narrowed type (6 checker condition(s): FITS_NARROW|n69|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n69|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n69|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 ...).
-* `side_39`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n54|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56, FITS_NARROW|n79|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n79|lower|xmask).
-* `side_40`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n52|upper|not tmp7 & xmask & tmp50 & tmp40).
-* `side_41`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n66|upper|xmask).
-* `side_42`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n9|upper|tmp15 & tmp7 & xmask, FITS_NARROW|n9|upper|xmask).
-* `side_43`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n50|upper|not tmp7 & xmask & tmp50 & tmp40, FITS_NARROW|n50|upper|xmask).
-* `side_44`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n25|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n25|upper|xmask).
-* `side_45`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n64|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56, FITS_NARROW|n64|upper|xmask).
-* `side_46`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n67|upper|xmask).
-* `side_47`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n77|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n77|upper|xmask).
-* `side_48`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n37|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n37|upper|xmask).
-* `side_49`: intermediate fits the narrowed type (18 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask, FITS_NARROW|n10|lower|not tmp7 & xmask & tmp40, FITS_NARROW|n10|lower|not tmp7 & xmask & tmp50 & tmp40 ...).
-* `side_50`: intermediate fits the narrowed type (5 checker condition(s): FITS_NARROW|n51|lower|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n51|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n51|lower|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 ...).
-* `side_51`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n52|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61).
-* `side_52`: intermediate fits the narrowed type (15 checker condition(s): FITS_NARROW|n17|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n17|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n17|upper|not tmp7 & xmask ...).
-* `side_53`: intermediate fits the narrowed type (7 checker condition(s): FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask, FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask & not tmp22, FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26 ...).
-* `side_54`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n51|upper|not tmp7 & xmask & tmp50 & tmp40).
-* `side_55`: intermediate fits the narrowed type (7 checker condition(s): FITS_NARROW|n54|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n54|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n54|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61 ...).
-* `side_56`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n52|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56).
-* `side_57`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n55|upper|xmask).
-* `side_58`: intermediate fits the narrowed type (6 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 ...).
-* `side_59`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n51|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61).
-* `side_60`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask & tmp50 & tmp40, FITS_NARROW|n10|upper|xmask & tmp50, FITS_NARROW|n66|lower|xmask ...).
-* `side_61`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n51|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56).
-* `side_62`: intermediate fits the narrowed type (8 checker condition(s): FITS_NARROW|n40|upper|xmask, FITS_NARROW|n52|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n52|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 ...).
-* `side_63`: divisor >= 1 (1 checker condition(s): DIVISOR|n7|lower|launched lanes).
-* `side_64`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n41|upper|xmask).
-* `side_65`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n10|lower|xmask & tmp61).
-* `side_66`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56, FITS_NARROW|n10|upper|xmask & tmp53 & tmp56, FITS_NARROW|n80|lower|xmask ...).
-* `side_67`: intermediate fits the narrowed type (8 checker condition(s): FITS_NARROW|n28|upper|xmask, FITS_NARROW|n51|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n51|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 ...).
-* `side_68`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n29|upper|xmask).
-* `side_69`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|lower|launched lanes).
-* `side_70`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|upper|launched lanes).
-* `side_71`: intermediate fits the narrowed type (11 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 ...).
-* `side_72`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n11|upper|xmask).
-* `side_73`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n20|upper|launched lanes).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 7 fits int32.
+* `side_1`: size argument 7 fits int32.
+* `side_2`: size argument 0 fits int32.
+* `side_3`: size argument 0 fits int32.
+* `side_4`: divisor >= 1.
+* `side_5`: intermediate fits i32: e2; intermediate fits i32: e12; cast in a mask atom fits.
+* `side_6`: size argument 1 fits int32.
+* `side_7`: size argument 1 fits int32.
+* `side_8`: size argument 2 fits int32.
+* `side_9`: size argument 2 fits int32.
+* `side_10`: intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4).
+* `side_11`: intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4).
+* `side_12`: size argument 3 fits int32; intermediate fits i32: (.add (.add e2 e8) e10).
+* `side_13`: size argument 3 fits int32.
+* `side_14`: intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5); intermediate fits i32: e12.
+* `side_15`: intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5).
+* `side_16`: intermediate fits i32: e1.
+* `side_17`: intermediate fits i32: (.mul (.size 1 .i64) e1).
+* `side_18`: intermediate fits i32: (.add (.mul (.size 1 .i64) e1) e2).
+* `side_19`: point factor >= 0.
+* `side_20`: intermediate fits i32: (.mul (.size 2 .i64) e1).
+* `side_21`: intermediate fits i32: e8; intermediate fits i32: (.add e8 e2); intermediate fits i32: (.add (.mul (.size 2 .i64) e1) (.add e8 e2)).
+* `side_22`: intermediate fits i32: e8.
+* `side_23`: intermediate fits i32: (.add e8 e2).
+* `side_24`: intermediate fits i32: (.add (.mul (.size 2 .i64) e1) (.add e8 e2)).
+* `side_25`: point factor >= 0.
+* `side_26`: intermediate fits i32: (.mul (.size 3 .i64) e1).
+* `side_27`: intermediate fits i32: e8; intermediate fits i32: (.add e2 e8).
+* `side_28`: intermediate fits i32: e10.
+* `side_29`: intermediate fits i32: e10.
+* `side_30`: intermediate fits i32: (.add e8 e10); intermediate fits i32: (.add (.add e2 e8) e10).
+* `side_31`: intermediate fits i32: (.add e8 e10).
+* `side_32`: intermediate fits i32: (.add (.add e8 e10) e2); intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)).
+* `side_33`: intermediate fits i32: e11.
+* `side_34`: intermediate fits i32: (.add e2 e8).
+* `side_35`: intermediate fits i32: (.add (.add e2 e8) e10).
+* `side_36`: intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)).
+* `side_37`: intermediate fits i32: e15; intermediate fits i32: (.cast .i32 e15); intermediate fits i32: e12; cast in a mask atom fits.
+* `side_38`: intermediate fits i32: e15; intermediate fits i32: (.cast .i32 e15); cast in a mask atom fits.
+* `side_39`: size argument 4 fits int32.
+* `side_40`: size argument 4 fits int32.
+* `side_41`: intermediate fits i32: (.add e2 e8).
+* `side_42`: intermediate fits i32: (.mul (.size 4 .i64) e1).
+* `side_43`: intermediate fits i32: (.add (.mul (.size 4 .i64) e1) e15).
+* `side_44`: size argument 5 fits int32.
+* `side_45`: size argument 5 fits int32.
+* `side_46`: intermediate fits i32: e19; intermediate fits i32: (.cast .i32 e19).
+* `side_47`: intermediate fits i32: e19; intermediate fits i32: (.cast .i32 e19).
+* `side_48`: point factor >= 0.
+* `side_49`: intermediate fits i32: (.mul (.size 5 .i64) e1).
+* `side_50`: intermediate fits i32: e18; intermediate fits i32: (.add e18 e15); intermediate fits i32: (.add (.mul (.size 5 .i64) e1) (.add e18 e15)).
+* `side_51`: intermediate fits i32: e18.
+* `side_52`: intermediate fits i32: (.add e18 e15); intermediate fits i32: (.mul (.weak (-1)) (.size 5 .i64)).
+* `side_53`: intermediate fits i32: (.add (.mul (.size 5 .i64) e1) (.add e18 e15)).
+* `side_54`: size argument 6 fits int32.
+* `side_55`: size argument 6 fits int32.
+* `side_56`: point factor >= 0.
+* `side_57`: intermediate fits i32: (.mul (.size 6 .i64) e1).
+* `side_58`: intermediate fits i32: e18.
+* `side_59`: intermediate fits i32: (.mul (.weak (-1)) (.size 5 .i64)).
+* `side_60`: intermediate fits i32: (.add e18 (.mul (.weak (-1)) (.size 5 .i64))).
+* `side_61`: intermediate fits i32: (.add e18 (.mul (.weak (-1)) (.size 5 .i64))).
+* `side_62`: intermediate fits i32: (.add (.add e18 (.mul (.weak (-1)) (.size 5 .i64))) e15).
+* `side_63`: intermediate fits i32: e21.
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.NestedCatAddDistinct_PoiFusedAddCat0
 
@@ -176,788 +171,2245 @@ def e22 : Expr := (.mand (.cmp .ge (.cast .i32 e15) (.cast .i32 e19)) e17)
 /-- Shared subterm. -/
 def e23 : Expr := (.mand e22 e7)
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := (.add (.mul (.size 1 .i64) e1) e2),
+  mask := (.mand (.mand e3 e6) e7), other := "0.0" }
+
+/-- Load 1. -/
+def load1 : Load := { ptr := 1, offset := (.add (.mul (.size 2 .i64) e1) (.add e8 e2)),
+  mask := (.mand (.mand e9 e6) e7), other := "0.0" }
+
+/-- Load 2. -/
+def load2 : Load := { ptr := 2, offset := e11,
+  mask := e14, other := "0.0" }
+
+/-- Load 3. -/
+def load3 : Load := { ptr := 3, offset := e11,
+  mask := e14, other := "0.0" }
+
+/-- Load 4. -/
+def load4 : Load := { ptr := 4, offset := (.add (.mul (.size 4 .i64) e1) e15),
+  mask := (.mand (.mand e16 e17) e7), other := "0.0" }
+
+/-- Load 5. -/
+def load5 : Load := { ptr := 5, offset := (.add (.mul (.size 5 .i64) e1) (.add e18 e15)),
+  mask := (.mand (.mand e20 e17) e7), other := "0.0" }
+
+/-- Load 6. -/
+def load6 : Load := { ptr := 6, offset := e21,
+  mask := e23, other := "0.0" }
+
+/-- Load 7. -/
+def load7 : Load := { ptr := 7, offset := e21,
+  mask := e23, other := "0.0" }
+
 /-- The kernel `triton_poi_fused_add_cat_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_add_cat_0"
   sizeArgs := [0, 1, 2, 3, 4, 5, 6]
-  loads := [
-    { ptr := 0, offset := (.add (.mul (.size 1 .i64) e1) e2),
-      mask := (.mand (.mand e3 e6) e7), other := "0.0" },
-    { ptr := 1, offset := (.add (.mul (.size 2 .i64) e1) (.add e8 e2)),
-      mask := (.mand (.mand e9 e6) e7), other := "0.0" },
-    { ptr := 2, offset := e11,
-      mask := e14, other := "0.0" },
-    { ptr := 3, offset := e11,
-      mask := e14, other := "0.0" },
-    { ptr := 4, offset := (.add (.mul (.size 4 .i64) e1) e15),
-      mask := (.mand (.mand e16 e17) e7), other := "0.0" },
-    { ptr := 5, offset := (.add (.mul (.size 5 .i64) e1) (.add e18 e15)),
-      mask := (.mand (.mand e20 e17) e7), other := "0.0" },
-    { ptr := 6, offset := e21,
-      mask := e23, other := "0.0" },
-    { ptr := 7, offset := e21,
-      mask := e23, other := "0.0" }
-  ]
+  loads := [load0, load1, load2, load3, load4, load5, load6, load7]
   store := { ptr := 8, offset := e0,
     mask := e7,
     value := (.select e6 (.select e6 (.select e3 (.un "to:fp32" (.load 0)) (.select e9 (.un "to:fp32" (.load 1)) (.select e13 (.bin "add:fp32" (.un "to:fp32" (.load 2)) (.un "to:fp32" (.load 3))) (.const "0.0")))) (.const "0.0")) (.select e17 (.select e16 (.un "to:fp32" (.load 4)) (.select e20 (.un "to:fp32" (.load 5)) (.select e22 (.bin "add:fp32" (.un "to:fp32" (.load 6)) (.un "to:fp32" (.load 7))) (.const "0.0")))) (.const "0.0"))) }
 
-/-- intermediate fits the narrowed type. Origin: 12 checker condition(s): FITS_NARROW|n27|upper|launched lanes, FITS_NARROW|n27|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n27|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21 .... -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int) : Prop := 2 ≤ s12 ∧ 2 ≤ s37 ∧ 2 ≤ s48 ∧ 2 ≤ s53 ∧ 2 ≤ s55 ∧ 2 ≤ s66 ∧ 2 ≤ s85
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int) : Prop := 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85) ∧ 0 ≤ 2147483647 - (s12 * s66) ∧ 0 ≤ 2147483647 - (s48 * s66) ∧ 0 ≤ 2147483647 - (s66 * s85) ∧ 0 ≤ 2147483647 - (s37 * s66) ∧ 0 ≤ 2147483647 - (s53 * s66) ∧ 0 ≤ 2147483647 - (s55 * s66)
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int) (L : Lane) : Prop := L.sizes 0 = s12 + s37 + s48 + s53 + s55 + s85 ∧ L.sizes 1 = s12 ∧ L.sizes 2 = s48 ∧ L.sizes 3 = s85 ∧ L.sizes 4 = s37 ∧ L.sizes 5 = s53 ∧ L.sizes 6 = s55 ∧ L.sizes 7 = (s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)
+
+/-- size argument 7 fits int32. -/
 theorem side_0 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s12 + 2147483647 := by
+    : 0 ≤ (s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) + 2147483648 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type; size argument fits int32. Origin: 7 checker condition(s): FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask, FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask & not tmp22, FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask & tmp18 .... -/
+/-- size argument 7 fits int32. -/
 theorem side_1 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s12 + 2147483648 := by
+    : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n65|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n65|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56, FITS_NARROW|n65|upper|xmask. -/
+/-- size argument 0 fits int32. -/
 theorem side_2 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s37 + 2147483647 := by
+    : 0 ≤ s12 + s37 + s48 + s53 + s55 + s85 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type; size argument fits int32. Origin: 6 checker condition(s): FITS_NARROW|n54|lower|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n54|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n54|lower|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 .... -/
+/-- size argument 0 fits int32. -/
 theorem side_3 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s37 + 2147483648 := by
+    : 0 ≤ 2147483647 - s12 - s37 - s48 - s53 - s55 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 11 checker condition(s): FITS_NARROW|n38|upper|launched lanes, FITS_NARROW|n38|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n38|upper|not tmp7 & xmask & not tmp50 & tmp40 .... -/
+/-- divisor >= 1. -/
 theorem side_4 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s48 + 2147483647 := by
+    : 0 ≤ s12 + s37 + s48 + s53 + s55 + s85 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n14|lower|launched lanes. -/
+/-- intermediate fits i32: e2; intermediate fits i32: e12; cast in a mask atom fits. -/
 theorem side_5 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s48 + 2147483648 := by
+    : 0 ≤ 2147483648 - s12 - s37 - s48 - s53 - s55 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n78|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n78|upper|xmask. -/
+/-- size argument 1 fits int32. -/
 theorem side_6 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s53 + 2147483647 := by
+    : 0 ≤ s12 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n63|lower|launched lanes. -/
+/-- size argument 1 fits int32. -/
 theorem side_7 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s53 + 2147483648 := by
+    : 0 ≤ 2147483647 - s12 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n76|lower|launched lanes. -/
+/-- size argument 2 fits int32. -/
 theorem side_8 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s55 + 2147483648 := by
+    : 0 ≤ s48 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 10 checker condition(s): FITS_NARROW|n53|upper|launched lanes, FITS_NARROW|n53|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n53|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 .... -/
+/-- size argument 2 fits int32. -/
 theorem side_9 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s85 + 2147483647 := by
+    : 0 ≤ 2147483647 - s48 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type; size argument fits int32. Origin: 3 checker condition(s): FITS_NARROW|n52|lower|not tmp7 & xmask & tmp40, FITS_NARROW|n52|lower|not tmp7 & xmask & tmp50 & tmp40, SIZE_ARG_FITS|n16|lower|launched lanes. -/
+/-- intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4). -/
 theorem side_10 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s85 + 2147483648 := by
+    : 0 ≤ s12 + s48 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n0|upper|launched lanes. -/
+/-- intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4). -/
 theorem side_11 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483647 - s12 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s12 - s48 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 17 checker condition(s): FITS_NARROW|n10|upper|tmp15 & tmp7 & xmask, FITS_NARROW|n10|upper|tmp15 & xmask, FITS_NARROW|n27|lower|launched lanes .... -/
+/-- size argument 3 fits int32; intermediate fits i32: (.add (.add e2 e8) e10). -/
 theorem side_12 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s12 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s85 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n49|upper|launched lanes. -/
+/-- size argument 3 fits int32. -/
 theorem side_13 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483647 - s37 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n54|upper|not tmp7 & xmask & tmp50 & tmp40, FITS_NARROW|n65|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n65|lower|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56 .... -/
+/-- intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5); intermediate fits i32: e12. -/
 theorem side_14 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s37 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s12 + s48 + s85 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n14|upper|launched lanes. -/
+/-- intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5). -/
 theorem side_15 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483647 - s48 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s12 - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 12 checker condition(s): FITS_NARROW|n28|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n38|lower|launched lanes, FITS_NARROW|n38|lower|not tmp15 & tmp7 & xmask & not tmp22 & tmp26 .... -/
+/-- intermediate fits i32: e1. -/
 theorem side_16 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s48 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s66 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.0833333 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n63|upper|launched lanes. -/
+/-- intermediate fits i32: (.mul (.size 1 .i64) e1). -/
 theorem side_17 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483647 - s53 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s12 + 2147483647 - (s12 * s66) := by
+  have m0 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 1 * g1 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n66|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56, FITS_NARROW|n78|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n78|lower|xmask. -/
+/-- intermediate fits i32: (.add (.mul (.size 1 .i64) e1) e2). -/
 theorem side_18 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s53 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s12 * s66) - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + 0.5 * g1 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n76|upper|launched lanes. -/
+/-- point factor >= 0. -/
 theorem side_19 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483647 - s55 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s48 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n80|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n80|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.size 2 .i64) e1). -/
 theorem side_20 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s55 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s48 + 2147483647 - (s48 * s66) := by
+  have m0 := shift_mul2 h_s48 h_s66
+  -- certificate: claim = 1 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 7 checker condition(s): FITS_NARROW|n8|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n8|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n8|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61 .... -/
+/-- intermediate fits i32: e8; intermediate fits i32: (.add e8 e2); intermediate fits i32: (.add (.mul (.size 2 .i64) e1) (.add e8 e2)). -/
 theorem side_21 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s66 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483649 - s12 - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n16|upper|launched lanes. -/
+/-- intermediate fits i32: e8. -/
 theorem side_22 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483647 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s12 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 11 checker condition(s): FITS_NARROW|n40|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n53|lower|launched lanes, FITS_NARROW|n53|lower|not tmp7 & xmask & not tmp50 & tmp40 .... -/
+/-- intermediate fits i32: (.add e8 e2). -/
 theorem side_23 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n11|upper|tmp15 & tmp7 & xmask. -/
+/-- intermediate fits i32: (.add (.mul (.size 2 .i64) e1) (.add e8 e2)). -/
 theorem side_24 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - (s12 * s66) := by
-  have m0 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s48 * s66) - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + 0.5 * g2 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n55|upper|not tmp7 & xmask & tmp50 & tmp40. -/
+/-- point factor >= 0. -/
 theorem side_25 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - (s37 * s66) := by
-  have m0 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s85 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n29|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21. -/
+/-- intermediate fits i32: (.mul (.size 3 .i64) e1). -/
 theorem side_26 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - (s48 * s66) := by
-  have m0 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s85 + 2147483647 - (s66 * s85) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  -- certificate: claim = 1 * g3 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n67|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56. -/
+/-- intermediate fits i32: e8; intermediate fits i32: (.add e2 e8). -/
 theorem side_27 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - (s53 * s66) := by
-  have m0 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s12 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n81|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n81|upper|xmask. -/
+/-- intermediate fits i32: e10. -/
 theorem side_28 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - (s55 * s66) := by
-  have m0 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s48 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n41|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26. -/
+/-- intermediate fits i32: e10. -/
 theorem side_29 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - (s66 * s85) := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s48 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n39|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n39|upper|xmask. -/
+/-- intermediate fits i32: (.add e8 e10); intermediate fits i32: (.add (.add e2 e8) e10). -/
 theorem side_30 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s12 + s48 + 2147483647 := by
+    : 0 ≤ 2147483648 - s12 - s48 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 20 checker condition(s): FITS_NARROW|n10|lower|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n10|lower|xmask & tmp26, FITS_NARROW|n15|lower|not tmp15 & tmp7 & xmask & not tmp22 .... -/
+/-- intermediate fits i32: (.add e8 e10). -/
 theorem side_31 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s12 + s48 + 2147483648 := by
+    : 0 ≤ s12 + s48 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n79|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n79|upper|xmask. -/
+/-- intermediate fits i32: (.add (.add e8 e10) e2); intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)). -/
 theorem side_32 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s37 + s53 + 2147483647 := by
+    : 0 ≤ 2147483648 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 7 checker condition(s): FITS_NARROW|n54|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n69|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n69|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61 .... -/
+/-- intermediate fits i32: e11. -/
 theorem side_33 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s37 + s53 + 2147483648 := by
+    : 0 ≤ 2147483648 - (s66 * s85) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  -- certificate: claim = 1 * g3 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 5 checker condition(s): FITS_NARROW|n52|lower|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n52|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n52|lower|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 .... -/
+/-- intermediate fits i32: (.add e2 e8). -/
 theorem side_34 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s37 + s85 + 2147483648 := by
+    : 0 ≤ 2147483648 - s37 - s48 - s53 - s55 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n51|lower|not tmp7 & xmask & tmp40, FITS_NARROW|n51|lower|not tmp7 & xmask & tmp50 & tmp40. -/
+/-- intermediate fits i32: (.add (.add e2 e8) e10). -/
 theorem side_35 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s48 + s85 + 2147483648 := by
+    : 0 ≤ 2147483648 - s37 - s53 - s55 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 18 checker condition(s): FITS_NARROW|n15|upper|not tmp15 & tmp7 & xmask & not tmp22, FITS_NARROW|n15|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n15|upper|not tmp15 & tmp7 & xmask & tmp18 .... -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)). -/
 theorem side_36 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483647 - s12 - s48 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s85 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 7 checker condition(s): FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n10|upper|xmask & tmp18 & tmp21, FITS_NARROW|n39|lower|not tmp15 & tmp7 & xmask & not tmp22 & tmp26 .... -/
+/-- intermediate fits i32: e15; intermediate fits i32: (.cast .i32 e15); intermediate fits i32: e12; cast in a mask atom fits. -/
 theorem side_37 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s12 - s48 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s12 - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 6 checker condition(s): FITS_NARROW|n69|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n69|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n69|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 .... -/
+/-- intermediate fits i32: e15; intermediate fits i32: (.cast .i32 e15); cast in a mask atom fits. -/
 theorem side_38 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483647 - s37 - s53 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s37 - s53 - s55 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n54|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56, FITS_NARROW|n79|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n79|lower|xmask. -/
+/-- size argument 4 fits int32. -/
 theorem side_39 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s37 - s53 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s37 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n52|upper|not tmp7 & xmask & tmp50 & tmp40. -/
+/-- size argument 4 fits int32. -/
 theorem side_40 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s37 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s37 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n66|upper|xmask. -/
+/-- intermediate fits i32: (.add e2 e8). -/
 theorem side_41 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s53 - s55 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s48 + s85 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n9|upper|tmp15 & tmp7 & xmask, FITS_NARROW|n9|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.size 4 .i64) e1). -/
 theorem side_42 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s12 + 2147483647 - (s12 * s66) := by
-  have m0 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s37 + 2147483647 - (s37 * s66) := by
+  have m0 := shift_mul2 h_s37 h_s66
+  -- certificate: claim = 1 * g4 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n50|upper|not tmp7 & xmask & tmp50 & tmp40, FITS_NARROW|n50|upper|xmask. -/
+/-- intermediate fits i32: (.add (.mul (.size 4 .i64) e1) e15). -/
 theorem side_43 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s37 + 2147483647 - (s37 * s66) := by
-  have m0 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s37 * s66) - s53 - s55 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + 0.5 * g4 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n25|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n25|upper|xmask. -/
+/-- size argument 5 fits int32. -/
 theorem side_44 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s48 + 2147483647 - (s48 * s66) := by
-  have m0 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s53 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n64|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56, FITS_NARROW|n64|upper|xmask. -/
+/-- size argument 5 fits int32. -/
 theorem side_45 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s53 + 2147483647 - (s53 * s66) := by
-  have m0 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s53 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n67|upper|xmask. -/
+/-- intermediate fits i32: e19; intermediate fits i32: (.cast .i32 e19). -/
 theorem side_46 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - (s53 * s66) - s55 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s37 + s53 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n77|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n77|upper|xmask. -/
+/-- intermediate fits i32: e19; intermediate fits i32: (.cast .i32 e19). -/
 theorem side_47 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s55 + 2147483647 - (s55 * s66) := by
-  have m0 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s37 - s53 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n37|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n37|upper|xmask. -/
+/-- point factor >= 0. -/
 theorem side_48 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s85 + 2147483647 - (s66 * s85) := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s53 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 18 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask, FITS_NARROW|n10|lower|not tmp7 & xmask & tmp40, FITS_NARROW|n10|lower|not tmp7 & xmask & tmp50 & tmp40 .... -/
+/-- intermediate fits i32: (.mul (.size 5 .i64) e1). -/
 theorem side_49 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s12 + s48 + s85 + 2147483648 := by
+    : 0 ≤ s53 + 2147483647 - (s53 * s66) := by
+  have m0 := shift_mul2 h_s53 h_s66
+  -- certificate: claim = 1 * g5 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 5 checker condition(s): FITS_NARROW|n51|lower|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n51|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n51|lower|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 .... -/
+/-- intermediate fits i32: e18; intermediate fits i32: (.add e18 e15); intermediate fits i32: (.add (.mul (.size 5 .i64) e1) (.add e18 e15)). -/
 theorem side_50 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s37 + s48 + s85 + 2147483648 := by
+    : 0 ≤ 2147483649 - s37 - s53 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n52|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61. -/
+/-- intermediate fits i32: e18. -/
 theorem side_51 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s37 + s53 + s85 + 2147483648 := by
+    : 0 ≤ s37 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 15 checker condition(s): FITS_NARROW|n17|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26, FITS_NARROW|n17|upper|not tmp15 & tmp7 & xmask & tmp18 & tmp21, FITS_NARROW|n17|upper|not tmp7 & xmask .... -/
+/-- intermediate fits i32: (.add e18 e15); intermediate fits i32: (.mul (.weak (-1)) (.size 5 .i64)). -/
 theorem side_52 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483647 - s12 - s48 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s53 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 7 checker condition(s): FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask, FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask & not tmp22, FITS_NARROW|n10|upper|not tmp15 & tmp7 & xmask & not tmp22 & tmp26 .... -/
+/-- intermediate fits i32: (.add (.mul (.size 5 .i64) e1) (.add e18 e15)). -/
 theorem side_53 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s12 - s48 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s53 * s66) := by
+  have m0 := shift_mul2 h_s53 h_s66
+  -- certificate: claim = 1 * g5 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n51|upper|not tmp7 & xmask & tmp50 & tmp40. -/
+/-- size argument 6 fits int32. -/
 theorem side_54 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s37 - s48 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s55 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 7 checker condition(s): FITS_NARROW|n54|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n54|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n54|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61 .... -/
+/-- size argument 6 fits int32. -/
 theorem side_55 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s37 - s53 - s55 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s55 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n52|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56. -/
+/-- point factor >= 0. -/
 theorem side_56 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s37 - s53 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s55 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n55|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.size 6 .i64) e1). -/
 theorem side_57 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - (s37 * s66) - s53 - s55 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s55 + 2147483647 - (s55 * s66) := by
+  have m0 := shift_mul2 h_s55 h_s66
+  -- certificate: claim = 1 * g6 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 6 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 .... -/
+/-- intermediate fits i32: e18. -/
 theorem side_58 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s12 + s37 + s48 + s85 + 2147483648 := by
+    : 0 ≤ 2147483648 - s37 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n51|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61. -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 5 .i64)). -/
 theorem side_59 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s37 + s48 + s53 + s85 + 2147483648 := by
+    : 0 ≤ s53 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask & tmp50 & tmp40, FITS_NARROW|n10|upper|xmask & tmp50, FITS_NARROW|n66|lower|xmask .... -/
+/-- intermediate fits i32: (.add e18 (.mul (.weak (-1)) (.size 5 .i64))). -/
 theorem side_60 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s12 - s37 - s48 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s37 - s53 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n51|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56. -/
+/-- intermediate fits i32: (.add e18 (.mul (.weak (-1)) (.size 5 .i64))). -/
 theorem side_61 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s37 - s48 - s53 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s37 + s53 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 8 checker condition(s): FITS_NARROW|n40|upper|xmask, FITS_NARROW|n52|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n52|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 .... -/
+/-- intermediate fits i32: (.add (.add e18 (.mul (.weak (-1)) (.size 5 .i64))) e15). -/
 theorem side_62 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s37 - s53 - s55 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s55 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s55 h_s66
+  have m2 := shift_mul2 h_s53 h_s66
+  have m3 := shift_mul2 h_s48 h_s66
+  have m4 := shift_mul2 h_s37 h_s66
+  have m5 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n7|lower|launched lanes. -/
+/-- intermediate fits i32: e21. -/
 theorem side_63 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s12 + s37 + s48 + s53 + s55 + s85 - 1 := by
+    : 0 ≤ 2147483648 - (s55 * s66) := by
+  have m0 := shift_mul2 h_s55 h_s66
+  -- certificate: claim = 1 * g6 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n41|upper|xmask. -/
-theorem side_64 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
-    (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
-    (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - (s66 * s85) - s37 - s53 - s55 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  narrowing_side
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int) (hb : Bounds s12 s37 s48 s53 s55 s66 s85) (hg : Guards s12 s37 s48 s53 s55 s66 s85)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s12 s37 s48 s53 s55 s66 s85 L) : kernel.Safe L := by
+  obtain ⟨h_s12, h_s37, h_s48, h_s53, h_s55, h_s66, h_s85⟩ := hb
+  obtain ⟨g0, g1, g2, g3, g4, g5, g6⟩ := hg
+  obtain ⟨z0, z1, z2, z3, z4, z5, z6, z7⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b2 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+          (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        exact And.intro b1.agree b2.agree
+      · intro hk3
+        refine Or.inl (And.intro ?_ ?_)
+        · have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b5 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b6 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b5.le; omega)
+          have b7 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b8 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b6 b7 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b9 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          exact And.intro b8.agree b9.agree
+        · intro hk10
+          have b11 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b12 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b13 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b11.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b12.le; omega)
+          have b14 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b15 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b13 b14 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b16 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b17 : Bounded kernel.sizeArgs L e2 (0) (s12 - 1) :=
+            b15.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk10; have h2 := b16.le; omega)
+          have b18 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b19 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b16 b18 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b20 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b21 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b19 b20 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          exact And.intro b17.agree b21.agree
+    · intro hm22
+      obtain ⟨hk23, hk24⟩ := Expr.ne_zero_of_mand_ne_zero hm22
+      obtain ⟨hk25, hk26⟩ := Expr.ne_zero_of_mand_ne_zero hk23
+      have b27 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b28 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b29 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+        (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b30 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+        b28.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk24; have h2 := b29.le; omega)
+      have b31 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b32 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+        (Bounded.mod b30 b31 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b33 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b34 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b27 b33 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b35 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b36 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b34 b35 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b37 : Bounded kernel.sizeArgs L e2 (0) (s12 + s48 + s85 - 1) :=
+        b32.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk26; have h2 := b36.le; omega)
+      have b38 : Bounded kernel.sizeArgs L (.size 1 .i64) (1) (s12) :=
+        b27.ge_of_ge (by have h1 := Expr.lt_of_cmp_ne_zero hk25; have h2 := b37.ge; omega)
+      have b39 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b30 b31 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b40 : Bounded kernel.sizeArgs L (.mul (.size 1 .i64) e1) (0) ((s12 * s66) - s12) :=
+        (Bounded.mul_nonneg b38 b39 (by omega) (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_17 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b41 : Bounded kernel.sizeArgs L (.add (.mul (.size 1 .i64) e1) e2) (0) ((s12 * s66) + s48 + s85 - 1) :=
+        (Bounded.add b40 b37 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_18 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      exact b41.agree
+  have A1 : load1.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b42 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b43 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+          (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        exact And.intro b42.agree b43.agree
+      · intro hk44
+        refine Or.inl (And.intro ?_ ?_)
+        · refine Or.inl (And.intro ?_ ?_)
+          · have b45 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b46 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+              (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b47 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+              b45.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk44; have h2 := b46.le; omega)
+            have b48 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b49 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+              (Bounded.mod b47 b48 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b50 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            exact And.intro b49.agree b50.agree
+          · intro hk51
+            have b52 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b53 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+              (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b54 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+              b52.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk44; have h2 := b53.le; omega)
+            have b55 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b56 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+              (Bounded.mod b54 b55 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b57 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b58 : Bounded kernel.sizeArgs L e2 (s12) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+              b56.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk51; have h2 := b57.ge; omega)
+            have b59 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+              (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b60 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+              (Bounded.add b57 b59 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            exact And.intro b58.agree b60.agree
+        · intro hk61
+          obtain ⟨hk62, hk63⟩ := Expr.ne_zero_of_mand_ne_zero hk61
+          have b64 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b65 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b66 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b64.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk44; have h2 := b65.le; omega)
+          have b67 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b68 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b66 b67 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b69 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b70 : Bounded kernel.sizeArgs L e2 (s12) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            b68.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk62; have h2 := b69.ge; omega)
+          have b71 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b72 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b69 b71 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b73 : Bounded kernel.sizeArgs L e2 (s12) (s12 + s48 - 1) :=
+            b70.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk63; have h2 := b72.le; omega)
+          have b74 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b75 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b72 b74 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          exact And.intro b73.agree b75.agree
+    · intro hm76
+      obtain ⟨hk77, hk78⟩ := Expr.ne_zero_of_mand_ne_zero hm76
+      obtain ⟨hk79, hk80⟩ := Expr.ne_zero_of_mand_ne_zero hk77
+      obtain ⟨hk81, hk82⟩ := Expr.ne_zero_of_mand_ne_zero hk79
+      have b83 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b84 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b85 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+        (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b86 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+        b84.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk78; have h2 := b85.le; omega)
+      have b87 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b88 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b86 b87 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b89 : Bounded kernel.sizeArgs L (.mul (.size 2 .i64) e1) (0) ((s48 * s66) - s48) :=
+        (Bounded.mul_point_left b83 b88 (by have := side_19 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_20 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b90 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b91 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b92 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+        (Bounded.mod b86 b87 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b93 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b91 b83 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b94 : Bounded kernel.sizeArgs L e2 (0) (s12 + s48 - 1) :=
+        b92.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk82; have h2 := b93.le; omega)
+      have b95 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b96 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b93 b95 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b97 : Bounded kernel.sizeArgs L e2 (0) (s12 + s48 + s85 - 1) :=
+        b94.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk80; have h2 := b96.le; omega)
+      have b98 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12 + s48 + s85 - 1) :=
+        b91.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk81; have h2 := b97.le; omega)
+      have b99 : Bounded kernel.sizeArgs L e8 (1 - s12 - s48 - s85) (-s12) :=
+        (Bounded.mul_npoint_left b90 b98 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_21 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b100 : Bounded kernel.sizeArgs L (.add e8 e2) (1 - s12 - s48 - s85) (s48 + s85 - 1) :=
+        (Bounded.add b99 b97 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_21 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_23 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b101 : Bounded kernel.sizeArgs L (.add (.mul (.size 2 .i64) e1) (.add e8 e2)) (1 - s12 - s48 - s85) ((s48 * s66) + s85 - 1) :=
+        (Bounded.add b89 b100 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_21 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_24 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      exact b101.agree
+  have A2 : load2.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b102 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b103 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+          (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        exact And.intro b102.agree b103.agree
+      · intro hk104
+        refine Or.inl (And.intro ?_ ?_)
+        · have b105 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b106 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b107 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b105.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk104; have h2 := b106.le; omega)
+          have b108 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b109 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b107 b108 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b110 : Bounded kernel.sizeArgs L e12 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.cast b109 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b111 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b112 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b113 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b111 b112 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b114 : Bounded kernel.sizeArgs L (.cast .i32 e4) (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b113 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          exact And.intro b110.agree b114.agree
+        · intro hk115
+          have b116 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b117 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b118 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b116.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk104; have h2 := b117.le; omega)
+          have b119 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b120 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b118 b119 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b121 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b122 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b123 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b121 b122 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b124 : Bounded kernel.sizeArgs L (.cast .i32 e4) (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b123 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b126 : Bounded kernel.sizeArgs L e2 (s12 + s48) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            b120.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk115; have h2 := b124.ge; have := Bounded.cast_eval (t := .i32) b120 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c125 := Bounded.cast (t := .i32) b120 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+          have b127 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b128 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b123 b127 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          exact And.intro b126.agree b128.agree
+    · intro hm129
+      obtain ⟨hk130, hk131⟩ := Expr.ne_zero_of_mand_ne_zero hm129
+      obtain ⟨hk132, hk133⟩ := Expr.ne_zero_of_mand_ne_zero hk130
+      have b134 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b135 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b136 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+        (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b137 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+        b135.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk131; have h2 := b136.le; omega)
+      have b138 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b139 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b137 b138 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b140 : Bounded kernel.sizeArgs L (.mul (.size 3 .i64) e1) (0) ((s66 * s85) - s85) :=
+        (Bounded.mul_point_left b134 b139 (by have := side_25 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_26 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b141 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b142 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b143 : Bounded kernel.sizeArgs L e8 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b141 b142 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b144 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b145 : Bounded kernel.sizeArgs L e10 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b141 b144 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_29 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b146 : Bounded kernel.sizeArgs L (.add e8 e10) (-s12 - s48) (-s12 - s48) :=
+        (Bounded.add b143 b145 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_31 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b147 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+        (Bounded.mod b137 b138 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b148 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b142 b144 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b149 : Bounded kernel.sizeArgs L (.cast .i32 e4) (s12 + s48) (s12 + s48) :=
+        (Bounded.cast b148 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b151 : Bounded kernel.sizeArgs L e2 (s12 + s48) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+        b147.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk132; have h2 := b149.ge; have := Bounded.cast_eval (t := .i32) b147 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c150 := Bounded.cast (t := .i32) b147 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+      have b152 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b148 b134 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b153 : Bounded kernel.sizeArgs L e2 (s12 + s48) (s12 + s48 + s85 - 1) :=
+        b151.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk133; have h2 := b152.le; omega)
+      have b154 : Bounded kernel.sizeArgs L (.add (.add e8 e10) e2) (0) (s85 - 1) :=
+        (Bounded.add b146 b153 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_32 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b155 : Bounded kernel.sizeArgs L e11 (0) ((s66 * s85) - 1) :=
+        (Bounded.add b140 b154 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_33 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      exact b155.agree
+  have A3 : load3.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b156 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b157 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+          (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        exact And.intro b156.agree b157.agree
+      · intro hk158
+        refine Or.inl (And.intro ?_ ?_)
+        · have b159 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b160 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b161 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b159.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk158; have h2 := b160.le; omega)
+          have b162 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b163 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b161 b162 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b164 : Bounded kernel.sizeArgs L e12 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.cast b163 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b165 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b166 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b167 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b165 b166 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b168 : Bounded kernel.sizeArgs L (.cast .i32 e4) (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b167 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          exact And.intro b164.agree b168.agree
+        · intro hk169
+          have b170 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b171 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b172 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b170.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk158; have h2 := b171.le; omega)
+          have b173 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b174 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b172 b173 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b175 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b176 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b177 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b175 b176 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b178 : Bounded kernel.sizeArgs L (.cast .i32 e4) (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b177 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b180 : Bounded kernel.sizeArgs L e2 (s12 + s48) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            b174.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk169; have h2 := b178.ge; have := Bounded.cast_eval (t := .i32) b174 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c179 := Bounded.cast (t := .i32) b174 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+          have b181 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b182 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b177 b181 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          exact And.intro b180.agree b182.agree
+    · intro hm183
+      obtain ⟨hk184, hk185⟩ := Expr.ne_zero_of_mand_ne_zero hm183
+      obtain ⟨hk186, hk187⟩ := Expr.ne_zero_of_mand_ne_zero hk184
+      have b188 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b189 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b190 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+        (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b191 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+        b189.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk185; have h2 := b190.le; omega)
+      have b192 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b193 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b191 b192 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b194 : Bounded kernel.sizeArgs L (.mul (.size 3 .i64) e1) (0) ((s66 * s85) - s85) :=
+        (Bounded.mul_point_left b188 b193 (by have := side_25 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_26 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b195 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b196 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b197 : Bounded kernel.sizeArgs L e8 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b195 b196 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b198 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b199 : Bounded kernel.sizeArgs L e10 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b195 b198 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_29 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b200 : Bounded kernel.sizeArgs L (.add e8 e10) (-s12 - s48) (-s12 - s48) :=
+        (Bounded.add b197 b199 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_31 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b201 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+        (Bounded.mod b191 b192 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b202 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b196 b198 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b203 : Bounded kernel.sizeArgs L (.cast .i32 e4) (s12 + s48) (s12 + s48) :=
+        (Bounded.cast b202 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b205 : Bounded kernel.sizeArgs L e2 (s12 + s48) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+        b201.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk186; have h2 := b203.ge; have := Bounded.cast_eval (t := .i32) b201 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c204 := Bounded.cast (t := .i32) b201 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+      have b206 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b202 b188 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b207 : Bounded kernel.sizeArgs L e2 (s12 + s48) (s12 + s48 + s85 - 1) :=
+        b205.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk187; have h2 := b206.le; omega)
+      have b208 : Bounded kernel.sizeArgs L (.add (.add e8 e10) e2) (0) (s85 - 1) :=
+        (Bounded.add b200 b207 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_32 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b209 : Bounded kernel.sizeArgs L e11 (0) ((s66 * s85) - 1) :=
+        (Bounded.add b194 b208 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_33 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      exact b209.agree
+  have A4 : load4.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b210 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b211 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+          (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        exact And.intro b210.agree b211.agree
+      · intro hk212
+        refine Or.inl (And.intro ?_ ?_)
+        · have b213 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b214 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b215 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b213.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk212; have h2 := b214.le; omega)
+          have b216 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b217 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b215 b216 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b218 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b219 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b220 : Bounded kernel.sizeArgs L e8 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b218 b219 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b221 : Bounded kernel.sizeArgs L (.add e2 e8) (-s12) (s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.add b217 b220 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_34 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b222 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b223 : Bounded kernel.sizeArgs L e10 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b218 b222 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_29 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b224 : Bounded kernel.sizeArgs L (.add (.add e2 e8) e10) (-s12 - s48) (s37 + s53 + s55 + s85 - 1) :=
+            (Bounded.add b221 b223 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_35 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b225 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b226 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b218 b225 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_36 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b227 : Bounded kernel.sizeArgs L e15 (-s12 - s48 - s85) (s37 + s53 + s55 - 1) :=
+            (Bounded.add b224 b226 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b228 : Bounded kernel.sizeArgs L (.size 4 .i64) (s37) (s37) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_40 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          exact And.intro b227.agree b228.agree
+        · intro hk229
+          have b230 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b231 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b232 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b230.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk212; have h2 := b231.le; omega)
+          have b233 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b234 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b232 b233 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b235 : Bounded kernel.sizeArgs L e12 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.cast b234 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b236 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b237 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b238 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b236 b237 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b239 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b240 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b238 b239 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b241 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b240 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          exact And.intro b235.agree b241.agree
+    · intro hm242
+      obtain ⟨hk243, hk244⟩ := Expr.ne_zero_of_mand_ne_zero hm242
+      obtain ⟨hk245, hk246⟩ := Expr.ne_zero_of_mand_ne_zero hk243
+      have b247 : Bounded kernel.sizeArgs L (.size 4 .i64) (s37) (s37) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_40 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b248 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b249 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+        (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b250 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+        b248.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk244; have h2 := b249.le; omega)
+      have b251 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b252 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+        (Bounded.mod b250 b251 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b253 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b254 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b255 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b253 b254 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b256 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b257 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b255 b256 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b258 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b257 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b260 : Bounded kernel.sizeArgs L e2 (s12 + s48 + s85) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+        b252.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk246; have h2 := b258.ge; have := Bounded.cast_eval (t := .i32) b252 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c259 := Bounded.cast (t := .i32) b252 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+      have b261 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b262 : Bounded kernel.sizeArgs L e8 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b261 b253 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b263 : Bounded kernel.sizeArgs L (.add e2 e8) (s48 + s85) (s37 + s48 + s53 + s55 + s85 - 1) :=
+        (Bounded.add b260 b262 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_41 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_34 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b264 : Bounded kernel.sizeArgs L e10 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b261 b254 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_29 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b265 : Bounded kernel.sizeArgs L (.add (.add e2 e8) e10) (s85) (s37 + s53 + s55 + s85 - 1) :=
+        (Bounded.add b263 b264 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_35 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b266 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+        (Bounded.mul_npoint_left b261 b256 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_36 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b267 : Bounded kernel.sizeArgs L e15 (0) (s37 + s53 + s55 - 1) :=
+        (Bounded.add b265 b266 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b268 : Bounded kernel.sizeArgs L (.size 4 .i64) (1) (s37) :=
+        b247.ge_of_ge (by have h1 := Expr.lt_of_cmp_ne_zero hk245; have h2 := b267.ge; omega)
+      have b269 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b250 b251 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b270 : Bounded kernel.sizeArgs L (.mul (.size 4 .i64) e1) (0) ((s37 * s66) - s37) :=
+        (Bounded.mul_nonneg b268 b269 (by omega) (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_42 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b271 : Bounded kernel.sizeArgs L (.add (.mul (.size 4 .i64) e1) e15) (0) ((s37 * s66) + s53 + s55 - 1) :=
+        (Bounded.add b270 b267 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_43 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      exact b271.agree
+  have A5 : load5.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b272 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b273 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+          (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        exact And.intro b272.agree b273.agree
+      · intro hk274
+        refine Or.inl (And.intro ?_ ?_)
+        · refine Or.inl (And.intro ?_ ?_)
+          · have b275 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b276 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+              (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b277 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+              b275.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk274; have h2 := b276.le; omega)
+            have b278 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b279 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+              (Bounded.mod b277 b278 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b280 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+              (Bounded.weak (-1))
+            have b281 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b282 : Bounded kernel.sizeArgs L e8 (-s12) (-s12) :=
+              (Bounded.mul_npoint_left b280 b281 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b283 : Bounded kernel.sizeArgs L (.add e2 e8) (-s12) (s37 + s48 + s53 + s55 + s85 - 1) :=
+              (Bounded.add b279 b282 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_34 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b284 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+              (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b285 : Bounded kernel.sizeArgs L e10 (-s48) (-s48) :=
+              (Bounded.mul_npoint_left b280 b284 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_29 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b286 : Bounded kernel.sizeArgs L (.add (.add e2 e8) e10) (-s12 - s48) (s37 + s53 + s55 + s85 - 1) :=
+              (Bounded.add b283 b285 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_35 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b287 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+              (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b288 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+              (Bounded.mul_npoint_left b280 b287 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_36 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b289 : Bounded kernel.sizeArgs L e15 (-s12 - s48 - s85) (s37 + s53 + s55 - 1) :=
+              (Bounded.add b286 b288 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b290 : Bounded kernel.sizeArgs L (.size 4 .i64) (s37) (s37) :=
+              (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_40 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            exact And.intro b289.agree b290.agree
+          · intro hk291
+            have b292 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b293 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+              (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b294 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+              b292.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk274; have h2 := b293.le; omega)
+            have b295 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b296 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+              (Bounded.mod b294 b295 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b297 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+              (Bounded.weak (-1))
+            have b298 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b299 : Bounded kernel.sizeArgs L e8 (-s12) (-s12) :=
+              (Bounded.mul_npoint_left b297 b298 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b300 : Bounded kernel.sizeArgs L (.add e2 e8) (-s12) (s37 + s48 + s53 + s55 + s85 - 1) :=
+              (Bounded.add b296 b299 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_34 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b301 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+              (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b302 : Bounded kernel.sizeArgs L e10 (-s48) (-s48) :=
+              (Bounded.mul_npoint_left b297 b301 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_29 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b303 : Bounded kernel.sizeArgs L (.add (.add e2 e8) e10) (-s12 - s48) (s37 + s53 + s55 + s85 - 1) :=
+              (Bounded.add b300 b302 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_35 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b304 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+              (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b305 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+              (Bounded.mul_npoint_left b297 b304 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_36 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b306 : Bounded kernel.sizeArgs L e15 (-s12 - s48 - s85) (s37 + s53 + s55 - 1) :=
+              (Bounded.add b303 b305 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            have b307 : Bounded kernel.sizeArgs L (.size 4 .i64) (s37) (s37) :=
+              (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_40 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b308 : Bounded kernel.sizeArgs L e15 (s37) (s37 + s53 + s55 - 1) :=
+              b306.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk291; have h2 := b307.ge; omega)
+            have b309 : Bounded kernel.sizeArgs L (.size 5 .i64) (s53) (s53) :=
+              (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_44 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_45 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+            have b310 : Bounded kernel.sizeArgs L e19 (s37 + s53) (s37 + s53) :=
+              (Bounded.add b307 b309 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_46 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_47 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+            exact And.intro b308.agree b310.agree
+        · intro hk311
+          obtain ⟨hk312, hk313⟩ := Expr.ne_zero_of_mand_ne_zero hk311
+          have b314 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b315 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b316 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b314.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk274; have h2 := b315.le; omega)
+          have b317 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b318 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b316 b317 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b319 : Bounded kernel.sizeArgs L e12 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.cast b318 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b320 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b321 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b322 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b320 b321 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b323 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b324 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b322 b323 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b325 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b324 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          exact And.intro b319.agree b325.agree
+    · intro hm326
+      obtain ⟨hk327, hk328⟩ := Expr.ne_zero_of_mand_ne_zero hm326
+      obtain ⟨hk329, hk330⟩ := Expr.ne_zero_of_mand_ne_zero hk327
+      obtain ⟨hk331, hk332⟩ := Expr.ne_zero_of_mand_ne_zero hk329
+      have b333 : Bounded kernel.sizeArgs L (.size 5 .i64) (s53) (s53) :=
+        (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_44 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_45 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b334 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b335 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+        (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b336 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+        b334.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk328; have h2 := b335.le; omega)
+      have b337 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b338 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b336 b337 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b339 : Bounded kernel.sizeArgs L (.mul (.size 5 .i64) e1) (0) ((s53 * s66) - s53) :=
+        (Bounded.mul_point_left b333 b338 (by have := side_48 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_49 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b340 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b341 : Bounded kernel.sizeArgs L (.size 4 .i64) (s37) (s37) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_40 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b342 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+        (Bounded.mod b336 b337 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b343 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b344 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b345 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b343 b344 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b346 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b347 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b345 b346 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b348 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b347 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b350 : Bounded kernel.sizeArgs L e2 (s12 + s48 + s85) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+        b342.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk330; have h2 := b348.ge; have := Bounded.cast_eval (t := .i32) b342 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c349 := Bounded.cast (t := .i32) b342 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+      have b351 : Bounded kernel.sizeArgs L e8 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b340 b343 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b352 : Bounded kernel.sizeArgs L (.add e2 e8) (s48 + s85) (s37 + s48 + s53 + s55 + s85 - 1) :=
+        (Bounded.add b350 b351 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_41 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_34 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b353 : Bounded kernel.sizeArgs L e10 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b340 b344 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_29 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b354 : Bounded kernel.sizeArgs L (.add (.add e2 e8) e10) (s85) (s37 + s53 + s55 + s85 - 1) :=
+        (Bounded.add b352 b353 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_35 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b355 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+        (Bounded.mul_npoint_left b340 b346 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_36 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b356 : Bounded kernel.sizeArgs L e15 (0) (s37 + s53 + s55 - 1) :=
+        (Bounded.add b354 b355 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b357 : Bounded kernel.sizeArgs L e19 (s37 + s53) (s37 + s53) :=
+        (Bounded.add b341 b333 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_46 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_47 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b358 : Bounded kernel.sizeArgs L e15 (0) (s37 + s53 - 1) :=
+        b356.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk332; have h2 := b357.le; omega)
+      have b359 : Bounded kernel.sizeArgs L (.size 4 .i64) (s37) (s37 + s53 - 1) :=
+        b341.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk331; have h2 := b358.le; omega)
+      have b360 : Bounded kernel.sizeArgs L e18 (1 - s37 - s53) (-s37) :=
+        (Bounded.mul_npoint_left b340 b359 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_50 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_51 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b361 : Bounded kernel.sizeArgs L (.add e18 e15) (1 - s37 - s53) (s53 - 1) :=
+        (Bounded.add b360 b358 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_50 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_52 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b362 : Bounded kernel.sizeArgs L (.add (.mul (.size 5 .i64) e1) (.add e18 e15)) (1 - s37 - s53) ((s53 * s66) - 1) :=
+        (Bounded.add b339 b361 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_50 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_53 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      exact b362.agree
+  have A6 : load6.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b363 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b364 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+          (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        exact And.intro b363.agree b364.agree
+      · intro hk365
+        refine Or.inl (And.intro ?_ ?_)
+        · have b366 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b367 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b368 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b366.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk365; have h2 := b367.le; omega)
+          have b369 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b370 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b368 b369 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b371 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b372 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b373 : Bounded kernel.sizeArgs L e8 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b371 b372 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b374 : Bounded kernel.sizeArgs L (.add e2 e8) (-s12) (s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.add b370 b373 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_34 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b375 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b376 : Bounded kernel.sizeArgs L e10 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b371 b375 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_29 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b377 : Bounded kernel.sizeArgs L (.add (.add e2 e8) e10) (-s12 - s48) (s37 + s53 + s55 + s85 - 1) :=
+            (Bounded.add b374 b376 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_35 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b378 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b379 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b371 b378 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_36 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b380 : Bounded kernel.sizeArgs L e15 (-s12 - s48 - s85) (s37 + s53 + s55 - 1) :=
+            (Bounded.add b377 b379 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b381 : Bounded kernel.sizeArgs L (.cast .i32 e15) (-s12 - s48 - s85) (s37 + s53 + s55 - 1) :=
+            (Bounded.cast b380 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b382 : Bounded kernel.sizeArgs L (.size 4 .i64) (s37) (s37) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_40 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b383 : Bounded kernel.sizeArgs L (.size 5 .i64) (s53) (s53) :=
+            (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_44 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_45 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b384 : Bounded kernel.sizeArgs L e19 (s37 + s53) (s37 + s53) :=
+            (Bounded.add b382 b383 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_46 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_47 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b385 : Bounded kernel.sizeArgs L (.cast .i32 e19) (s37 + s53) (s37 + s53) :=
+            (Bounded.cast b384 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_46 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_47 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          exact And.intro b381.agree b385.agree
+        · intro hk386
+          have b387 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b388 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b389 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b387.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk365; have h2 := b388.le; omega)
+          have b390 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b391 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b389 b390 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b392 : Bounded kernel.sizeArgs L e12 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.cast b391 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b393 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b394 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b395 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b393 b394 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b396 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b397 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b395 b396 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b398 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b397 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          exact And.intro b392.agree b398.agree
+    · intro hm399
+      obtain ⟨hk400, hk401⟩ := Expr.ne_zero_of_mand_ne_zero hm399
+      obtain ⟨hk402, hk403⟩ := Expr.ne_zero_of_mand_ne_zero hk400
+      have b404 : Bounded kernel.sizeArgs L (.size 6 .i64) (s55) (s55) :=
+        (Bounded.size z6 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_54 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_55 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b405 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b406 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+        (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b407 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+        b405.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk401; have h2 := b406.le; omega)
+      have b408 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b409 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b407 b408 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b410 : Bounded kernel.sizeArgs L (.mul (.size 6 .i64) e1) (0) ((s55 * s66) - s55) :=
+        (Bounded.mul_point_left b404 b409 (by have := side_56 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_57 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b411 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b412 : Bounded kernel.sizeArgs L (.size 4 .i64) (s37) (s37) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_40 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b413 : Bounded kernel.sizeArgs L e18 (-s37) (-s37) :=
+        (Bounded.mul_npoint_left b411 b412 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_58 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_51 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b414 : Bounded kernel.sizeArgs L (.size 5 .i64) (s53) (s53) :=
+        (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_44 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_45 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b415 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 5 .i64)) (-s53) (-s53) :=
+        (Bounded.mul_npoint_left b411 b414 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_52 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_59 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b416 : Bounded kernel.sizeArgs L (.add e18 (.mul (.weak (-1)) (.size 5 .i64))) (-s37 - s53) (-s37 - s53) :=
+        (Bounded.add b413 b415 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_60 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_61 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b417 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+        (Bounded.mod b407 b408 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b418 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b419 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b420 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b418 b419 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b421 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b422 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b420 b421 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b423 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b422 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b425 : Bounded kernel.sizeArgs L e2 (s12 + s48 + s85) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+        b417.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk403; have h2 := b423.ge; have := Bounded.cast_eval (t := .i32) b417 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c424 := Bounded.cast (t := .i32) b417 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+      have b426 : Bounded kernel.sizeArgs L e8 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b411 b418 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b427 : Bounded kernel.sizeArgs L (.add e2 e8) (s48 + s85) (s37 + s48 + s53 + s55 + s85 - 1) :=
+        (Bounded.add b425 b426 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_41 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_34 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b428 : Bounded kernel.sizeArgs L e10 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b411 b419 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_29 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b429 : Bounded kernel.sizeArgs L (.add (.add e2 e8) e10) (s85) (s37 + s53 + s55 + s85 - 1) :=
+        (Bounded.add b427 b428 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_35 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b430 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+        (Bounded.mul_npoint_left b411 b421 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_36 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b431 : Bounded kernel.sizeArgs L e15 (0) (s37 + s53 + s55 - 1) :=
+        (Bounded.add b429 b430 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b432 : Bounded kernel.sizeArgs L e19 (s37 + s53) (s37 + s53) :=
+        (Bounded.add b412 b414 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_46 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_47 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b433 : Bounded kernel.sizeArgs L (.cast .i32 e19) (s37 + s53) (s37 + s53) :=
+        (Bounded.cast b432 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_46 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_47 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b435 : Bounded kernel.sizeArgs L e15 (s37 + s53) (s37 + s53 + s55 - 1) :=
+        b431.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk402; have h2 := b433.ge; have := Bounded.cast_eval (t := .i32) b431 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c434 := Bounded.cast (t := .i32) b431 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+      have b436 : Bounded kernel.sizeArgs L (.add (.add e18 (.mul (.weak (-1)) (.size 5 .i64))) e15) (0) (s55 - 1) :=
+        (Bounded.add b416 b435 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_62 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b437 : Bounded kernel.sizeArgs L e21 (0) ((s55 * s66) - 1) :=
+        (Bounded.add b410 b436 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_63 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      exact b437.agree
+  have A7 : load7.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b438 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b439 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+          (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        exact And.intro b438.agree b439.agree
+      · intro hk440
+        refine Or.inl (And.intro ?_ ?_)
+        · have b441 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b442 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b443 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b441.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk440; have h2 := b442.le; omega)
+          have b444 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b445 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b443 b444 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b446 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b447 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b448 : Bounded kernel.sizeArgs L e8 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b446 b447 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b449 : Bounded kernel.sizeArgs L (.add e2 e8) (-s12) (s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.add b445 b448 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_34 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b450 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b451 : Bounded kernel.sizeArgs L e10 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b446 b450 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_29 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b452 : Bounded kernel.sizeArgs L (.add (.add e2 e8) e10) (-s12 - s48) (s37 + s53 + s55 + s85 - 1) :=
+            (Bounded.add b449 b451 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_30 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_35 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b453 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b454 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b446 b453 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_36 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b455 : Bounded kernel.sizeArgs L e15 (-s12 - s48 - s85) (s37 + s53 + s55 - 1) :=
+            (Bounded.add b452 b454 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b456 : Bounded kernel.sizeArgs L (.cast .i32 e15) (-s12 - s48 - s85) (s37 + s53 + s55 - 1) :=
+            (Bounded.cast b455 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b457 : Bounded kernel.sizeArgs L (.size 4 .i64) (s37) (s37) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_40 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b458 : Bounded kernel.sizeArgs L (.size 5 .i64) (s53) (s53) :=
+            (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_44 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_45 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b459 : Bounded kernel.sizeArgs L e19 (s37 + s53) (s37 + s53) :=
+            (Bounded.add b457 b458 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_46 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_47 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b460 : Bounded kernel.sizeArgs L (.cast .i32 e19) (s37 + s53) (s37 + s53) :=
+            (Bounded.cast b459 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_46 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_47 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          exact And.intro b456.agree b460.agree
+        · intro hk461
+          have b462 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b463 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b464 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b462.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk440; have h2 := b463.le; omega)
+          have b465 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b466 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b464 b465 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b467 : Bounded kernel.sizeArgs L e12 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.cast b466 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b468 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b469 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b470 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b468 b469 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b471 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b472 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b470 b471 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b473 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b472 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          exact And.intro b467.agree b473.agree
+    · intro hm474
+      obtain ⟨hk475, hk476⟩ := Expr.ne_zero_of_mand_ne_zero hm474
+      obtain ⟨hk477, hk478⟩ := Expr.ne_zero_of_mand_ne_zero hk475
+      have b479 : Bounded kernel.sizeArgs L (.size 6 .i64) (s55) (s55) :=
+        (Bounded.size z6 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_54 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_55 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b480 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b481 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+        (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b482 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+        b480.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk476; have h2 := b481.le; omega)
+      have b483 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b484 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b482 b483 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b485 : Bounded kernel.sizeArgs L (.mul (.size 6 .i64) e1) (0) ((s55 * s66) - s55) :=
+        (Bounded.mul_point_left b479 b484 (by have := side_56 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_57 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b486 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b487 : Bounded kernel.sizeArgs L (.size 4 .i64) (s37) (s37) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_40 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b488 : Bounded kernel.sizeArgs L e18 (-s37) (-s37) :=
+        (Bounded.mul_npoint_left b486 b487 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_58 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_51 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b489 : Bounded kernel.sizeArgs L (.size 5 .i64) (s53) (s53) :=
+        (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_44 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_45 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b490 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 5 .i64)) (-s53) (-s53) :=
+        (Bounded.mul_npoint_left b486 b489 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_52 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_59 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b491 : Bounded kernel.sizeArgs L (.add e18 (.mul (.weak (-1)) (.size 5 .i64))) (-s37 - s53) (-s37 - s53) :=
+        (Bounded.add b488 b490 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_60 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_61 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b492 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+        (Bounded.mod b482 b483 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b493 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b494 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b495 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b493 b494 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b496 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b497 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b495 b496 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b498 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b497 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b500 : Bounded kernel.sizeArgs L e2 (s12 + s48 + s85) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+        b492.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk478; have h2 := b498.ge; have := Bounded.cast_eval (t := .i32) b492 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c499 := Bounded.cast (t := .i32) b492 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+      have b501 : Bounded kernel.sizeArgs L e8 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b486 b493 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b502 : Bounded kernel.sizeArgs L (.add e2 e8) (s48 + s85) (s37 + s48 + s53 + s55 + s85 - 1) :=
+        (Bounded.add b500 b501 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_41 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_34 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b503 : Bounded kernel.sizeArgs L e10 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b486 b494 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_29 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b504 : Bounded kernel.sizeArgs L (.add (.add e2 e8) e10) (s85) (s37 + s53 + s55 + s85 - 1) :=
+        (Bounded.add b502 b503 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_35 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b505 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+        (Bounded.mul_npoint_left b486 b496 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_36 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b506 : Bounded kernel.sizeArgs L e15 (0) (s37 + s53 + s55 - 1) :=
+        (Bounded.add b504 b505 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b507 : Bounded kernel.sizeArgs L e19 (s37 + s53) (s37 + s53) :=
+        (Bounded.add b487 b489 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_46 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_47 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b508 : Bounded kernel.sizeArgs L (.cast .i32 e19) (s37 + s53) (s37 + s53) :=
+        (Bounded.cast b507 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_46 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_47 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b510 : Bounded kernel.sizeArgs L e15 (s37 + s53) (s37 + s53 + s55 - 1) :=
+        b506.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk477; have h2 := b508.ge; have := Bounded.cast_eval (t := .i32) b506 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c509 := Bounded.cast (t := .i32) b506 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+      have b511 : Bounded kernel.sizeArgs L (.add (.add e18 (.mul (.weak (-1)) (.size 5 .i64))) e15) (0) (s55 - 1) :=
+        (Bounded.add b491 b510 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_62 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b512 : Bounded kernel.sizeArgs L e21 (0) ((s55 * s66) - 1) :=
+        (Bounded.add b485 b511 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_63 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      exact b512.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (And.intro (And.intro (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (And.intro (And.intro (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (And.intro (And.intro (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (And.intro (And.intro (by have := side_39 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_40 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (And.intro (And.intro (by have := side_44 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_45 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (And.intro (And.intro (by have := side_54 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_55 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) True.intro))))))), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 (And.intro A2 (And.intro A3 (And.intro A4 (And.intro A5 (And.intro A6 (And.intro A7 True.intro)))))))), ?_, ?_, ?_⟩
+  · have b513 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b514 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+      (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+    exact And.intro b513.agree b514.agree
+  · intro hm515
+    have b516 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b517 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+      (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+    have b518 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+      b516.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm515; have h2 := b517.le; omega)
+    exact b518.agree
+  · intro hm519
+    refine And.intro ?_ (And.intro ?_ ?_)
+    · have b520 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b521 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+        (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b522 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+        b520.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm519; have h2 := b521.le; omega)
+      have b523 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b524 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+        (Bounded.mod b522 b523 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b525 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b526 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b527 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b525 b526 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      have b528 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+      have b529 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b527 b528 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+      exact And.intro b524.agree b529.agree
+    · intro hk530
+      refine And.intro ?_ (And.intro ?_ ?_)
+      · have b531 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b532 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+          (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        have b533 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+          b531.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm519; have h2 := b532.le; omega)
+        have b534 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        have b535 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+          (Bounded.mod b533 b534 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+        have b536 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        have b537 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        have b538 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+          (Bounded.add b536 b537 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+        have b539 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+          (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        have b540 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+          (Bounded.add b538 b539 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+        have b541 : Bounded kernel.sizeArgs L e2 (0) (s12 + s48 + s85 - 1) :=
+          b535.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk530; have h2 := b540.le; omega)
+        exact And.intro b541.agree b540.agree
+      · intro hk542
+        refine And.intro ?_ (And.intro ?_ ?_)
+        · have b543 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b544 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b545 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b543.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm519; have h2 := b544.le; omega)
+          have b546 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b547 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b545 b546 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b548 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b549 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b550 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b548 b549 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b551 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b552 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b550 b551 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b553 : Bounded kernel.sizeArgs L e2 (0) (s12 + s48 + s85 - 1) :=
+            b547.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk530; have h2 := b552.le; omega)
+          have b554 : Bounded kernel.sizeArgs L e2 (0) (s12 + s48 + s85 - 1) :=
+            b553.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk542; have h2 := b552.le; omega)
+          exact And.intro b554.agree b548.agree
+        · intro hk555
+          exact True.intro
+        · intro hk556
+          refine And.intro ?_ (And.intro ?_ ?_)
+          · refine Or.inl (And.intro ?_ ?_)
+            · have b557 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                Bounded.xindex hL
+              have b558 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+                (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b559 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+                b557.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm519; have h2 := b558.le; omega)
+              have b560 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+                (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b561 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+                (Bounded.mod b559 b560 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b562 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b563 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b564 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+                (Bounded.add b562 b563 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b565 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b566 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.add b564 b565 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b567 : Bounded kernel.sizeArgs L e2 (0) (s12 + s48 + s85 - 1) :=
+                b561.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk530; have h2 := b566.le; omega)
+              have b568 : Bounded kernel.sizeArgs L e2 (0) (s12 + s48 + s85 - 1) :=
+                b567.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk542; have h2 := b566.le; omega)
+              exact And.intro b568.agree b562.agree
+            · intro hk569
+              have b570 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                Bounded.xindex hL
+              have b571 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+                (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b572 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+                b570.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm519; have h2 := b571.le; omega)
+              have b573 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+                (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b574 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+                (Bounded.mod b572 b573 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b575 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b576 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b577 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+                (Bounded.add b575 b576 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b578 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b579 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.add b577 b578 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b580 : Bounded kernel.sizeArgs L e2 (0) (s12 + s48 + s85 - 1) :=
+                b574.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk530; have h2 := b579.le; omega)
+              have b581 : Bounded kernel.sizeArgs L e2 (0) (s12 + s48 + s85 - 1) :=
+                b580.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk542; have h2 := b579.le; omega)
+              have b582 : Bounded kernel.sizeArgs L e2 (s12) (s12 + s48 + s85 - 1) :=
+                b581.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk569; have h2 := b575.ge; omega)
+              exact And.intro b582.agree b577.agree
+          · intro hk583
+            obtain ⟨hk584, hk585⟩ := Expr.ne_zero_of_mand_ne_zero hk583
+            exact True.intro
+          · intro hk586
+            refine And.intro ?_ (And.intro ?_ ?_)
+            · refine Or.inl (And.intro ?_ ?_)
+              · have b587 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                  Bounded.xindex hL
+                have b588 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+                  (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b589 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+                  b587.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm519; have h2 := b588.le; omega)
+                have b590 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+                  (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b591 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+                  (Bounded.mod b589 b590 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b592 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                  (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b593 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                  (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b594 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+                  (Bounded.add b592 b593 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b595 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                  (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b596 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.add b594 b595 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b597 : Bounded kernel.sizeArgs L e2 (0) (s12 + s48 + s85 - 1) :=
+                  b591.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk530; have h2 := b596.le; omega)
+                have b598 : Bounded kernel.sizeArgs L e2 (0) (s12 + s48 + s85 - 1) :=
+                  b597.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk542; have h2 := b596.le; omega)
+                have b599 : Bounded kernel.sizeArgs L e12 (0) (s12 + s48 + s85 - 1) :=
+                  (Bounded.cast b598 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b600 : Bounded kernel.sizeArgs L (.cast .i32 e4) (s12 + s48) (s12 + s48) :=
+                  (Bounded.cast b594 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                exact And.intro b599.agree b600.agree
+              · intro hk601
+                have b602 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                  Bounded.xindex hL
+                have b603 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+                  (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b604 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+                  b602.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm519; have h2 := b603.le; omega)
+                have b605 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+                  (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b606 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+                  (Bounded.mod b604 b605 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b607 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                  (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b608 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                  (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b609 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+                  (Bounded.add b607 b608 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b610 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                  (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b611 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.add b609 b610 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b612 : Bounded kernel.sizeArgs L e2 (0) (s12 + s48 + s85 - 1) :=
+                  b606.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk530; have h2 := b611.le; omega)
+                have b613 : Bounded kernel.sizeArgs L e2 (0) (s12 + s48 + s85 - 1) :=
+                  b612.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk542; have h2 := b611.le; omega)
+                have b614 : Bounded kernel.sizeArgs L (.cast .i32 e4) (s12 + s48) (s12 + s48) :=
+                  (Bounded.cast b609 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b616 : Bounded kernel.sizeArgs L e2 (s12 + s48) (s12 + s48 + s85 - 1) :=
+                  b613.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk601; have h2 := b614.ge; have := Bounded.cast_eval (t := .i32) b613 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c615 := Bounded.cast (t := .i32) b613 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_37 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+                exact And.intro b616.agree b611.agree
+            · intro hk617
+              obtain ⟨hk618, hk619⟩ := Expr.ne_zero_of_mand_ne_zero hk617
+              refine And.intro ?_ ?_
+              · exact True.intro
+              · exact True.intro
+            · intro hk620
+              exact True.intro
+      · intro hk621
+        exact True.intro
+    · intro hk622
+      refine And.intro ?_ (And.intro ?_ ?_)
+      · have b623 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b624 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+          (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        have b625 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+          b623.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm519; have h2 := b624.le; omega)
+        have b626 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        have b627 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+          (Bounded.mod b625 b626 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+        have b628 : Bounded kernel.sizeArgs L e12 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+          (Bounded.cast b627 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        have b629 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        have b630 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        have b631 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+          (Bounded.add b629 b630 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+        have b632 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+          (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        have b633 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+          (Bounded.add b631 b632 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+        have b634 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s12 + s48 + s85) (s12 + s48 + s85) :=
+          (Bounded.cast b633 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+        exact And.intro b628.agree b634.agree
+      · intro hk635
+        refine And.intro ?_ (And.intro ?_ ?_)
+        · have b636 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b637 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+            (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b638 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+            b636.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm519; have h2 := b637.le; omega)
+          have b639 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b640 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.mod b638 b639 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b641 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b642 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b643 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b641 b642 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b644 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b645 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b643 b644 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b646 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b645 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          have b648 : Bounded kernel.sizeArgs L e2 (s12 + s48 + s85) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+            b640.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk635; have h2 := b646.ge; have := Bounded.cast_eval (t := .i32) b640 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c647 := Bounded.cast (t := .i32) b640 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+          have b649 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b650 : Bounded kernel.sizeArgs L e8 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b649 b641 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b651 : Bounded kernel.sizeArgs L (.add e2 e8) (s48 + s85) (s37 + s48 + s53 + s55 + s85 - 1) :=
+            (Bounded.add b648 b650 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_41 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_34 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b652 : Bounded kernel.sizeArgs L e10 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b649 b642 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_29 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b653 : Bounded kernel.sizeArgs L (.add (.add e2 e8) e10) (s85) (s37 + s53 + s55 + s85 - 1) :=
+            (Bounded.add b651 b652 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_35 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b654 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b649 b644 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_36 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b655 : Bounded kernel.sizeArgs L e15 (0) (s37 + s53 + s55 - 1) :=
+            (Bounded.add b653 b654 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+          have b656 : Bounded kernel.sizeArgs L (.size 4 .i64) (s37) (s37) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_40 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+          exact And.intro b655.agree b656.agree
+        · intro hk657
+          exact True.intro
+        · intro hk658
+          refine And.intro ?_ (And.intro ?_ ?_)
+          · refine Or.inl (And.intro ?_ ?_)
+            · have b659 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                Bounded.xindex hL
+              have b660 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+                (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b661 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+                b659.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm519; have h2 := b660.le; omega)
+              have b662 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+                (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b663 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+                (Bounded.mod b661 b662 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b664 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b665 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b666 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+                (Bounded.add b664 b665 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b667 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b668 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.add b666 b667 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b669 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.cast b668 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b671 : Bounded kernel.sizeArgs L e2 (s12 + s48 + s85) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+                b663.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk635; have h2 := b669.ge; have := Bounded.cast_eval (t := .i32) b663 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c670 := Bounded.cast (t := .i32) b663 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+              have b672 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+                (Bounded.weak (-1))
+              have b673 : Bounded kernel.sizeArgs L e8 (-s12) (-s12) :=
+                (Bounded.mul_npoint_left b672 b664 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b674 : Bounded kernel.sizeArgs L (.add e2 e8) (s48 + s85) (s37 + s48 + s53 + s55 + s85 - 1) :=
+                (Bounded.add b671 b673 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_41 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_34 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b675 : Bounded kernel.sizeArgs L e10 (-s48) (-s48) :=
+                (Bounded.mul_npoint_left b672 b665 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_29 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b676 : Bounded kernel.sizeArgs L (.add (.add e2 e8) e10) (s85) (s37 + s53 + s55 + s85 - 1) :=
+                (Bounded.add b674 b675 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_35 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b677 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+                (Bounded.mul_npoint_left b672 b667 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_36 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b678 : Bounded kernel.sizeArgs L e15 (0) (s37 + s53 + s55 - 1) :=
+                (Bounded.add b676 b677 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b679 : Bounded kernel.sizeArgs L (.size 4 .i64) (s37) (s37) :=
+                (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_40 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              exact And.intro b678.agree b679.agree
+            · intro hk680
+              have b681 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                Bounded.xindex hL
+              have b682 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+                (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b683 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+                b681.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm519; have h2 := b682.le; omega)
+              have b684 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+                (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b685 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+                (Bounded.mod b683 b684 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b686 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b687 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b688 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+                (Bounded.add b686 b687 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b689 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b690 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.add b688 b689 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b691 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.cast b690 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b693 : Bounded kernel.sizeArgs L e2 (s12 + s48 + s85) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+                b685.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk635; have h2 := b691.ge; have := Bounded.cast_eval (t := .i32) b685 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c692 := Bounded.cast (t := .i32) b685 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+              have b694 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+                (Bounded.weak (-1))
+              have b695 : Bounded kernel.sizeArgs L e8 (-s12) (-s12) :=
+                (Bounded.mul_npoint_left b694 b686 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b696 : Bounded kernel.sizeArgs L (.add e2 e8) (s48 + s85) (s37 + s48 + s53 + s55 + s85 - 1) :=
+                (Bounded.add b693 b695 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_41 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_34 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b697 : Bounded kernel.sizeArgs L e10 (-s48) (-s48) :=
+                (Bounded.mul_npoint_left b694 b687 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_29 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b698 : Bounded kernel.sizeArgs L (.add (.add e2 e8) e10) (s85) (s37 + s53 + s55 + s85 - 1) :=
+                (Bounded.add b696 b697 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_35 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b699 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+                (Bounded.mul_npoint_left b694 b689 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_36 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b700 : Bounded kernel.sizeArgs L e15 (0) (s37 + s53 + s55 - 1) :=
+                (Bounded.add b698 b699 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              have b701 : Bounded kernel.sizeArgs L (.size 4 .i64) (s37) (s37) :=
+                (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_40 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b702 : Bounded kernel.sizeArgs L e15 (s37) (s37 + s53 + s55 - 1) :=
+                b700.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk680; have h2 := b701.ge; omega)
+              have b703 : Bounded kernel.sizeArgs L (.size 5 .i64) (s53) (s53) :=
+                (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_44 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_45 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+              have b704 : Bounded kernel.sizeArgs L e19 (s37 + s53) (s37 + s53) :=
+                (Bounded.add b701 b703 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_46 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_47 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+              exact And.intro b702.agree b704.agree
+          · intro hk705
+            obtain ⟨hk706, hk707⟩ := Expr.ne_zero_of_mand_ne_zero hk705
+            exact True.intro
+          · intro hk708
+            refine And.intro ?_ (And.intro ?_ ?_)
+            · refine Or.inl (And.intro ?_ ?_)
+              · have b709 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                  Bounded.xindex hL
+                have b710 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+                  (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b711 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+                  b709.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm519; have h2 := b710.le; omega)
+                have b712 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+                  (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b713 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+                  (Bounded.mod b711 b712 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b714 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                  (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b715 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                  (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b716 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+                  (Bounded.add b714 b715 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b717 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                  (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b718 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.add b716 b717 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b719 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.cast b718 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b721 : Bounded kernel.sizeArgs L e2 (s12 + s48 + s85) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+                  b713.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk635; have h2 := b719.ge; have := Bounded.cast_eval (t := .i32) b713 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c720 := Bounded.cast (t := .i32) b713 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+                have b722 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+                  (Bounded.weak (-1))
+                have b723 : Bounded kernel.sizeArgs L e8 (-s12) (-s12) :=
+                  (Bounded.mul_npoint_left b722 b714 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_27 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_22 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b724 : Bounded kernel.sizeArgs L (.add e2 e8) (s48 + s85) (s37 + s48 + s53 + s55 + s85 - 1) :=
+                  (Bounded.add b721 b723 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_41 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_34 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b725 : Bounded kernel.sizeArgs L e10 (-s48) (-s48) :=
+                  (Bounded.mul_npoint_left b722 b715 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_28 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_29 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b726 : Bounded kernel.sizeArgs L (.add (.add e2 e8) e10) (s85) (s37 + s53 + s55 + s85 - 1) :=
+                  (Bounded.add b724 b725 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_35 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b727 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+                  (Bounded.mul_npoint_left b722 b717 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_32 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_36 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b728 : Bounded kernel.sizeArgs L e15 (0) (s37 + s53 + s55 - 1) :=
+                  (Bounded.add b726 b727 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b729 : Bounded kernel.sizeArgs L (.cast .i32 e15) (0) (s37 + s53 + s55 - 1) :=
+                  (Bounded.cast b728 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_38 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b730 : Bounded kernel.sizeArgs L (.size 4 .i64) (s37) (s37) :=
+                  (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_39 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_40 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b731 : Bounded kernel.sizeArgs L (.size 5 .i64) (s53) (s53) :=
+                  (Bounded.size z5 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_44 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_45 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b732 : Bounded kernel.sizeArgs L e19 (s37 + s53) (s37 + s53) :=
+                  (Bounded.add b730 b731 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_46 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_47 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b733 : Bounded kernel.sizeArgs L (.cast .i32 e19) (s37 + s53) (s37 + s53) :=
+                  (Bounded.cast b732 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_46 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_47 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                exact And.intro b729.agree b733.agree
+              · intro hk734
+                have b735 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                  Bounded.xindex hL
+                have b736 : Bounded kernel.sizeArgs L (.size 7 .i32) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85)) :=
+                  (Bounded.size z7 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_1 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b737 : Bounded kernel.sizeArgs L e0 (0) ((s12 * s66) + (s37 * s66) + (s48 * s66) + (s53 * s66) + (s55 * s66) + (s66 * s85) - 1) :=
+                  b735.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm519; have h2 := b736.le; omega)
+                have b738 : Bounded kernel.sizeArgs L (.size 0 .i64) (s12 + s37 + s48 + s53 + s55 + s85) (s12 + s37 + s48 + s53 + s55 + s85) :=
+                  (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_3 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b739 : Bounded kernel.sizeArgs L e2 (0) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+                  (Bounded.mod b737 b738 (by omega) (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (Rem.divisor (by have := side_4 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b740 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                  (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_7 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b741 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                  (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_8 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_9 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b742 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48) :=
+                  (Bounded.add b740 b741 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_10 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_11 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b743 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                  (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_13 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b744 : Bounded kernel.sizeArgs L e5 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.add b742 b743 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)) (by omega) (by omega))
+                have b745 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.cast b744 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_15 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                have b747 : Bounded kernel.sizeArgs L e2 (s12 + s48 + s85) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+                  b739.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk635; have h2 := b745.ge; have := Bounded.cast_eval (t := .i32) b739 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); have c746 := Bounded.cast (t := .i32) b739 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)); omega)
+                have b748 : Bounded kernel.sizeArgs L e12 (s12 + s48 + s85) (s12 + s37 + s48 + s53 + s55 + s85 - 1) :=
+                  (Bounded.cast b747 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega) (by have := side_5 s12 s37 s48 s53 s55 s66 s85 h_s12 h_s37 h_s48 h_s53 h_s55 h_s66 h_s85 g0 g1 g2 g3 g4 g5 g6; omega)))
+                exact And.intro b748.agree b745.agree
+            · intro hk749
+              obtain ⟨hk750, hk751⟩ := Expr.ne_zero_of_mand_ne_zero hk749
+              refine And.intro ?_ ?_
+              · exact True.intro
+              · exact True.intro
+            · intro hk752
+              exact True.intro
+      · intro hk753
+        exact True.intro
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 & tmp61, FITS_NARROW|n10|lower|xmask & tmp61. -/
-theorem side_65 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
-    (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
-    (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s12 + s37 + s48 + s53 + s85 + 2147483648 := by
-  narrowing_side
-
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp50 & tmp40 & tmp53 & tmp56, FITS_NARROW|n10|upper|xmask & tmp53 & tmp56, FITS_NARROW|n80|lower|xmask .... -/
-theorem side_66 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
-    (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
-    (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s12 - s37 - s48 - s53 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  narrowing_side
-
-/-- intermediate fits the narrowed type. Origin: 8 checker condition(s): FITS_NARROW|n28|upper|xmask, FITS_NARROW|n51|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n51|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 .... -/
-theorem side_67 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
-    (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
-    (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s37 - s48 - s53 - s55 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  narrowing_side
-
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n29|upper|xmask. -/
-theorem side_68 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
-    (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
-    (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - (s48 * s66) - s37 - s53 - s55 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  narrowing_side
-
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n7|lower|launched lanes. -/
-theorem side_69 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
-    (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
-    (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ s12 + s37 + s48 + s53 + s55 + s85 + 2147483648 := by
-  narrowing_side
-
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n7|upper|launched lanes. -/
-theorem side_70 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
-    (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
-    (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483647 - s12 - s37 - s48 - s53 - s55 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  narrowing_side
-
-/-- intermediate fits the narrowed type. Origin: 11 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp50 & tmp40, FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp50 & tmp40 & not tmp57 .... -/
-theorem side_71 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
-    (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
-    (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - s12 - s37 - s48 - s53 - s55 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  narrowing_side
-
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n11|upper|xmask. -/
-theorem side_72 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
-    (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
-    (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483648 - (s12 * s66) - s37 - s48 - s53 - s55 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  narrowing_side
-
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n20|upper|launched lanes. -/
-theorem side_73 (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int)
-    (h_s12 : 2 ≤ s12) (h_s37 : 2 ≤ s37) (h_s48 : 2 ≤ s48) (h_s53 : 2 ≤ s53) (h_s55 : 2 ≤ s55) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
-    (g0 : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85)) (g4 : 0 ≤ 2147483647 - (s37 * s66)) (g5 : 0 ≤ 2147483647 - (s53 * s66)) (g6 : 0 ≤ 2147483647 - (s55 * s66))
-    : 0 ≤ 2147483647 - (s12 * s66) - (s37 * s66) - (s48 * s66) - (s53 * s66) - (s55 * s66) - (s66 * s85) := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s55 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s53 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m3 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m4 : 0 ≤ (s37 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m5 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  narrowing_side
-
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (s12 : Int) (s37 : Int) (s48 : Int) (s53 : Int) (s55 : Int) (s66 : Int) (s85 : Int) (hb : Bounds s12 s37 s48 s53 s55 s66 s85) (hg : Guards s12 s37 s48 s53 s55 s66 s85)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s12 s37 s48 s53 s55 s66 s85 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe s12 s37 s48 s53 s55 s66 s85 hb hg L hL hs)).1
 
 end Instances.NestedCatAddDistinct_PoiFusedAddCat0

@@ -14,32 +14,40 @@ Guards (each `≥ 0`): `2147483635 - (s27 * s77) - 4 * s27 - 3 * s77`, `21474836
 Size arguments: `ks0` = `s27 + 3` (`sizes 0`, declared i64, narrowed to i32), `ks1` = `s77` (`sizes 1`, declared i64, narrowed to i32), `ks2` = `s27` (`sizes 2`, declared i64, narrowed to i32), `xnumel` = `(s27 * s77) + 4 * s27 + 3 * s77 + 12` (`sizes 3`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 36 side conditions proved.
 Note: 5 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 8 of 8 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: divisor >= 1 (1 checker condition(s): DIVISOR|n7|lower|launched lanes).
-* `side_1`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n12|upper|xmask).
-* `side_2`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n11|lower|launched lanes).
-* `side_3`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|lower|launched lanes).
-* `side_4`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n22|lower|launched lanes).
-* `side_5`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|upper|launched lanes).
-* `side_6`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n8|upper|tmp2 & tmp4 & tmp6 & xmask, FITS_NARROW|n8|upper|tmp2 & tmp4 & xmask, FITS_NARROW|n8|upper|xmask).
-* `side_7`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n13|lower|xmask, FITS_NARROW|n16|lower|xmask).
-* `side_8`: intermediate fits the narrowed type; size argument fits int32 (4 checker condition(s): FITS_NARROW|n9|upper|tmp2 & tmp4 & tmp6 & xmask, FITS_NARROW|n9|upper|tmp2 & tmp4 & xmask, FITS_NARROW|n9|upper|xmask ...).
-* `side_9`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n12|lower|xmask).
-* `side_10`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n14|upper|tmp2 & xmask, FITS_NARROW|n14|upper|xmask).
-* `side_11`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n17|upper|tmp2 & xmask, FITS_NARROW|n17|upper|xmask).
-* `side_12`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n22|upper|launched lanes).
-* `side_13`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n15|upper|xmask, FITS_NARROW|n16|upper|xmask).
-* `side_14`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n33|upper|launched lanes).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 3 fits int32.
+* `side_1`: size argument 3 fits int32.
+* `side_2`: size argument 0 fits int32.
+* `side_3`: size argument 0 fits int32.
+* `side_4`: divisor >= 1.
+* `side_5`: intermediate fits i32: e2.
+* `side_6`: intermediate fits i32: (.add (.weak (-1)) e2); intermediate fits i32: e3; cast in a mask atom fits.
+* `side_7`: size argument 1 fits int32; intermediate fits i32: (.cast .i32 (.size 1 .i64)).
+* `side_8`: size argument 1 fits int32; intermediate fits i32: (.cast .i32 (.size 1 .i64)).
+* `side_9`: intermediate fits i32: (.mod e0 (.size 0 .i64)).
+* `side_10`: intermediate fits i32: e1; intermediate fits i32: e4; cast in a mask atom fits; size argument 2 fits int32; intermediate fits i32: (.cast .i32 (.size 2 .i64)).
+* `side_11`: intermediate fits i32: e3.
+* `side_12`: size argument 2 fits int32; intermediate fits i32: (.cast .i32 (.size 2 .i64)).
+* `side_13`: intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)); intermediate fits i32: (.add e1 (.mul (.weak (-1)) (.size 2 .i64))); intermediate fits i32: (.add (.a.
+* `side_14`: intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)).
+* `side_15`: point factor >= 0.
+* `side_16`: intermediate fits i32: (.mul (.size 2 .i64) e2).
+* `side_17`: intermediate fits i32: (.add (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (.mul (.size 2 .i64.
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.Pad2d_PoiFusedConstantPadNd0
 
@@ -63,137 +71,405 @@ def e4 : Expr := (.cast .i32 e1)
 /-- Shared subterm. -/
 def e5 : Expr := (.cmp .lt e0 (.size 3 .i32))
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := (.add (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (.mul (.size 2 .i64) e2)),
+  mask := (.mand (.mand (.mand (.mand (.cmp .ge e3 (.strong .i64 0)) (.cmp .lt e3 (.cast .i32 (.size 1 .i64)))) (.cmp .ge e4 (.strong .i64 0))) (.cmp .lt e4 (.cast .i32 (.size 2 .i64)))) e5), other := "0.5" }
+
 /-- The kernel `triton_poi_fused_constant_pad_nd_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_constant_pad_nd_0"
   sizeArgs := [0, 1, 2]
-  loads := [
-    { ptr := 0, offset := (.add (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (.mul (.size 2 .i64) e2)),
-      mask := (.mand (.mand (.mand (.mand (.cmp .ge e3 (.strong .i64 0)) (.cmp .lt e3 (.cast .i32 (.size 1 .i64)))) (.cmp .ge e4 (.strong .i64 0))) (.cmp .lt e4 (.cast .i32 (.size 2 .i64)))) e5), other := "0.5" }
-  ]
+  loads := [load0]
   store := { ptr := 1, offset := e0,
     mask := e5,
     value := (.load 0) }
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n7|lower|launched lanes. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (s27 : Int) (s77 : Int) : Prop := 2 ≤ s27 ∧ 2 ≤ s77
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (s27 : Int) (s77 : Int) : Prop := 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77 ∧ 0 ≤ 2147483647 - (s27 * s77)
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (s27 : Int) (s77 : Int) (L : Lane) : Prop := L.sizes 0 = s27 + 3 ∧ L.sizes 1 = s77 ∧ L.sizes 2 = s27 ∧ L.sizes 3 = (s27 * s77) + 4 * s27 + 3 * s77 + 12
+
+/-- size argument 3 fits int32. -/
 theorem side_0 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ s27 + 2 := by
+    : 0 ≤ (s27 * s77) + 4 * s27 + 3 * s77 + 2147483660 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n12|upper|xmask. -/
+/-- size argument 3 fits int32. -/
 theorem side_1 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ s27 + 2147483647 := by
+    : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n11|lower|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_2 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ s27 + 2147483648 := by
+    : 0 ≤ s27 + 2147483651 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n7|lower|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_3 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ s27 + 2147483651 := by
+    : 0 ≤ 2147483644 - s27 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.166667 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n22|lower|launched lanes. -/
+/-- divisor >= 1. -/
 theorem side_4 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ s77 + 2147483648 := by
+    : 0 ≤ s27 + 2 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n7|upper|launched lanes. -/
+/-- intermediate fits i32: e2. -/
 theorem side_5 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483644 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483644 - s77 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.2 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n8|upper|tmp2 & tmp4 & tmp6 & xmask, FITS_NARROW|n8|upper|tmp2 & tmp4 & xmask, FITS_NARROW|n8|upper|xmask. -/
+/-- intermediate fits i32: (.add (.weak (-1)) e2); intermediate fits i32: e3; cast in a mask atom fits. -/
 theorem side_6 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483645 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483645 - s77 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.2 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n13|lower|xmask, FITS_NARROW|n16|lower|xmask. -/
+/-- size argument 1 fits int32; intermediate fits i32: (.cast .i32 (.size 1 .i64)). -/
 theorem side_7 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483646 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s77 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type; size argument fits int32. Origin: 4 checker condition(s): FITS_NARROW|n9|upper|tmp2 & tmp4 & tmp6 & xmask, FITS_NARROW|n9|upper|tmp2 & tmp4 & xmask, FITS_NARROW|n9|upper|xmask .... -/
+/-- size argument 1 fits int32; intermediate fits i32: (.cast .i32 (.size 1 .i64)). -/
 theorem side_8 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483647 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s77 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.2 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n12|lower|xmask. -/
+/-- intermediate fits i32: (.mod e0 (.size 0 .i64)). -/
 theorem side_9 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483648 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483645 - s27 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.166667 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n14|upper|tmp2 & xmask, FITS_NARROW|n14|upper|xmask. -/
+/-- intermediate fits i32: e1; intermediate fits i32: e4; cast in a mask atom fits; size argument 2 fits int32; intermediate fits i32: (.cast .i32 (.size 2 .i64)). -/
 theorem side_10 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483644 - s77 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - s27 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.166667 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n17|upper|tmp2 & xmask, FITS_NARROW|n17|upper|xmask. -/
+/-- intermediate fits i32: e3. -/
 theorem side_11 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483645 - s77 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s77 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.2 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n22|upper|launched lanes. -/
+/-- size argument 2 fits int32; intermediate fits i32: (.cast .i32 (.size 2 .i64)). -/
 theorem side_12 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483647 - s77 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n15|upper|xmask, FITS_NARROW|n16|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)); intermediate fits i32: (.add e1 (.mul (.weak (-1)) (.size 2 .i64))); intermediate fits i32: (.add (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (.mul (.size 2 .i64. -/
 theorem side_13 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483647 - (s27 * s77) - 3 * s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s27 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.166667 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n33|upper|launched lanes. -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)). -/
 theorem side_14 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- point factor >= 0. -/
+theorem side_15 (s27 : Int) (s77 : Int)
+    (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
+    : 0 ≤ s27 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: (.mul (.size 2 .i64) e2). -/
+theorem side_16 (s27 : Int) (s77 : Int)
+    (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
+    : 0 ≤ 2147483647 - (s27 * s77) - 3 * s27 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.75 * g0 + 0.25 * g1 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: (.add (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (.mul (.size 2 .i64. -/
+theorem side_17 (s27 : Int) (s77 : Int)
+    (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
+    : 0 ≤ 2147483648 - (s27 * s77) - 3 * s27 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.75 * g0 + 0.25 * g1 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s27 s77 L) : kernel.Safe L := by
+  obtain ⟨h_s27, h_s77⟩ := hb
+  obtain ⟨g0, g1⟩ := hg
+  obtain ⟨z0, z1, z2, z3⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b2 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
+          (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0 g1; omega)))
+        exact And.intro b1.agree b2.agree
+      · intro hk3
+        refine Or.inl (And.intro ?_ ?_)
+        · refine Or.inl (And.intro ?_ ?_)
+          · refine Or.inl (And.intro ?_ ?_)
+            · have b4 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+                (Bounded.weak (-1))
+              have b5 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                Bounded.xindex hL
+              have b6 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
+                (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0 g1; omega)))
+              have b7 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) + 4 * s27 + 3 * s77 + 11) :=
+                b5.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b6.le; omega)
+              have b8 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27 + 3) (s27 + 3) :=
+                (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1; omega)))
+              have b9 : Bounded kernel.sizeArgs L e2 (0) (s77 + 3) :=
+                (Bounded.floordiv b7 b8 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Quot.exact (s77 + 4) (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+              have b10 : Bounded kernel.sizeArgs L (.add (.weak (-1)) e2) (-1) (s77 + 2) :=
+                (Bounded.add b4 b9 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+              have b11 : Bounded kernel.sizeArgs L e3 (-1) (s77 + 2) :=
+                (Bounded.cast b10 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)))
+              have b12 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (0) :=
+                (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
+              exact And.intro b11.agree b12.agree
+            · intro hk13
+              have b14 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+                (Bounded.weak (-1))
+              have b15 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                Bounded.xindex hL
+              have b16 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
+                (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0 g1; omega)))
+              have b17 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) + 4 * s27 + 3 * s77 + 11) :=
+                b15.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b16.le; omega)
+              have b18 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27 + 3) (s27 + 3) :=
+                (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1; omega)))
+              have b19 : Bounded kernel.sizeArgs L e2 (0) (s77 + 3) :=
+                (Bounded.floordiv b17 b18 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Quot.exact (s77 + 4) (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+              have b20 : Bounded kernel.sizeArgs L (.add (.weak (-1)) e2) (-1) (s77 + 2) :=
+                (Bounded.add b14 b19 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+              have b21 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (0) :=
+                (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
+              have b23 : Bounded kernel.sizeArgs L (.add (.weak (-1)) e2) (0) (s77 + 2) :=
+                b20.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk13; have h2 := b21.ge; have := Bounded.cast_eval (t := .i32) b20 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)); have c22 := Bounded.cast (t := .i32) b20 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
+              have b24 : Bounded kernel.sizeArgs L e3 (0) (s77 + 2) :=
+                (Bounded.cast b23 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)))
+              have b25 : Bounded kernel.sizeArgs L (.size 1 .i64) (s77) (s77) :=
+                (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
+              have b26 : Bounded kernel.sizeArgs L (.cast .i32 (.size 1 .i64)) (s77) (s77) :=
+                (Bounded.cast b25 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
+              exact And.intro b24.agree b26.agree
+          · intro hk27
+            obtain ⟨hk28, hk29⟩ := Expr.ne_zero_of_mand_ne_zero hk27
+            have b30 : Bounded kernel.sizeArgs L (.weak (-2)) (-2) (-2) :=
+              (Bounded.weak (-2))
+            have b31 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b32 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
+              (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0 g1; omega)))
+            have b33 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) + 4 * s27 + 3 * s77 + 11) :=
+              b31.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b32.le; omega)
+            have b34 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27 + 3) (s27 + 3) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1; omega)))
+            have b35 : Bounded kernel.sizeArgs L (.mod e0 (.size 0 .i64)) (0) (s27 + 2) :=
+              (Bounded.mod b33 b34 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Rem.divisor (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+            have b36 : Bounded kernel.sizeArgs L e1 (-2) (s27) :=
+              (Bounded.add b30 b35 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+            have b37 : Bounded kernel.sizeArgs L e4 (-2) (s27) :=
+              (Bounded.cast b36 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
+            have b38 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (0) :=
+              (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
+            have b39 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+              (Bounded.weak (-1))
+            have b40 : Bounded kernel.sizeArgs L e2 (0) (s77 + 3) :=
+              (Bounded.floordiv b33 b34 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Quot.exact (s77 + 4) (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+            have b41 : Bounded kernel.sizeArgs L (.add (.weak (-1)) e2) (-1) (s77 + 2) :=
+              (Bounded.add b39 b40 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+            have b42 : Bounded kernel.sizeArgs L (.size 1 .i64) (s77) (s77) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
+            have b43 : Bounded kernel.sizeArgs L (.cast .i32 (.size 1 .i64)) (s77) (s77) :=
+              (Bounded.cast b42 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
+            have b45 : Bounded kernel.sizeArgs L (.add (.weak (-1)) e2) (-1) (s77 - 1) :=
+              b41.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk29; have h2 := b43.le; have := Bounded.cast_eval (t := .i32) b41 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)); have c44 := Bounded.cast (t := .i32) b41 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
+            have b46 : Bounded kernel.sizeArgs L e3 (-1) (s77 - 1) :=
+              (Bounded.cast b45 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_11 s27 s77 h_s27 h_s77 g0 g1; omega)))
+            have b47 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (s77 - 1) :=
+              b38.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk28; have h2 := b46.le; omega)
+            exact And.intro b37.agree b47.agree
+        · intro hk48
+          obtain ⟨hk49, hk50⟩ := Expr.ne_zero_of_mand_ne_zero hk48
+          obtain ⟨hk51, hk52⟩ := Expr.ne_zero_of_mand_ne_zero hk49
+          have b53 : Bounded kernel.sizeArgs L (.weak (-2)) (-2) (-2) :=
+            (Bounded.weak (-2))
+          have b54 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b55 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0 g1; omega)))
+          have b56 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) + 4 * s27 + 3 * s77 + 11) :=
+            b54.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b55.le; omega)
+          have b57 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27 + 3) (s27 + 3) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1; omega)))
+          have b58 : Bounded kernel.sizeArgs L (.mod e0 (.size 0 .i64)) (0) (s27 + 2) :=
+            (Bounded.mod b56 b57 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Rem.divisor (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+          have b59 : Bounded kernel.sizeArgs L e1 (-2) (s27) :=
+            (Bounded.add b53 b58 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+          have b60 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (0) :=
+            (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
+          have b61 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b62 : Bounded kernel.sizeArgs L e2 (0) (s77 + 3) :=
+            (Bounded.floordiv b56 b57 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Quot.exact (s77 + 4) (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+          have b63 : Bounded kernel.sizeArgs L (.add (.weak (-1)) e2) (-1) (s77 + 2) :=
+            (Bounded.add b61 b62 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+          have b64 : Bounded kernel.sizeArgs L (.size 1 .i64) (s77) (s77) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
+          have b65 : Bounded kernel.sizeArgs L (.cast .i32 (.size 1 .i64)) (s77) (s77) :=
+            (Bounded.cast b64 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
+          have b67 : Bounded kernel.sizeArgs L (.add (.weak (-1)) e2) (-1) (s77 - 1) :=
+            b63.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk52; have h2 := b65.le; have := Bounded.cast_eval (t := .i32) b63 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)); have c66 := Bounded.cast (t := .i32) b63 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
+          have b68 : Bounded kernel.sizeArgs L e3 (-1) (s77 - 1) :=
+            (Bounded.cast b67 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_11 s27 s77 h_s27 h_s77 g0 g1; omega)))
+          have b69 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (s77 - 1) :=
+            b60.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk51; have h2 := b68.le; omega)
+          have b71 : Bounded kernel.sizeArgs L e1 (0) (s27) :=
+            b59.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk50; have h2 := b69.ge; have := Bounded.cast_eval (t := .i32) b59 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); have c70 := Bounded.cast (t := .i32) b59 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
+          have b72 : Bounded kernel.sizeArgs L e4 (0) (s27) :=
+            (Bounded.cast b71 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
+          have b73 : Bounded kernel.sizeArgs L (.size 2 .i64) (s27) (s27) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
+          have b74 : Bounded kernel.sizeArgs L (.cast .i32 (.size 2 .i64)) (s27) (s27) :=
+            (Bounded.cast b73 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
+          exact And.intro b72.agree b74.agree
+    · intro hm75
+      obtain ⟨hk76, hk77⟩ := Expr.ne_zero_of_mand_ne_zero hm75
+      obtain ⟨hk78, hk79⟩ := Expr.ne_zero_of_mand_ne_zero hk76
+      obtain ⟨hk80, hk81⟩ := Expr.ne_zero_of_mand_ne_zero hk78
+      obtain ⟨hk82, hk83⟩ := Expr.ne_zero_of_mand_ne_zero hk80
+      have b84 : Bounded kernel.sizeArgs L (.weak (-2)) (-2) (-2) :=
+        (Bounded.weak (-2))
+      have b85 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b86 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0 g1; omega)))
+      have b87 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) + 4 * s27 + 3 * s77 + 11) :=
+        b85.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk77; have h2 := b86.le; omega)
+      have b88 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27 + 3) (s27 + 3) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1; omega)))
+      have b89 : Bounded kernel.sizeArgs L (.mod e0 (.size 0 .i64)) (0) (s27 + 2) :=
+        (Bounded.mod b87 b88 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Rem.divisor (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+      have b90 : Bounded kernel.sizeArgs L e1 (-2) (s27) :=
+        (Bounded.add b84 b89 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+      have b91 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (0) :=
+        (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
+      have b92 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b93 : Bounded kernel.sizeArgs L e2 (0) (s77 + 3) :=
+        (Bounded.floordiv b87 b88 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Quot.exact (s77 + 4) (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+      have b94 : Bounded kernel.sizeArgs L (.add (.weak (-1)) e2) (-1) (s77 + 2) :=
+        (Bounded.add b92 b93 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+      have b95 : Bounded kernel.sizeArgs L (.size 1 .i64) (s77) (s77) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
+      have b96 : Bounded kernel.sizeArgs L (.cast .i32 (.size 1 .i64)) (s77) (s77) :=
+        (Bounded.cast b95 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
+      have b98 : Bounded kernel.sizeArgs L (.add (.weak (-1)) e2) (-1) (s77 - 1) :=
+        b94.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk83; have h2 := b96.le; have := Bounded.cast_eval (t := .i32) b94 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)); have c97 := Bounded.cast (t := .i32) b94 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
+      have b99 : Bounded kernel.sizeArgs L e3 (-1) (s77 - 1) :=
+        (Bounded.cast b98 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_11 s27 s77 h_s27 h_s77 g0 g1; omega)))
+      have b100 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (s77 - 1) :=
+        b91.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk82; have h2 := b99.le; omega)
+      have b102 : Bounded kernel.sizeArgs L e1 (0) (s27) :=
+        b90.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk81; have h2 := b100.ge; have := Bounded.cast_eval (t := .i32) b90 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); have c101 := Bounded.cast (t := .i32) b90 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
+      have b103 : Bounded kernel.sizeArgs L (.size 2 .i64) (s27) (s27) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
+      have b104 : Bounded kernel.sizeArgs L (.cast .i32 (.size 2 .i64)) (s27) (s27) :=
+        (Bounded.cast b103 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
+      have b106 : Bounded kernel.sizeArgs L e1 (0) (s27 - 1) :=
+        b102.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk79; have h2 := b104.le; have := Bounded.cast_eval (t := .i32) b102 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); have c105 := Bounded.cast (t := .i32) b102 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
+      have b107 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 2 .i64)) (-s27) (-s27) :=
+        (Bounded.mul_npoint_left b92 b103 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_14 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+      have b108 : Bounded kernel.sizeArgs L (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (-s27) (-1) :=
+        (Bounded.add b106 b107 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s27 s77 h_s27 h_s77 g0 g1; omega) (by omega)) (by omega) (by omega))
+      have b109 : Bounded kernel.sizeArgs L (.mul (.size 2 .i64) e2) (0) ((s27 * s77) + 3 * s27) :=
+        (Bounded.mul_point_left b103 b93 (by have := side_15 s27 s77 h_s27 h_s77 g0 g1; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s27 s77 h_s27 h_s77 g0 g1; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b110 : Bounded kernel.sizeArgs L (.add (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (.mul (.size 2 .i64) e2)) (-s27) ((s27 * s77) + 3 * s27 - 1) :=
+        (Bounded.add b108 b109 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_17 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+      exact b110.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1; omega)) (And.intro (And.intro (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)) (And.intro (And.intro (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)) True.intro))), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 True.intro), ?_, ?_, ?_⟩
+  · have b111 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b112 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
+      (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0 g1; omega)))
+    exact And.intro b111.agree b112.agree
+  · intro hm113
+    have b114 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b115 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
+      (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0 g1; omega)))
+    have b116 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) + 4 * s27 + 3 * s77 + 11) :=
+      b114.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm113; have h2 := b115.le; omega)
+    exact b116.agree
+  · intro hm117
+    exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s27 s77 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe s27 s77 hb hg L hL hs)).1
 
 end Instances.Pad2d_PoiFusedConstantPadNd0

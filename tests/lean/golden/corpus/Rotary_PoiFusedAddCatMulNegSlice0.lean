@@ -16,35 +16,41 @@ Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 
 Note: aux_a0 stands for floor(s27/2); its defining inequalities are among the guards, so each side condition holds for every value satisfying them, the true one included.
 Note: aux_a1 stands for Max(1, s27 - floor(s27/2)); its defining inequalities are among the guards, so each side condition holds for every value satisfying them, the true one included.
 Note: 3 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 14 of 14 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: divisor >= 1 (1 checker condition(s): DIVISOR|n11|lower|launched lanes).
-* `side_1`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n27|upper|not tmp10 & xmask, FITS_NARROW|n27|upper|xmask).
-* `side_2`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n11|lower|launched lanes).
-* `side_3`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n11|upper|launched lanes).
-* `side_4`: intermediate fits the narrowed type (6 checker condition(s): FITS_NARROW|n18|upper|not tmp10 & xmask, FITS_NARROW|n18|upper|xmask, FITS_NARROW|n22|upper|not tmp10 & xmask ...).
-* `side_5`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n13|upper|not tmp10 & xmask, FITS_NARROW|n13|upper|tmp10 & xmask, FITS_NARROW|n13|upper|xmask).
-* `side_6`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n5|upper|launched lanes).
-* `side_7`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n18|lower|not tmp10 & xmask, FITS_NARROW|n22|lower|not tmp10 & xmask, FITS_NARROW|n22|lower|tmp10 & xmask ...).
-* `side_8`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n16|upper|launched lanes, FITS_NARROW|n16|upper|not tmp10 & xmask, FITS_NARROW|n16|upper|tmp10 & xmask ...).
-* `side_9`: intermediate fits the narrowed type (7 checker condition(s): FITS_NARROW|n21|lower|launched lanes, FITS_NARROW|n21|lower|not tmp10 & xmask, FITS_NARROW|n21|lower|tmp10 & xmask ...).
-* `side_10`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n19|upper|tmp10 & xmask).
-* `side_11`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n21|upper|launched lanes, FITS_NARROW|n21|upper|tmp10 & xmask, FITS_NARROW|n21|upper|xmask).
-* `side_12`: intermediate fits the narrowed type (6 checker condition(s): FITS_NARROW|n16|lower|launched lanes, FITS_NARROW|n16|lower|not tmp10 & xmask, FITS_NARROW|n16|lower|tmp10 & xmask ...).
-* `side_13`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n22|upper|tmp10 & xmask, FITS_NARROW|n22|upper|xmask).
-* `side_14`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n18|upper|tmp10 & xmask, FITS_NARROW|n29|lower|xmask, FITS_NARROW|n30|lower|xmask).
-* `side_15`: intermediate fits the narrowed type (3 checker condition(s): FITS_NARROW|n14|upper|not tmp10 & xmask, FITS_NARROW|n14|upper|tmp10 & xmask, FITS_NARROW|n14|upper|xmask).
-* `side_16`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n17|upper|tmp10 & xmask).
-* `side_17`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n30|upper|not tmp10 & xmask, FITS_NARROW|n30|upper|xmask).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 1 fits int32.
+* `side_1`: size argument 1 fits int32.
+* `side_2`: size argument 0 fits int32.
+* `side_3`: size argument 0 fits int32.
+* `side_4`: divisor >= 1.
+* `side_5`: intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4); cast in a mask atom fits; intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)).
+* `side_6`: dividend >= 0; point factor >= 0.
+* `side_7`: intermediate fits i32: e3; intermediate fits i32: (.add e2 e3); intermediate fits i32: (.add (.add e2 e3) e4).
+* `side_8`: intermediate fits i32: e3.
+* `side_9`: intermediate fits i32: (.mul (.weak (-1)) e3); intermediate fits i32: (.add e4 (.mul (.weak (-1)) (.size 0 .i64))); intermediate fits i32: (.add (.add e4 (.mul .
+* `side_10`: intermediate fits i32: (.mul (.weak (-1)) e3).
+* `side_11`: intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5).
+* `side_12`: intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5).
+* `side_13`: intermediate fits i32: (.floordiv e0 (.size 0 .i64)).
+* `side_14`: intermediate fits i32: e2.
+* `side_15`: intermediate fits i32: (.add e2 e3).
+* `side_16`: intermediate fits i32: (.add (.add e2 e3) e4).
+* `side_17`: intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)).
+* `side_18`: intermediate fits i32: (.add e2 (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3)).
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.Rotary_PoiFusedAddCatMulNegSlice0
 
@@ -71,168 +77,476 @@ def e5 : Expr := (.add (.size 0 .i64) (.mul (.weak (-1)) e3))
 /-- Shared subterm. -/
 def e6 : Expr := (.cmp .lt e4 e5)
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := e0,
+  mask := e1, other := "undef" }
+
+/-- Load 1. -/
+def load1 : Load := { ptr := 1, offset := e0,
+  mask := e1, other := "undef" }
+
+/-- Load 2. -/
+def load2 : Load := { ptr := 2, offset := e0,
+  mask := e1, other := "undef" }
+
+/-- Load 3. -/
+def load3 : Load := { ptr := 0, offset := (.add (.add e2 e3) e4),
+  mask := (.mand e6 e1), other := "0.0" }
+
+/-- Load 4. -/
+def load4 : Load := { ptr := 0, offset := (.add e2 (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3)),
+  mask := (.mand (.cmp .ge (.cast .i32 e4) (.cast .i32 e5)) e1), other := "0.0" }
+
 /-- The kernel `triton_poi_fused_add_cat_mul_neg_slice_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_add_cat_mul_neg_slice_0"
   sizeArgs := [0]
-  loads := [
-    { ptr := 0, offset := e0,
-      mask := e1, other := "undef" },
-    { ptr := 1, offset := e0,
-      mask := e1, other := "undef" },
-    { ptr := 2, offset := e0,
-      mask := e1, other := "undef" },
-    { ptr := 0, offset := (.add (.add e2 e3) e4),
-      mask := (.mand e6 e1), other := "0.0" },
-    { ptr := 0, offset := (.add e2 (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3)),
-      mask := (.mand (.cmp .ge (.cast .i32 e4) (.cast .i32 e5)) e1), other := "0.0" }
-  ]
+  loads := [load0, load1, load2, load3, load4]
   store := { ptr := 3, offset := e0,
     mask := e1,
     value := (.bin "add:fp32" (.bin "mul:fp32" (.load 0) (.load 1)) (.bin "mul:fp32" (.select e6 (.select e6 (.un "neg:fp32" (.load 3)) (.const "0.0")) (.load 4)) (.load 2))) }
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n11|lower|launched lanes. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int) : Prop := 1 ≤ aux_a0 ∧ 1 ≤ aux_a1 ∧ 2 ≤ s27 ∧ 2 ≤ s77
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int) : Prop := 0 ≤ s27 - aux_a0 ∧ 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2 ∧ 0 ≤ aux_a0 + aux_a1 - s27 ∧ 0 ≤ s27 - aux_a0 - aux_a1 ∧ 0 ≤ s27 - aux_a0 ∧ 0 ≤ 2147483647 - (s27 * s77) ∧ 0 ≤ s27 - 2 * aux_a0 ∧ 0 ≤ 2 * aux_a0 + 1 - s27 ∧ 0 ≤ aux_a1 - 1 ∧ 0 ≤ aux_a0 + aux_a1 - s27
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int) (L : Lane) : Prop := L.sizes 0 = s27 ∧ L.sizes 1 = (s27 * s77)
+
+/-- size argument 1 fits int32. -/
 theorem side_0 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ s27 - 1 := by
+    : 0 ≤ (s27 * s77) + 2147483648 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n27|upper|not tmp10 & xmask, FITS_NARROW|n27|upper|xmask. -/
+/-- size argument 1 fits int32. -/
 theorem side_1 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ s27 + 2147483647 := by
+    : 0 ≤ 2147483647 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g5 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n11|lower|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_2 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
     : 0 ≤ s27 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n11|upper|launched lanes. -/
+/-- size argument 0 fits int32. -/
 theorem side_3 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
     : 0 ≤ 2147483647 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g5 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 6 checker condition(s): FITS_NARROW|n18|upper|not tmp10 & xmask, FITS_NARROW|n18|upper|xmask, FITS_NARROW|n22|upper|not tmp10 & xmask .... -/
+/-- divisor >= 1. -/
 theorem side_4 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ 2147483648 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n13|upper|not tmp10 & xmask, FITS_NARROW|n13|upper|tmp10 & xmask, FITS_NARROW|n13|upper|xmask. -/
+/-- intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4); cast in a mask atom fits; intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)). -/
 theorem side_5 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ 2147483648 - s77 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s27 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g5 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n5|upper|launched lanes. -/
+/-- dividend >= 0; point factor >= 0. -/
 theorem side_6 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ 2147483647 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n18|lower|not tmp10 & xmask, FITS_NARROW|n22|lower|not tmp10 & xmask, FITS_NARROW|n22|lower|tmp10 & xmask .... -/
+/-- intermediate fits i32: e3; intermediate fits i32: (.add e2 e3); intermediate fits i32: (.add (.add e2 e3) e4). -/
 theorem side_7 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ s27 + 4294967296 := by
+    : 0 ≤ 2147483648 + ((s27) / 2) := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n16|upper|launched lanes, FITS_NARROW|n16|upper|not tmp10 & xmask, FITS_NARROW|n16|upper|tmp10 & xmask .... -/
+/-- intermediate fits i32: e3. -/
 theorem side_8 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ 4294967294 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - ((s27) / 2) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g5 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 7 checker condition(s): FITS_NARROW|n21|lower|launched lanes, FITS_NARROW|n21|lower|not tmp10 & xmask, FITS_NARROW|n21|lower|tmp10 & xmask .... -/
+/-- intermediate fits i32: (.mul (.weak (-1)) e3); intermediate fits i32: (.add e4 (.mul (.weak (-1)) (.size 0 .i64))); intermediate fits i32: (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3). -/
 theorem side_9 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ 4294967296 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - ((s27) / 2) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g5 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n19|upper|tmp10 & xmask. -/
+/-- intermediate fits i32: (.mul (.weak (-1)) e3). -/
 theorem side_10 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ 4294967295 - 2 * (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 + ((s27) / 2) := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n21|upper|launched lanes, FITS_NARROW|n21|upper|tmp10 & xmask, FITS_NARROW|n21|upper|xmask. -/
+/-- intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5). -/
 theorem side_11 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ s27 + 4294967293 := by
+    : 0 ≤ s27 + 2147483648 - ((s27) / 2) := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 6 checker condition(s): FITS_NARROW|n16|lower|launched lanes, FITS_NARROW|n16|lower|not tmp10 & xmask, FITS_NARROW|n16|lower|tmp10 & xmask .... -/
+/-- intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5). -/
 theorem side_12 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ s27 + 4294967295 := by
+    : 0 ≤ 2147483647 - s27 + ((s27) / 2) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g5 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n22|upper|tmp10 & xmask, FITS_NARROW|n22|upper|xmask. -/
+/-- intermediate fits i32: (.floordiv e0 (.size 0 .i64)). -/
 theorem side_13 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ 4294967293 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s77 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.5 * g5 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n18|upper|tmp10 & xmask, FITS_NARROW|n29|lower|xmask, FITS_NARROW|n30|lower|xmask. -/
+/-- intermediate fits i32: e2. -/
 theorem side_14 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ 4294967295 - s27 := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 + 2147483647 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g5 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 3 checker condition(s): FITS_NARROW|n14|upper|not tmp10 & xmask, FITS_NARROW|n14|upper|tmp10 & xmask, FITS_NARROW|n14|upper|xmask. -/
+/-- intermediate fits i32: (.add e2 e3). -/
 theorem side_15 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ s27 + 2147483647 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 + 2147483647 - (s27 * s77) - ((s27) / 2) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 2 * g5 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n17|upper|tmp10 & xmask. -/
+/-- intermediate fits i32: (.add (.add e2 e3) e4). -/
 theorem side_16 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ s27 + 4294967294 - 2 * (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g5 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n30|upper|not tmp10 & xmask, FITS_NARROW|n30|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)). -/
 theorem side_17 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ s27 + 4294967296 - 2 * (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s27 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- intermediate fits i32: (.add e2 (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3)). -/
+theorem side_18 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
+    : 0 ≤ s27 + 2147483648 - (s27 * s77) - ((s27) / 2) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 2 * g5 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int) (hb : Bounds aux_a0 aux_a1 s27 s77) (hg : Guards aux_a0 aux_a1 s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt aux_a0 aux_a1 s27 s77 L) : kernel.Safe L := by
+  obtain ⟨h_aux_a0, h_aux_a1, h_s27, h_s77⟩ := hb
+  obtain ⟨g0, g1, g2, g3, g4, g5, g6, g7, g8, g9⟩ := hg
+  obtain ⟨z0, z1⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b2 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+      exact And.intro b1.agree b2.agree
+    · intro hm3
+      have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b5 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+      have b6 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+        b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm3; have h2 := b5.le; omega)
+      exact b6.agree
+  have A1 : load1.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · have b7 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b8 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+      exact And.intro b7.agree b8.agree
+    · intro hm9
+      have b10 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b11 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+      have b12 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+        b10.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm9; have h2 := b11.le; omega)
+      exact b12.agree
+  have A2 : load2.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · have b13 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b14 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+      exact And.intro b13.agree b14.agree
+    · intro hm15
+      have b16 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b17 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+      have b18 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+        b16.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm15; have h2 := b17.le; omega)
+      exact b18.agree
+  have A3 : load3.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b19 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b20 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+        exact And.intro b19.agree b20.agree
+      · intro hk21
+        have b22 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b23 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+        have b24 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+          b22.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk21; have h2 := b23.le; omega)
+        have b25 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_3 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+        have b26 : Bounded kernel.sizeArgs L e4 (0) (s27 - 1) :=
+          (Bounded.mod b24 b25 (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (Rem.divisor (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        have b27 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+          (Bounded.weak (-1))
+        have b28 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+          (Bounded.weak (2))
+        have b29 : Bounded kernel.sizeArgs L e3 (((s27) / 2)) (((s27) / 2)) :=
+          (Bounded.floordiv b25 b28 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        have b30 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-((s27) / 2)) (-((s27) / 2)) :=
+          (Bounded.mul_npoint_left b27 b29 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        have b31 : Bounded kernel.sizeArgs L e5 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
+          (Bounded.add b25 b30 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        exact And.intro b26.agree b31.agree
+    · intro hm32
+      obtain ⟨hk33, hk34⟩ := Expr.ne_zero_of_mand_ne_zero hm32
+      have b35 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_3 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+      have b36 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b37 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+      have b38 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+        b36.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk34; have h2 := b37.le; omega)
+      have b39 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s77 - 1) :=
+        (Bounded.floordiv b38 b35 (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b40 : Bounded kernel.sizeArgs L e2 (0) ((s27 * s77) - s27) :=
+        (Bounded.mul_point_left b35 b39 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_14 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b41 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+        (Bounded.weak (2))
+      have b42 : Bounded kernel.sizeArgs L e3 (((s27) / 2)) (((s27) / 2)) :=
+        (Bounded.floordiv b35 b41 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b43 : Bounded kernel.sizeArgs L (.add e2 e3) (((s27) / 2)) ((s27 * s77) - s27 + ((s27) / 2)) :=
+        (Bounded.add b40 b42 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_15 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b44 : Bounded kernel.sizeArgs L e4 (0) (s27 - 1) :=
+        (Bounded.mod b38 b35 (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (Rem.divisor (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b45 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b46 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-((s27) / 2)) (-((s27) / 2)) :=
+        (Bounded.mul_npoint_left b45 b42 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b47 : Bounded kernel.sizeArgs L e5 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
+        (Bounded.add b35 b46 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b48 : Bounded kernel.sizeArgs L e4 (0) (s27 - 1 - ((s27) / 2)) :=
+        b44.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk33; have h2 := b47.le; omega)
+      have b49 : Bounded kernel.sizeArgs L (.add (.add e2 e3) e4) (((s27) / 2)) ((s27 * s77) - 1) :=
+        (Bounded.add b43 b48 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_16 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      exact b49.agree
+  have A4 : load4.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b50 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b51 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+        exact And.intro b50.agree b51.agree
+      · intro hk52
+        have b53 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b54 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+        have b55 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+          b53.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk52; have h2 := b54.le; omega)
+        have b56 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_3 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+        have b57 : Bounded kernel.sizeArgs L e4 (0) (s27 - 1) :=
+          (Bounded.mod b55 b56 (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (Rem.divisor (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        have b58 : Bounded kernel.sizeArgs L (.cast .i32 e4) (0) (s27 - 1) :=
+          (Bounded.cast b57 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+        have b59 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+          (Bounded.weak (-1))
+        have b60 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+          (Bounded.weak (2))
+        have b61 : Bounded kernel.sizeArgs L e3 (((s27) / 2)) (((s27) / 2)) :=
+          (Bounded.floordiv b56 b60 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        have b62 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-((s27) / 2)) (-((s27) / 2)) :=
+          (Bounded.mul_npoint_left b59 b61 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        have b63 : Bounded kernel.sizeArgs L e5 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
+          (Bounded.add b56 b62 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        have b64 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
+          (Bounded.cast b63 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+        exact And.intro b58.agree b64.agree
+    · intro hm65
+      obtain ⟨hk66, hk67⟩ := Expr.ne_zero_of_mand_ne_zero hm65
+      have b68 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_3 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+      have b69 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b70 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+      have b71 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+        b69.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk67; have h2 := b70.le; omega)
+      have b72 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s77 - 1) :=
+        (Bounded.floordiv b71 b68 (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b73 : Bounded kernel.sizeArgs L e2 (0) ((s27 * s77) - s27) :=
+        (Bounded.mul_point_left b68 b72 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_14 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b74 : Bounded kernel.sizeArgs L e4 (0) (s27 - 1) :=
+        (Bounded.mod b71 b68 (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (Rem.divisor (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b75 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b76 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+        (Bounded.weak (2))
+      have b77 : Bounded kernel.sizeArgs L e3 (((s27) / 2)) (((s27) / 2)) :=
+        (Bounded.floordiv b68 b76 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b78 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-((s27) / 2)) (-((s27) / 2)) :=
+        (Bounded.mul_npoint_left b75 b77 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b79 : Bounded kernel.sizeArgs L e5 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
+        (Bounded.add b68 b78 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b80 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
+        (Bounded.cast b79 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+      have b82 : Bounded kernel.sizeArgs L e4 (s27 - ((s27) / 2)) (s27 - 1) :=
+        b74.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk66; have h2 := b80.ge; have := Bounded.cast_eval (t := .i32) b74 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)); have c81 := Bounded.cast (t := .i32) b74 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)); omega)
+      have b83 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 0 .i64)) (-s27) (-s27) :=
+        (Bounded.mul_npoint_left b75 b68 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_17 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b84 : Bounded kernel.sizeArgs L (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) (-((s27) / 2)) (-1) :=
+        (Bounded.add b82 b83 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega)) (by omega) (by omega))
+      have b85 : Bounded kernel.sizeArgs L (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3) (0) (-1 + ((s27) / 2)) :=
+        (Bounded.add b84 b77 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b86 : Bounded kernel.sizeArgs L (.add e2 (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3)) (0) ((s27 * s77) - s27 - 1 + ((s27) / 2)) :=
+        (Bounded.add b73 b85 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_18 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      exact b86.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_3 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) True.intro), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 (And.intro A2 (And.intro A3 (And.intro A4 True.intro))))), ?_, ?_, ?_⟩
+  · have b87 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b88 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+      (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+    exact And.intro b87.agree b88.agree
+  · intro hm89
+    have b90 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b91 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+      (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+    have b92 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+      b90.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm89; have h2 := b91.le; omega)
+    exact b92.agree
+  · intro hm93
+    refine And.intro ?_ ?_
+    · refine And.intro ?_ ?_
+      · exact True.intro
+      · exact True.intro
+    · refine And.intro ?_ ?_
+      · refine And.intro ?_ (And.intro ?_ ?_)
+        · have b94 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b95 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+          have b96 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+            b94.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm93; have h2 := b95.le; omega)
+          have b97 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_3 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+          have b98 : Bounded kernel.sizeArgs L e4 (0) (s27 - 1) :=
+            (Bounded.mod b96 b97 (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (Rem.divisor (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+          have b99 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b100 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+            (Bounded.weak (2))
+          have b101 : Bounded kernel.sizeArgs L e3 (((s27) / 2)) (((s27) / 2)) :=
+            (Bounded.floordiv b97 b100 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+          have b102 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-((s27) / 2)) (-((s27) / 2)) :=
+            (Bounded.mul_npoint_left b99 b101 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+          have b103 : Bounded kernel.sizeArgs L e5 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
+            (Bounded.add b97 b102 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+          exact And.intro b98.agree b103.agree
+        · intro hk104
+          refine And.intro ?_ (And.intro ?_ ?_)
+          · have b105 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b106 : Bounded kernel.sizeArgs L (.size 1 .i32) ((s27 * s77)) ((s27 * s77)) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_1 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+            have b107 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+              b105.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm93; have h2 := b106.le; omega)
+            have b108 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27) (s27) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_3 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+            have b109 : Bounded kernel.sizeArgs L e4 (0) (s27 - 1) :=
+              (Bounded.mod b107 b108 (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (Rem.divisor (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+            have b110 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+              (Bounded.weak (-1))
+            have b111 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+              (Bounded.weak (2))
+            have b112 : Bounded kernel.sizeArgs L e3 (((s27) / 2)) (((s27) / 2)) :=
+              (Bounded.floordiv b108 b111 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+            have b113 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-((s27) / 2)) (-((s27) / 2)) :=
+              (Bounded.mul_npoint_left b110 b112 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+            have b114 : Bounded kernel.sizeArgs L e5 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
+              (Bounded.add b108 b113 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+            have b115 : Bounded kernel.sizeArgs L e4 (0) (s27 - 1 - ((s27) / 2)) :=
+              b109.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk104; have h2 := b114.le; omega)
+            exact And.intro b115.agree b114.agree
+          · intro hk116
+            exact True.intro
+          · intro hk117
+            exact True.intro
+        · intro hk118
+          exact True.intro
+      · exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int) (hb : Bounds aux_a0 aux_a1 s27 s77) (hg : Guards aux_a0 aux_a1 s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt aux_a0 aux_a1 s27 s77 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe aux_a0 aux_a1 s27 s77 hb hg L hL hs)).1
 
 end Instances.Rotary_PoiFusedAddCatMulNegSlice0

@@ -14,35 +14,44 @@ Guards (each `≥ 0`): `2147483647 - 3 * (s97 * s98)`, `2147483647 - (s97 * s98)
 Size arguments: `ks0` = `3 * s98` (`sizes 0`, declared i64, narrowed to i32), `ks1` = `s98` (`sizes 1`, declared i64, narrowed to i32), `xnumel` = `3 * (s97 * s98)` (`sizes 2`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 74 side conditions proved.
 Note: 1 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
+Quotient/remainder rules: 13 of 13 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: divisor >= 1 (1 checker condition(s): DIVISOR|n7|lower|launched lanes).
-* `side_1`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n19|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n19|upper|xmask).
-* `side_2`: intermediate fits the narrowed type; size argument fits int32 (6 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp13, FITS_NARROW|n10|lower|not tmp7 & xmask & tmp9 ...).
-* `side_3`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n8|upper|not tmp7 & xmask & not tmp13, FITS_NARROW|n8|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n8|upper|tmp7 & xmask ...).
-* `side_4`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n0|upper|launched lanes).
-* `side_5`: intermediate fits the narrowed type (10 checker condition(s): FITS_NARROW|n10|upper|tmp7 & xmask, FITS_NARROW|n19|lower|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n19|lower|xmask ...).
-* `side_6`: intermediate fits the narrowed type (2 checker condition(s): FITS_NARROW|n30|upper|not tmp7 & xmask & not tmp13, FITS_NARROW|n30|upper|xmask).
-* `side_7`: intermediate fits the narrowed type (5 checker condition(s): FITS_NARROW|n24|lower|not tmp7 & xmask & not tmp13, FITS_NARROW|n24|lower|not tmp7 & xmask & tmp9, FITS_NARROW|n24|lower|not tmp7 & xmask & tmp9 & tmp12 ...).
-* `side_8`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|lower|launched lanes).
-* `side_9`: intermediate fits the narrowed type (5 checker condition(s): FITS_NARROW|n24|upper|not tmp7 & xmask & not tmp13, FITS_NARROW|n24|upper|not tmp7 & xmask & tmp9, FITS_NARROW|n24|upper|not tmp7 & xmask & tmp9 & tmp12 ...).
-* `side_10`: intermediate fits the narrowed type (6 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n20|upper|xmask, FITS_NARROW|n30|lower|not tmp7 & xmask & not tmp13 ...).
-* `side_11`: size argument fits int32 (1 checker condition(s): SIZE_ARG_FITS|n7|upper|launched lanes).
-* `side_12`: intermediate fits the narrowed type (5 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp13, FITS_NARROW|n10|upper|not tmp7 & xmask & tmp9 ...).
-* `side_13`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n11|upper|tmp7 & xmask, FITS_NARROW|n21|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n32|upper|not tmp7 & xmask & not tmp13 ...).
-* `side_14`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n13|upper|launched lanes).
-* `side_15`: intermediate fits the narrowed type (4 checker condition(s): FITS_NARROW|n9|upper|not tmp7 & xmask & not tmp13, FITS_NARROW|n9|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n9|upper|tmp7 & xmask ...).
-* `side_16`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n21|upper|xmask).
-* `side_17`: intermediate fits the narrowed type (1 checker condition(s): FITS_NARROW|n11|upper|xmask).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 2 fits int32.
+* `side_1`: size argument 2 fits int32.
+* `side_2`: size argument 0 fits int32.
+* `side_3`: size argument 0 fits int32.
+* `side_4`: divisor >= 1.
+* `side_5`: intermediate fits i32: e2; intermediate fits i32: (.cast .i32 e2); cast in a mask atom fits.
+* `side_6`: size argument 1 fits int32.
+* `side_7`: size argument 1 fits int32.
+* `side_8`: intermediate fits i32: (.floordiv e0 (.size 0 .i64)).
+* `side_9`: intermediate fits i32: e1.
+* `side_10`: intermediate fits i32: (.add e1 e2).
+* `side_11`: intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5).
+* `side_12`: intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5).
+* `side_13`: factor >= 0; point factor >= 0.
+* `side_14`: intermediate fits i32: e1.
+* `side_15`: intermediate fits i32: (.mul (.weak (-1)) (.size 1 .i64)); intermediate fits i32: (.add e2 (.mul (.weak (-1)) (.size 1 .i64))); intermediate fits i32: (.add e1 .
+* `side_16`: intermediate fits i32: (.mul (.weak (-1)) (.size 1 .i64)).
+* `side_17`: intermediate fits i32: (.add e2 (.mul (.weak (-1)) (.size 1 .i64))); intermediate fits i32: (.add e2 (.mul (.weak (-2)) (.size 1 .i64))).
+* `side_18`: intermediate fits i32: (.add e1 (.add e2 (.mul (.weak (-1)) (.size 1 .i64)))).
+* `side_19`: intermediate fits i32: (.mul (.weak (-2)) (.size 1 .i64)).
+* `side_20`: intermediate fits i32: (.mul (.weak (-2)) (.size 1 .i64)).
+* `side_21`: intermediate fits i32: (.add e1 (.add e2 (.mul (.weak (-2)) (.size 1 .i64)))).
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.Stack3_PoiFusedStack0
 
@@ -69,164 +78,501 @@ def e5 : Expr := (.mul (.weak 2) (.size 1 .i64))
 /-- Shared subterm. -/
 def e6 : Expr := (.mand (.cmp .ge e2 (.size 1 .i64)) (.cmp .lt e2 e5))
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := (.add e1 e2),
+  mask := (.mand e3 e4), other := "0.0" }
+
+/-- Load 1. -/
+def load1 : Load := { ptr := 1, offset := (.add e1 (.add e2 (.mul (.weak (-1)) (.size 1 .i64)))),
+  mask := (.mand e6 e4), other := "0.0" }
+
+/-- Load 2. -/
+def load2 : Load := { ptr := 2, offset := (.add e1 (.add e2 (.mul (.weak (-2)) (.size 1 .i64)))),
+  mask := (.mand (.cmp .ge (.cast .i32 e2) (.cast .i32 e5)) e4), other := "0.0" }
+
 /-- The kernel `triton_poi_fused_stack_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_stack_0"
   sizeArgs := [0, 1]
-  loads := [
-    { ptr := 0, offset := (.add e1 e2),
-      mask := (.mand e3 e4), other := "0.0" },
-    { ptr := 1, offset := (.add e1 (.add e2 (.mul (.weak (-1)) (.size 1 .i64)))),
-      mask := (.mand e6 e4), other := "0.0" },
-    { ptr := 2, offset := (.add e1 (.add e2 (.mul (.weak (-2)) (.size 1 .i64)))),
-      mask := (.mand (.cmp .ge (.cast .i32 e2) (.cast .i32 e5)) e4), other := "0.0" }
-  ]
+  loads := [load0, load1, load2]
   store := { ptr := 3, offset := e0,
     mask := e4,
     value := (.select e3 (.load 0) (.select e6 (.load 1) (.load 2))) }
 
-/-- divisor >= 1. Origin: 1 checker condition(s): DIVISOR|n7|lower|launched lanes. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (s97 : Int) (s98 : Int) : Prop := 2 ≤ s97 ∧ 2 ≤ s98
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (s97 : Int) (s98 : Int) : Prop := 0 ≤ 2147483647 - 3 * (s97 * s98) ∧ 0 ≤ 2147483647 - (s97 * s98)
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (s97 : Int) (s98 : Int) (L : Lane) : Prop := L.sizes 0 = 3 * s98 ∧ L.sizes 1 = s98 ∧ L.sizes 2 = 3 * (s97 * s98)
+
+/-- size argument 2 fits int32. -/
 theorem side_0 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 3 * s98 - 1 := by
+    : 0 ≤ 3 * (s97 * s98) + 2147483648 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n19|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n19|upper|xmask. -/
+/-- size argument 2 fits int32. -/
 theorem side_1 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ s98 + 2147483647 := by
+    : 0 ≤ 2147483647 - 3 * (s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type; size argument fits int32. Origin: 6 checker condition(s): FITS_NARROW|n10|lower|not tmp7 & xmask, FITS_NARROW|n10|lower|not tmp7 & xmask & not tmp13, FITS_NARROW|n10|lower|not tmp7 & xmask & tmp9 .... -/
+/-- size argument 0 fits int32. -/
 theorem side_2 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ s98 + 2147483648 := by
+    : 0 ≤ 3 * s98 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n8|upper|not tmp7 & xmask & not tmp13, FITS_NARROW|n8|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n8|upper|tmp7 & xmask .... -/
+/-- size argument 0 fits int32. -/
 theorem side_3 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483648 - s97 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - 3 * s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n0|upper|launched lanes. -/
+/-- divisor >= 1. -/
 theorem side_4 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483647 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 3 * s98 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 10 checker condition(s): FITS_NARROW|n10|upper|tmp7 & xmask, FITS_NARROW|n19|lower|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n19|lower|xmask .... -/
+/-- intermediate fits i32: e2; intermediate fits i32: (.cast .i32 e2); cast in a mask atom fits. -/
 theorem side_5 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483648 - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - 3 * s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 2 checker condition(s): FITS_NARROW|n30|upper|not tmp7 & xmask & not tmp13, FITS_NARROW|n30|upper|xmask. -/
+/-- size argument 1 fits int32. -/
 theorem side_6 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2 * s98 + 2147483647 := by
+    : 0 ≤ s98 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 5 checker condition(s): FITS_NARROW|n24|lower|not tmp7 & xmask & not tmp13, FITS_NARROW|n24|lower|not tmp7 & xmask & tmp9, FITS_NARROW|n24|lower|not tmp7 & xmask & tmp9 & tmp12 .... -/
+/-- size argument 1 fits int32. -/
 theorem side_7 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2 * s98 + 2147483648 := by
+    : 0 ≤ 2147483647 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.166667 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n7|lower|launched lanes. -/
+/-- intermediate fits i32: (.floordiv e0 (.size 0 .i64)). -/
 theorem side_8 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 3 * s98 + 2147483648 := by
+    : 0 ≤ 2147483648 - s97 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.166667 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 5 checker condition(s): FITS_NARROW|n24|upper|not tmp7 & xmask & not tmp13, FITS_NARROW|n24|upper|not tmp7 & xmask & tmp9, FITS_NARROW|n24|upper|not tmp7 & xmask & tmp9 & tmp12 .... -/
+/-- intermediate fits i32: e1. -/
 theorem side_9 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483647 - 2 * s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s98 + 2147483647 - (s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.333333 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 6 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n20|upper|xmask, FITS_NARROW|n30|lower|not tmp7 & xmask & not tmp13 .... -/
+/-- intermediate fits i32: (.add e1 e2). -/
 theorem side_10 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483648 - 2 * s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - (s97 * s98) - 2 * s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.666667 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- size argument fits int32. Origin: 1 checker condition(s): SIZE_ARG_FITS|n7|upper|launched lanes. -/
+/-- intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5). -/
 theorem side_11 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483647 - 3 * s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2 * s98 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 5 checker condition(s): FITS_NARROW|n10|upper|not tmp7 & xmask, FITS_NARROW|n10|upper|not tmp7 & xmask & not tmp13, FITS_NARROW|n10|upper|not tmp7 & xmask & tmp9 .... -/
+/-- intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5). -/
 theorem side_12 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483648 - 3 * s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - 2 * s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.333333 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n11|upper|tmp7 & xmask, FITS_NARROW|n21|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n32|upper|not tmp7 & xmask & not tmp13 .... -/
+/-- factor >= 0; point factor >= 0. -/
 theorem side_13 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483648 - (s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s98 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n13|upper|launched lanes. -/
+/-- intermediate fits i32: e1. -/
 theorem side_14 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483647 - 3 * (s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s97 + 2 * s98 + 2147483646 - 2 * (s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.666667 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 4 checker condition(s): FITS_NARROW|n9|upper|not tmp7 & xmask & not tmp13, FITS_NARROW|n9|upper|not tmp7 & xmask & tmp9 & tmp12, FITS_NARROW|n9|upper|tmp7 & xmask .... -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 1 .i64)); intermediate fits i32: (.add e2 (.mul (.weak (-1)) (.size 1 .i64))); intermediate fits i32: (.add e1 (.add e2 (.mul (.weak (-1)) (.size 1 .i64)))). -/
 theorem side_15 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ s98 + 2147483647 - (s97 * s98) := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483649 - 2 * s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.333333 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n21|upper|xmask. -/
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 1 .i64)). -/
 theorem side_16 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483648 - (s97 * s98) - s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s98 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits the narrowed type. Origin: 1 checker condition(s): FITS_NARROW|n11|upper|xmask. -/
+/-- intermediate fits i32: (.add e2 (.mul (.weak (-1)) (.size 1 .i64))); intermediate fits i32: (.add e2 (.mul (.weak (-2)) (.size 1 .i64))). -/
 theorem side_17 (s97 : Int) (s98 : Int)
     (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
     (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
-    : 0 ≤ 2147483648 - (s97 * s98) - 2 * s98 := by
-  have m0 : 0 ≤ (s97 - 2) * (s98 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.166667 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- intermediate fits i32: (.add e1 (.add e2 (.mul (.weak (-1)) (.size 1 .i64)))). -/
+theorem side_18 (s97 : Int) (s98 : Int)
+    (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
+    (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
+    : 0 ≤ s97 + s98 + 2147483647 - 2 * (s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.666667 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: (.mul (.weak (-2)) (.size 1 .i64)). -/
+theorem side_19 (s97 : Int) (s98 : Int)
+    (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
+    (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
+    : 0 ≤ 2147483648 - 2 * s98 := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.333333 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: (.mul (.weak (-2)) (.size 1 .i64)). -/
+theorem side_20 (s97 : Int) (s98 : Int)
+    (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
+    (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
+    : 0 ≤ 2 * s98 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: (.add e1 (.add e2 (.mul (.weak (-2)) (.size 1 .i64)))). -/
+theorem side_21 (s97 : Int) (s98 : Int)
+    (h_s97 : 2 ≤ s97) (h_s98 : 2 ≤ s98)
+    (g0 : 0 ≤ 2147483647 - 3 * (s97 * s98)) (g1 : 0 ≤ 2147483647 - (s97 * s98))
+    : 0 ≤ 2147483648 - (s97 * s98) := by
+  have m0 := shift_mul2 h_s97 h_s98
+  -- certificate: claim = 0.333333 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s97 s98)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s97 s98 L) : kernel.Safe L := by
+  obtain ⟨h_s97, h_s98⟩ := hb
+  obtain ⟨g0, g1⟩ := hg
+  obtain ⟨z0, z1, z2⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b2 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        exact And.intro b1.agree b2.agree
+      · intro hk3
+        have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b5 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        have b6 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+          b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b5.le; omega)
+        have b7 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        have b8 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+          (Bounded.mod b6 b7 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+        have b9 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        exact And.intro b8.agree b9.agree
+    · intro hm10
+      obtain ⟨hk11, hk12⟩ := Expr.ne_zero_of_mand_ne_zero hm10
+      have b13 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b14 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b15 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b16 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+        b14.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk12; have h2 := b15.le; omega)
+      have b17 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b18 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+        (Bounded.mod b16 b17 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b19 : Bounded kernel.sizeArgs L (.size 1 .i64) (1) (s98) :=
+        b13.ge_of_ge (by have h1 := Expr.lt_of_cmp_ne_zero hk11; have h2 := b18.ge; omega)
+      have b20 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s97 - 1) :=
+        (Bounded.floordiv b16 b17 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Quot.exact (s97) (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b21 : Bounded kernel.sizeArgs L e1 (0) ((s97 * s98) - s98) :=
+        (Bounded.mul_nonneg b19 b20 (by omega) (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b22 : Bounded kernel.sizeArgs L (.add e1 e2) (0) ((s97 * s98) + 2 * s98 - 1) :=
+        (Bounded.add b21 b18 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      exact b22.agree
+  have A1 : load1.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b23 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b24 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        exact And.intro b23.agree b24.agree
+      · intro hk25
+        refine Or.inl (And.intro ?_ ?_)
+        · have b26 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b27 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b28 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+            b26.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk25; have h2 := b27.le; omega)
+          have b29 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b30 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+            (Bounded.mod b28 b29 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+          have b31 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          exact And.intro b30.agree b31.agree
+        · intro hk32
+          have b33 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b34 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b35 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+            b33.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk25; have h2 := b34.le; omega)
+          have b36 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b37 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+            (Bounded.mod b35 b36 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+          have b38 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b39 : Bounded kernel.sizeArgs L e2 (s98) (3 * s98 - 1) :=
+            b37.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk32; have h2 := b38.ge; omega)
+          have b40 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+            (Bounded.weak (2))
+          have b41 : Bounded kernel.sizeArgs L e5 (2 * s98) (2 * s98) :=
+            (Bounded.mul_point_left b40 b38 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_12 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+          exact And.intro b39.agree b41.agree
+    · intro hm42
+      obtain ⟨hk43, hk44⟩ := Expr.ne_zero_of_mand_ne_zero hm42
+      obtain ⟨hk45, hk46⟩ := Expr.ne_zero_of_mand_ne_zero hk43
+      have b47 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b48 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b49 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b50 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+        b48.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk44; have h2 := b49.le; omega)
+      have b51 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b52 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+        (Bounded.mod b50 b51 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b53 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+        (Bounded.weak (2))
+      have b54 : Bounded kernel.sizeArgs L e5 (2 * s98) (2 * s98) :=
+        (Bounded.mul_point_left b53 b47 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_12 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b55 : Bounded kernel.sizeArgs L e2 (0) (2 * s98 - 1) :=
+        b52.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk46; have h2 := b54.le; omega)
+      have b56 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (2 * s98 - 1) :=
+        b47.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk45; have h2 := b55.le; omega)
+      have b57 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s97 - 1) :=
+        (Bounded.floordiv b50 b51 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Quot.exact (s97) (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b58 : Bounded kernel.sizeArgs L e1 (0) (2 * (s97 * s98) + 1 - s97 - 2 * s98) :=
+        (Bounded.mul_nonneg b56 b57 (by have := side_13 s97 s98 h_s97 h_s98 g0 g1; omega) (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_14 s97 s98 h_s97 h_s98 g0 g1; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b59 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b60 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 1 .i64)) (1 - 2 * s98) (-s98) :=
+        (Bounded.mul_npoint_left b59 b56 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_15 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_16 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b61 : Bounded kernel.sizeArgs L (.add e2 (.mul (.weak (-1)) (.size 1 .i64))) (1 - 2 * s98) (s98 - 1) :=
+        (Bounded.add b55 b60 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_15 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_17 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b62 : Bounded kernel.sizeArgs L (.add e1 (.add e2 (.mul (.weak (-1)) (.size 1 .i64)))) (1 - 2 * s98) (2 * (s97 * s98) - s97 - s98) :=
+        (Bounded.add b58 b61 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_15 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_18 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      exact b62.agree
+  have A2 : load2.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b63 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b64 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        exact And.intro b63.agree b64.agree
+      · intro hk65
+        have b66 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b67 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        have b68 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+          b66.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk65; have h2 := b67.le; omega)
+        have b69 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        have b70 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+          (Bounded.mod b68 b69 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+        have b71 : Bounded kernel.sizeArgs L (.cast .i32 e2) (0) (3 * s98 - 1) :=
+          (Bounded.cast b70 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        have b72 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+          (Bounded.weak (2))
+        have b73 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        have b74 : Bounded kernel.sizeArgs L e5 (2 * s98) (2 * s98) :=
+          (Bounded.mul_point_left b72 b73 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_12 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+        have b75 : Bounded kernel.sizeArgs L (.cast .i32 e5) (2 * s98) (2 * s98) :=
+          (Bounded.cast b74 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_12 s97 s98 h_s97 h_s98 g0 g1; omega)))
+        exact And.intro b71.agree b75.agree
+    · intro hm76
+      obtain ⟨hk77, hk78⟩ := Expr.ne_zero_of_mand_ne_zero hm76
+      have b79 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b80 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b81 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b82 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+        b80.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk78; have h2 := b81.le; omega)
+      have b83 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b84 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s97 - 1) :=
+        (Bounded.floordiv b82 b83 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Quot.exact (s97) (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_8 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b85 : Bounded kernel.sizeArgs L e1 (0) ((s97 * s98) - s98) :=
+        (Bounded.mul_point_left b79 b84 (by have := side_13 s97 s98 h_s97 h_s98 g0 g1; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s97 s98 h_s97 h_s98 g0 g1; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b86 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+        (Bounded.mod b82 b83 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b87 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+        (Bounded.weak (2))
+      have b88 : Bounded kernel.sizeArgs L e5 (2 * s98) (2 * s98) :=
+        (Bounded.mul_point_left b87 b79 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_12 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b89 : Bounded kernel.sizeArgs L (.cast .i32 e5) (2 * s98) (2 * s98) :=
+        (Bounded.cast b88 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_12 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b91 : Bounded kernel.sizeArgs L e2 (2 * s98) (3 * s98 - 1) :=
+        b86.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk77; have h2 := b89.ge; have := Bounded.cast_eval (t := .i32) b86 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)); have c90 := Bounded.cast (t := .i32) b86 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)); omega)
+      have b92 : Bounded kernel.sizeArgs L (.weak (-2)) (-2) (-2) :=
+        (Bounded.weak (-2))
+      have b93 : Bounded kernel.sizeArgs L (.mul (.weak (-2)) (.size 1 .i64)) (-2 * s98) (-2 * s98) :=
+        (Bounded.mul_npoint_left b92 b79 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_19 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_20 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b94 : Bounded kernel.sizeArgs L (.add e2 (.mul (.weak (-2)) (.size 1 .i64))) (0) (s98 - 1) :=
+        (Bounded.add b91 b93 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_17 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b95 : Bounded kernel.sizeArgs L (.add e1 (.add e2 (.mul (.weak (-2)) (.size 1 .i64)))) (0) ((s97 * s98) - 1) :=
+        (Bounded.add b85 b94 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_21 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      exact b95.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)) (And.intro (And.intro (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)) True.intro)), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 (And.intro A2 True.intro))), ?_, ?_, ?_⟩
+  · have b96 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b97 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+      (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+    exact And.intro b96.agree b97.agree
+  · intro hm98
+    have b99 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b100 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+      (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+    have b101 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+      b99.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm98; have h2 := b100.le; omega)
+    exact b101.agree
+  · intro hm102
+    refine And.intro ?_ (And.intro ?_ ?_)
+    · have b103 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b104 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b105 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+        b103.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm102; have h2 := b104.le; omega)
+      have b106 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      have b107 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+        (Bounded.mod b105 b106 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+      have b108 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+      exact And.intro b107.agree b108.agree
+    · intro hk109
+      exact True.intro
+    · intro hk110
+      refine And.intro ?_ (And.intro ?_ ?_)
+      · refine Or.inl (And.intro ?_ ?_)
+        · have b111 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b112 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b113 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+            b111.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm102; have h2 := b112.le; omega)
+          have b114 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b115 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+            (Bounded.mod b113 b114 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+          have b116 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          exact And.intro b115.agree b116.agree
+        · intro hk117
+          have b118 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b119 : Bounded kernel.sizeArgs L (.size 2 .i32) (3 * (s97 * s98)) (3 * (s97 * s98)) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_1 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b120 : Bounded kernel.sizeArgs L e0 (0) (3 * (s97 * s98) - 1) :=
+            b118.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm102; have h2 := b119.le; omega)
+          have b121 : Bounded kernel.sizeArgs L (.size 0 .i64) (3 * s98) (3 * s98) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_3 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b122 : Bounded kernel.sizeArgs L e2 (0) (3 * s98 - 1) :=
+            (Bounded.mod b120 b121 (by omega) (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega) (Rem.divisor (by have := side_4 s97 s98 h_s97 h_s98 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+          have b123 : Bounded kernel.sizeArgs L (.size 1 .i64) (s98) (s98) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_6 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_7 s97 s98 h_s97 h_s98 g0 g1; omega)))
+          have b124 : Bounded kernel.sizeArgs L e2 (s98) (3 * s98 - 1) :=
+            b122.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk117; have h2 := b123.ge; omega)
+          have b125 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
+            (Bounded.weak (2))
+          have b126 : Bounded kernel.sizeArgs L e5 (2 * s98) (2 * s98) :=
+            (Bounded.mul_point_left b125 b123 (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s97 s98 h_s97 h_s98 g0 g1; omega) (by have := side_12 s97 s98 h_s97 h_s98 g0 g1; omega)) (by omega) (by omega))
+          exact And.intro b124.agree b126.agree
+      · intro hk127
+        obtain ⟨hk128, hk129⟩ := Expr.ne_zero_of_mand_ne_zero hk127
+        exact True.intro
+      · intro hk130
+        exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (s97 : Int) (s98 : Int) (hb : Bounds s97 s98) (hg : Guards s97 s98)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s97 s98 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe s97 s98 hb hg L hL hs)).1
 
 end Instances.Stack3_PoiFusedStack0

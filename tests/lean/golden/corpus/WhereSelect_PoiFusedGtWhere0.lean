@@ -14,17 +14,22 @@ Guards (each `≥ 0`): `2147483647 - (s27 * s77)`.
 Size arguments: `xnumel` = `(s27 * s77)` (`sizes 0`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 1 side conditions proved.
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: element count fits its declared type (1 checker condition(s): NUMEL_FITS|n5|upper|launched lanes).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 0 fits int32.
+* `side_1`: size argument 0 fits int32.
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.WhereSelect_PoiFusedGtWhere0
 
@@ -36,32 +41,115 @@ def e0 : Expr := (.add (.mul (.programId 0) (.block 0)) (.arange 0))
 /-- Shared subterm. -/
 def e1 : Expr := (.cmp .lt e0 (.size 0 .i32))
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := e0,
+  mask := e1, other := "undef" }
+
+/-- Load 1. -/
+def load1 : Load := { ptr := 1, offset := e0,
+  mask := e1, other := "undef" }
+
 /-- The kernel `triton_poi_fused_gt_where_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_gt_where_0"
   sizeArgs := []
-  loads := [
-    { ptr := 0, offset := e0,
-      mask := e1, other := "undef" },
-    { ptr := 1, offset := e0,
-      mask := e1, other := "undef" }
-  ]
+  loads := [load0, load1]
   store := { ptr := 2, offset := e0,
     mask := e1,
     value := (.bin "where:fp32#0" (.bin "gt:i1" (.load 0) (.const "0.0")) (.bin "where:fp32#1" (.load 0) (.load 1))) }
 
-/-- element count fits its declared type. Origin: 1 checker condition(s): NUMEL_FITS|n5|upper|launched lanes. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (s27 : Int) (s77 : Int) : Prop := 2 ≤ s27 ∧ 2 ≤ s77
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (s27 : Int) (s77 : Int) : Prop := 0 ≤ 2147483647 - (s27 * s77)
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (s27 : Int) (s77 : Int) (L : Lane) : Prop := L.sizes 0 = (s27 * s77)
+
+/-- size argument 0 fits int32. -/
 theorem side_0 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483647 - (s27 * s77) := by
-  have m0 : 0 ≤ (s27 - 2) * (s77 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ (s27 * s77) + 2147483648 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- size argument 0 fits int32. -/
+theorem side_1 (s27 : Int) (s77 : Int)
+    (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ 2147483647 - (s27 * s77))
+    : 0 ≤ 2147483647 - (s27 * s77) := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s27 s77 L) : kernel.Safe L := by
+  obtain ⟨h_s27, h_s77⟩ := hb
+  have g0 : 0 ≤ 2147483647 - (s27 * s77) := hg
+  have z0 : L.sizes 0 = (s27 * s77) := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b2 : Bounded kernel.sizeArgs L (.size 0 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+      exact And.intro b1.agree b2.agree
+    · intro hm3
+      have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b5 : Bounded kernel.sizeArgs L (.size 0 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+      have b6 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+        b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm3; have h2 := b5.le; omega)
+      exact b6.agree
+  have A1 : load1.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · have b7 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b8 : Bounded kernel.sizeArgs L (.size 0 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+      exact And.intro b7.agree b8.agree
+    · intro hm9
+      have b10 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b11 : Bounded kernel.sizeArgs L (.size 0 .i32) ((s27 * s77)) ((s27 * s77)) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+      have b12 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+        b10.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm9; have h2 := b11.le; omega)
+      exact b12.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) True.intro, Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
+  · have b13 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b14 : Bounded kernel.sizeArgs L (.size 0 .i32) ((s27 * s77)) ((s27 * s77)) :=
+      (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+    exact And.intro b13.agree b14.agree
+  · intro hm15
+    have b16 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b17 : Bounded kernel.sizeArgs L (.size 0 .i32) ((s27 * s77)) ((s27 * s77)) :=
+      (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0; omega)))
+    have b18 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
+      b16.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm15; have h2 := b17.le; omega)
+    exact b18.agree
+  · intro hm19
+    refine And.intro ?_ ?_
+    · refine And.intro ?_ ?_
+      · exact True.intro
+      · exact True.intro
+    · refine And.intro ?_ ?_
+      · exact True.intro
+      · exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s27 s77)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s27 s77 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe s27 s77 hb hg L hL hs)).1
 
 end Instances.WhereSelect_PoiFusedGtWhere0

@@ -13,25 +13,75 @@ Shape symbols and lower bounds: `s12 ≥ 2`, `s48 ≥ 2`, `s66 ≥ 2`, `s85 ≥ 
 Guards (each `≥ 0`): `2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)`, `2147483647 - (s12 * s66)`, `2147483647 - (s48 * s66)`, `2147483647 - (s66 * s85)`.
 Size arguments: `ks0` = `2 * s12 + 2 * s48 + 2 * s85` (`sizes 0`, declared i64, narrowed to i32), `ks1` = `s12` (`sizes 1`, declared i64, narrowed to i32), `ks2` = `s48` (`sizes 2`, declared i64, narrowed to i32), `ks3` = `s85` (`sizes 3`, declared i64, narrowed to i32), `xnumel` = `2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)` (`sizes 4`, declared i32).
 Note: Hand-built from the captured kernel; side conditions hand-derived, not a checker's certificate.
+Quotient/remainder rules: 0 of 47 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
-What is and is not established here: the side conditions are closed by `narrowing_side`; the
-per-lane premise `Kernel.Safe` of `narrowing_exact` is what the checker's interval certificate derives
-from them, and that derivation is not yet formalised in Lean (see docs/lean.md).
+What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
+launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
+interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and
+`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,
+Triton's lowering (see docs/lean.md).
 
 ## Main results
-* `side_0`: ks0 = 2*s12 + 2*s48 + 2*s85 fits in int32 (also bounds x0 - ks1 - ks2 - ks3) (size argument ks0).
-* `side_1`: ks1 = s12 fits in int32 (size argument ks1).
-* `side_2`: ks2 = s48 fits in int32 (size argument ks2).
-* `side_3`: ks3 = s85 fits in int32 (size argument ks3).
-* `side_4`: the divisor ks0 of x0 = xindex % ks0 and x1 = xindex // ks0 is at least 1 (x0, x1).
-* `side_5`: loads 0 and 4: ks1*x1 + (column) <= s12*s66 - 1 under their masks (in_ptr0, in_ptr4 offsets).
-* `side_6`: loads 1 and 5: ks2*x1 + (column) <= s48*s66 - 1 under their masks (in_ptr1, in_ptr5 offsets).
-* `side_7`: loads 2, 3, 6, 7: ks3*x1 + (column) <= s66*s85 - 1 under their masks (in_ptr2, in_ptr3, in_ptr6, in_ptr7 offsets).
-* `narrowing_exact`: on every lane where `kernel.Safe` holds, the wide and narrowed kernels observe
-  the same loads and store (generic theorem `Narrowing.Kernel.narrowing_exact_of_safe`).
+* `side_0`: size argument 4 fits int32.
+* `side_1`: size argument 4 fits int32.
+* `side_2`: size argument 0 fits int32.
+* `side_3`: size argument 0 fits int32.
+* `side_4`: divisor >= 1.
+* `side_5`: intermediate fits i32: e3; intermediate fits i32: e19; cast in a mask atom fits.
+* `side_6`: intermediate fits i64: (.cast .i64 e3); intermediate fits i64: e4; cast in a mask atom fits.
+* `side_7`: size argument 1 fits int32.
+* `side_8`: size argument 1 fits int32.
+* `side_9`: intermediate fits i64: (.cast .i64 (.size 1 .i64)); intermediate fits i64: e5; cast in a mask atom fits; intermediate fits i64: (.cast .i64 e3); intermediate fi.
+* `side_10`: intermediate fits i64: (.cast .i64 (.size 1 .i64)); intermediate fits i64: e5; cast in a mask atom fits.
+* `side_11`: intermediate fits i64: (.cast .i64 e3); intermediate fits i64: e4.
+* `side_12`: size argument 2 fits int32.
+* `side_13`: size argument 2 fits int32.
+* `side_14`: intermediate fits i32: e7; intermediate fits i32: e20; cast in a mask atom fits.
+* `side_15`: intermediate fits i32: e7; intermediate fits i32: e20; cast in a mask atom fits.
+* `side_16`: size argument 3 fits int32; intermediate fits i32: (.add (.add e3 e12) e16).
+* `side_17`: size argument 3 fits int32.
+* `side_18`: intermediate fits i32: e8; intermediate fits i32: (.cast .i32 e8); intermediate fits i32: e19.
+* `side_19`: intermediate fits i32: e8; intermediate fits i32: (.cast .i32 e8).
+* `side_20`: intermediate fits i64: (.cast .i64 e8); intermediate fits i64: (.cast .i64 (.cast .i64 e8)).
+* `side_21`: intermediate fits i64: (.cast .i64 e8); intermediate fits i64: (.cast .i64 (.cast .i64 e8)).
+* `side_22`: intermediate fits i64: (.cast .i64 e3); intermediate fits i64: e4; intermediate fits i64: (.cast .i64 e23); intermediate fits i64: e24; cast in a mask atom fits.
+* `side_23`: intermediate fits i32: e1.
+* `side_24`: intermediate fits i32: e2.
+* `side_25`: intermediate fits i32: (.add e2 e3).
+* `side_26`: intermediate fits i64: (.cast .i64 e7); intermediate fits i64: e13; intermediate fits i64: (.cast .i64 e3); intermediate fits i64: e4; cast in a mask atom fits.
+* `side_27`: intermediate fits i64: (.cast .i64 e7); intermediate fits i64: e13; cast in a mask atom fits.
+* `side_28`: intermediate fits i64: (.cast .i64 e3); intermediate fits i64: e4; cast in a mask atom fits.
+* `side_29`: point factor >= 0.
+* `side_30`: intermediate fits i32: e11.
+* `side_31`: intermediate fits i32: e12; intermediate fits i32: (.add e12 e3); intermediate fits i32: (.add e11 (.add e12 e3)).
+* `side_32`: intermediate fits i32: e12.
+* `side_33`: intermediate fits i32: (.add e12 e3).
+* `side_34`: intermediate fits i32: (.add e11 (.add e12 e3)).
+* `side_35`: point factor >= 0.
+* `side_36`: intermediate fits i32: e15.
+* `side_37`: intermediate fits i32: e12; intermediate fits i32: (.add e3 e12).
+* `side_38`: intermediate fits i32: e16; intermediate fits i32: (.add e12 e23).
+* `side_39`: intermediate fits i32: e16.
+* `side_40`: intermediate fits i32: e17; intermediate fits i32: (.add (.add e3 e12) e16).
+* `side_41`: intermediate fits i32: e17.
+* `side_42`: intermediate fits i32: (.add e17 e3); intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)); intermediate fits i32: (.add e17 e23).
+* `side_43`: intermediate fits i32: e18; intermediate fits i32: e28.
+* `side_44`: intermediate fits i32: (.add e3 e12).
+* `side_45`: intermediate fits i32: (.add (.add e3 e12) e16); intermediate fits i32: e8; intermediate fits i32: (.cast .i32 e8).
+* `side_46`: intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)).
+* `side_47`: intermediate fits i32: e23; intermediate fits i32: (.cast .i32 e23); cast in a mask atom fits; intermediate fits i32: e19.
+* `side_48`: point factor >= 0.
+* `side_49`: intermediate fits i32: (.add e3 e12).
+* `side_50`: intermediate fits i32: (.add e2 e23).
+* `side_51`: intermediate fits i32: e8; intermediate fits i32: (.cast .i32 e8).
+* `side_52`: intermediate fits i32: (.add e11 (.add e12 e23)).
+* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
+* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
+  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
 -/
 
 set_option linter.unusedVariables false
+set_option maxHeartbeats 4000000
 
 namespace Instances.NestedCatAdd_PoiFusedAddCat0
 
@@ -130,113 +180,2308 @@ def e29 : Expr := (.mand (.cmp .ge (.cast .i32 e23) e20) e26)
 /-- Shared subterm. -/
 def e30 : Expr := (.mand e29 e10)
 
+/-- Load 0. -/
+def load0 : Load := { ptr := 0, offset := (.add e2 e3),
+  mask := (.mand (.mand e6 e9) e10), other := "0.0" }
+
+/-- Load 1. -/
+def load1 : Load := { ptr := 1, offset := (.add e11 (.add e12 e3)),
+  mask := (.mand (.mand e14 e9) e10), other := "0.0" }
+
+/-- Load 2. -/
+def load2 : Load := { ptr := 2, offset := e18,
+  mask := e22, other := "0.0" }
+
+/-- Load 3. -/
+def load3 : Load := { ptr := 3, offset := e18,
+  mask := e22, other := "0.0" }
+
+/-- Load 4. -/
+def load4 : Load := { ptr := 4, offset := (.add e2 e23),
+  mask := (.mand (.mand e25 e26) e10), other := "0.0" }
+
+/-- Load 5. -/
+def load5 : Load := { ptr := 5, offset := (.add e11 (.add e12 e23)),
+  mask := (.mand (.mand e27 e26) e10), other := "0.0" }
+
+/-- Load 6. -/
+def load6 : Load := { ptr := 6, offset := e28,
+  mask := e30, other := "0.0" }
+
+/-- Load 7. -/
+def load7 : Load := { ptr := 7, offset := e28,
+  mask := e30, other := "0.0" }
+
 /-- The kernel `triton_poi_fused_add_cat_0`: loads, store and the size arguments narrowed to `int32`. -/
 def kernel : Kernel where
   name := "triton_poi_fused_add_cat_0"
   sizeArgs := [0, 1, 2, 3]
-  loads := [
-    { ptr := 0, offset := (.add e2 e3),
-      mask := (.mand (.mand e6 e9) e10), other := "0.0" },
-    { ptr := 1, offset := (.add e11 (.add e12 e3)),
-      mask := (.mand (.mand e14 e9) e10), other := "0.0" },
-    { ptr := 2, offset := e18,
-      mask := e22, other := "0.0" },
-    { ptr := 3, offset := e18,
-      mask := e22, other := "0.0" },
-    { ptr := 4, offset := (.add e2 e23),
-      mask := (.mand (.mand e25 e26) e10), other := "0.0" },
-    { ptr := 5, offset := (.add e11 (.add e12 e23)),
-      mask := (.mand (.mand e27 e26) e10), other := "0.0" },
-    { ptr := 6, offset := e28,
-      mask := e30, other := "0.0" },
-    { ptr := 7, offset := e28,
-      mask := e30, other := "0.0" }
-  ]
+  loads := [load0, load1, load2, load3, load4, load5, load6, load7]
   store := { ptr := 8, offset := e0,
     mask := e10,
     value := (.un "to_bfloat16" (.select e9 (.select e9 (.select e6 (.un "to_float32" (.load 0)) (.select e14 (.un "to_float32" (.load 1)) (.select e21 (.bin "add" (.un "to_float32" (.load 2)) (.un "to_float32" (.load 3))) (.const "0.0")))) (.const "0.0")) (.select e26 (.select e25 (.un "to_float32" (.load 4)) (.select e27 (.un "to_float32" (.load 5)) (.select e29 (.bin "add" (.un "to_float32" (.load 6)) (.un "to_float32" (.load 7))) (.const "0.0")))) (.const "0.0")))) }
 
-/-- ks0 = 2*s12 + 2*s48 + 2*s85 fits in int32 (also bounds x0 - ks1 - ks2 - ks3). Origin: size argument ks0. -/
+/-- The shape symbols' lower bounds (Inductor's `var_to_range`). -/
+def Bounds (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) : Prop := 2 ≤ s12 ∧ 2 ≤ s48 ∧ 2 ≤ s66 ∧ 2 ≤ s85
+
+/-- Inductor's guards, each `0 ≤ g` (Dynamo re-checks them on every call). -/
+def Guards (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) : Prop := 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85) ∧ 0 ≤ 2147483647 - (s12 * s66) ∧ 0 ≤ 2147483647 - (s48 * s66) ∧ 0 ≤ 2147483647 - (s66 * s85)
+
+/-- The host passes each size argument as its recorded expression in the shape symbols. -/
+def SizesAt (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (L : Lane) : Prop := L.sizes 0 = 2 * s12 + 2 * s48 + 2 * s85 ∧ L.sizes 1 = s12 ∧ L.sizes 2 = s48 ∧ L.sizes 3 = s85 ∧ L.sizes 4 = 2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)
+
+/-- size argument 4 fits int32. -/
 theorem side_0 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483647 - 2 * s12 - 2 * s48 - 2 * s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) + 2147483648 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- ks1 = s12 fits in int32. Origin: size argument ks1. -/
+/-- size argument 4 fits int32. -/
 theorem side_1 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483647 - s12 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 1 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- ks2 = s48 fits in int32. Origin: size argument ks2. -/
+/-- size argument 0 fits int32. -/
 theorem side_2 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483647 - s48 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2 * s12 + 2 * s48 + 2 * s85 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- ks3 = s85 fits in int32. Origin: size argument ks3. -/
+/-- size argument 0 fits int32. -/
 theorem side_3 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483647 - s85 := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483647 - 2 * s12 - 2 * s48 - 2 * s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- the divisor ks0 of x0 = xindex % ks0 and x1 = xindex // ks0 is at least 1. Origin: x0, x1. -/
+/-- divisor >= 1. -/
 theorem side_4 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
     : 0 ≤ 2 * s12 + 2 * s48 + 2 * s85 - 1 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- loads 0 and 4: ks1*x1 + (column) <= s12*s66 - 1 under their masks. Origin: in_ptr0, in_ptr4 offsets. -/
+/-- intermediate fits i32: e3; intermediate fits i32: e19; cast in a mask atom fits. -/
 theorem side_5 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - (s12 * s66) := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 2147483648 - 2 * s12 - 2 * s48 - 2 * s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- loads 1 and 5: ks2*x1 + (column) <= s48*s66 - 1 under their masks. Origin: in_ptr1, in_ptr5 offsets. -/
+/-- intermediate fits i64: (.cast .i64 e3); intermediate fits i64: e4; cast in a mask atom fits. -/
 theorem side_6 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - (s48 * s66) := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ 9223372036854775808 - 2 * s12 - 2 * s48 - 2 * s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- loads 2, 3, 6, 7: ks3*x1 + (column) <= s66*s85 - 1 under their masks. Origin: in_ptr2, in_ptr3, in_ptr6, in_ptr7 offsets. -/
+/-- size argument 1 fits int32. -/
 theorem side_7 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
     (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
     (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
-    : 0 ≤ 2147483648 - (s66 * s85) := by
-  have m0 : 0 ≤ (s66 - 2) * (s85 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m1 : 0 ≤ (s48 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
-  have m2 : 0 ≤ (s12 - 2) * (s66 - 2) := Int.mul_nonneg (by omega) (by omega)
+    : 0 ≤ s12 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- **Narrowing is exact for this kernel on every lane where the per-lane premise holds**: the wide
-and narrowed kernels observe the same loads and the same store. -/
-theorem narrowing_exact (L : Lane) (h : kernel.Safe L) :
-    kernel.observe .wide L = kernel.observe .narrow L :=
-  (Kernel.narrowing_exact_of_safe h).1
+/-- size argument 1 fits int32. -/
+theorem side_8 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483647 - s12 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i64: (.cast .i64 (.size 1 .i64)); intermediate fits i64: e5; cast in a mask atom fits; intermediate fits i64: (.cast .i64 e3); intermediate fits i64: e4; intermediate fits i64: (.cast .i64 e23); intermediate fits i64: e24. -/
+theorem side_9 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s12 + 9223372036854775808 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i64: (.cast .i64 (.size 1 .i64)); intermediate fits i64: e5; cast in a mask atom fits. -/
+theorem side_10 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 9223372036854775807 - s12 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i64: (.cast .i64 e3); intermediate fits i64: e4. -/
+theorem side_11 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 9223372036854775808 - s12 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- size argument 2 fits int32. -/
+theorem side_12 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s48 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- size argument 2 fits int32. -/
+theorem side_13 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483647 - s48 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: e7; intermediate fits i32: e20; cast in a mask atom fits. -/
+theorem side_14 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s12 + s48 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: e7; intermediate fits i32: e20; cast in a mask atom fits. -/
+theorem side_15 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483647 - s12 - s48 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- size argument 3 fits int32; intermediate fits i32: (.add (.add e3 e12) e16). -/
+theorem side_16 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s85 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- size argument 3 fits int32. -/
+theorem side_17 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483647 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: e8; intermediate fits i32: (.cast .i32 e8); intermediate fits i32: e19. -/
+theorem side_18 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s12 + s48 + s85 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: e8; intermediate fits i32: (.cast .i32 e8). -/
+theorem side_19 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483647 - s12 - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i64: (.cast .i64 e8); intermediate fits i64: (.cast .i64 (.cast .i64 e8)). -/
+theorem side_20 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s12 + s48 + s85 + 9223372036854775808 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i64: (.cast .i64 e8); intermediate fits i64: (.cast .i64 (.cast .i64 e8)). -/
+theorem side_21 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 9223372036854775807 - s12 - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i64: (.cast .i64 e3); intermediate fits i64: e4; intermediate fits i64: (.cast .i64 e23); intermediate fits i64: e24; cast in a mask atom fits. -/
+theorem side_22 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 9223372036854775808 - s12 - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: e1. -/
+theorem side_23 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483648 - s66 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.0833333 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: e2. -/
+theorem side_24 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s12 + 2147483647 - (s12 * s66) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: (.add e2 e3). -/
+theorem side_25 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483648 - (s12 * s66) - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i64: (.cast .i64 e7); intermediate fits i64: e13; intermediate fits i64: (.cast .i64 e3); intermediate fits i64: e4; cast in a mask atom fits. -/
+theorem side_26 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s12 + s48 + 9223372036854775808 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i64: (.cast .i64 e7); intermediate fits i64: e13; cast in a mask atom fits. -/
+theorem side_27 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 9223372036854775807 - s12 - s48 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i64: (.cast .i64 e3); intermediate fits i64: e4; cast in a mask atom fits. -/
+theorem side_28 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 9223372036854775808 - s12 - s48 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- point factor >= 0. -/
+theorem side_29 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s48 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: e11. -/
+theorem side_30 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s48 + 2147483647 - (s48 * s66) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: e12; intermediate fits i32: (.add e12 e3); intermediate fits i32: (.add e11 (.add e12 e3)). -/
+theorem side_31 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483649 - s12 - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: e12. -/
+theorem side_32 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s12 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: (.add e12 e3). -/
+theorem side_33 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483648 - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: (.add e11 (.add e12 e3)). -/
+theorem side_34 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483648 - (s48 * s66) - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- point factor >= 0. -/
+theorem side_35 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s85 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: e15. -/
+theorem side_36 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s85 + 2147483647 - (s66 * s85) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: e12; intermediate fits i32: (.add e3 e12). -/
+theorem side_37 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483648 - s12 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: e16; intermediate fits i32: (.add e12 e23). -/
+theorem side_38 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483648 - s48 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: e16. -/
+theorem side_39 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s48 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: e17; intermediate fits i32: (.add (.add e3 e12) e16). -/
+theorem side_40 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483648 - s12 - s48 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: e17. -/
+theorem side_41 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s12 + s48 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: (.add e17 e3); intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)); intermediate fits i32: (.add e17 e23). -/
+theorem side_42 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483648 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: e18; intermediate fits i32: e28. -/
+theorem side_43 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483648 - (s66 * s85) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: (.add e3 e12). -/
+theorem side_44 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483648 - s12 - 2 * s48 - 2 * s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: (.add (.add e3 e12) e16); intermediate fits i32: e8; intermediate fits i32: (.cast .i32 e8). -/
+theorem side_45 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483648 - s12 - s48 - 2 * s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: (.mul (.weak (-1)) (.size 3 .i64)). -/
+theorem side_46 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s85 + 2147483647 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: e23; intermediate fits i32: (.cast .i32 e23); cast in a mask atom fits; intermediate fits i32: e19. -/
+theorem side_47 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483648 - s12 - s48 - s85 := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.25 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- point factor >= 0. -/
+theorem side_48 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s12 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: (.add e3 e12). -/
+theorem side_49 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s48 + s85 + 2147483648 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: (.add e2 e23). -/
+theorem side_50 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483648 - (s12 * s66) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: e8; intermediate fits i32: (.cast .i32 e8). -/
+theorem side_51 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ s12 + s85 + 2147483649 := by
+  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: (.add e11 (.add e12 e23)). -/
+theorem side_52 (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int)
+    (h_s12 : 2 ≤ s12) (h_s48 : 2 ≤ s48) (h_s66 : 2 ≤ s66) (h_s85 : 2 ≤ s85)
+    (g0 : 0 ≤ 2147483647 - 2 * (s12 * s66) - 2 * (s48 * s66) - 2 * (s66 * s85)) (g1 : 0 ≤ 2147483647 - (s12 * s66)) (g2 : 0 ≤ 2147483647 - (s48 * s66)) (g3 : 0 ≤ 2147483647 - (s66 * s85))
+    : 0 ≤ 2147483648 - (s48 * s66) := by
+  have m0 := shift_mul2 h_s66 h_s85
+  have m1 := shift_mul2 h_s48 h_s66
+  have m2 := shift_mul2 h_s12 h_s66
+  -- certificate: claim = 0.5 * g0 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
+theorem kernel_safe (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds s12 s48 s66 s85) (hg : Guards s12 s48 s66 s85)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s12 s48 s66 s85 L) : kernel.Safe L := by
+  obtain ⟨h_s12, h_s48, h_s66, h_s85⟩ := hb
+  obtain ⟨g0, g1, g2, g3⟩ := hg
+  obtain ⟨z0, z1, z2, z3, z4⟩ := hs
+  have A0 : load0.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b1 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b2 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b1.agree b2.agree
+      · intro hk3
+        refine Or.inl (And.intro ?_ ?_)
+        · have b4 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b5 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b6 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b4.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b5.le; omega)
+          have b7 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b8 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b6 b7 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b9 : Bounded kernel.sizeArgs L (.cast .i64 e3) (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b8 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b10 : Bounded kernel.sizeArgs L e4 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b9 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b11 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b12 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+            (Bounded.cast b11 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b13 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+            (Bounded.cast b12 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b10.agree b13.agree
+        · intro hk14
+          have b15 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b16 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b17 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b15.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b16.le; omega)
+          have b18 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b19 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b17 b18 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b20 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b21 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+            (Bounded.cast b20 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b22 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+            (Bounded.cast b21 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b25 : Bounded kernel.sizeArgs L e3 (0) (s12 - 1) :=
+            b19.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk14; have h2 := b22.le; have := Bounded.cast_eval (t := .i64) b19 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c23 := Bounded.cast (t := .i64) b19 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c23 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c24 := Bounded.cast (t := .i64) c23 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b26 : Bounded kernel.sizeArgs L (.cast .i64 e3) (0) (s12 - 1) :=
+            (Bounded.cast b25 (WrapOK.of_same64 (by omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b27 : Bounded kernel.sizeArgs L e4 (0) (s12 - 1) :=
+            (Bounded.cast b26 (WrapOK.of_same64 (by omega) (by have := side_11 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b28 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b29 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b20 b28 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b30 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b31 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b29 b30 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b32 : Bounded kernel.sizeArgs L (.cast .i64 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b31 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b33 : Bounded kernel.sizeArgs L (.cast .i64 (.cast .i64 e8)) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b32 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b27.agree b33.agree
+    · intro hm34
+      obtain ⟨hk35, hk36⟩ := Expr.ne_zero_of_mand_ne_zero hm34
+      obtain ⟨hk37, hk38⟩ := Expr.ne_zero_of_mand_ne_zero hk35
+      have b39 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b40 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b41 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b42 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b40.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk36; have h2 := b41.le; omega)
+      have b43 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b44 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b42 b43 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b45 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b46 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b39 b45 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b47 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b48 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b46 b47 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b49 : Bounded kernel.sizeArgs L (.cast .i64 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b48 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b50 : Bounded kernel.sizeArgs L (.cast .i64 (.cast .i64 e8)) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b49 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b53 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+        b44.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk38; have h2 := b50.le; have := Bounded.cast_eval (t := .i64) b44 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c51 := Bounded.cast (t := .i64) b44 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c51 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c52 := Bounded.cast (t := .i64) c51 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b54 : Bounded kernel.sizeArgs L (.cast .i64 e3) (0) (s12 + s48 + s85 - 1) :=
+        (Bounded.cast b53 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b55 : Bounded kernel.sizeArgs L e4 (0) (s12 + s48 + s85 - 1) :=
+        (Bounded.cast b54 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b58 : Bounded kernel.sizeArgs L (.size 1 .i64) (1) (s12) :=
+        b39.ge_of_ge (by have h1 := Expr.lt_of_cmp_ne_zero hk37; have h2 := b55.ge; have := Bounded.cast_eval (t := .i64) b39 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c56 := Bounded.cast (t := .i64) b39 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c56 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c57 := Bounded.cast (t := .i64) c56 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b59 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b42 b43 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_23 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b60 : Bounded kernel.sizeArgs L e2 (0) ((s12 * s66) - s12) :=
+        (Bounded.mul_nonneg b58 b59 (by omega) (by omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_24 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b61 : Bounded kernel.sizeArgs L (.add e2 e3) (0) ((s12 * s66) + s48 + s85 - 1) :=
+        (Bounded.add b60 b53 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_25 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b61.agree
+  have A1 : load1.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b62 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b63 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b62.agree b63.agree
+      · intro hk64
+        refine Or.inl (And.intro ?_ ?_)
+        · refine Or.inl (And.intro ?_ ?_)
+          · have b65 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b66 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+              (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b67 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+              b65.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk64; have h2 := b66.le; omega)
+            have b68 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b69 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.mod b67 b68 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b70 : Bounded kernel.sizeArgs L (.cast .i64 e3) (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.cast b69 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b71 : Bounded kernel.sizeArgs L e4 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.cast b70 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b72 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b73 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+              (Bounded.cast b72 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b74 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+              (Bounded.cast b73 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            exact And.intro b71.agree b74.agree
+          · intro hk75
+            have b76 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b77 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+              (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b78 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+              b76.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk64; have h2 := b77.le; omega)
+            have b79 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b80 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.mod b78 b79 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b81 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b82 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+              (Bounded.cast b81 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b83 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+              (Bounded.cast b82 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b86 : Bounded kernel.sizeArgs L e3 (s12) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+              b80.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk75; have h2 := b83.ge; have := Bounded.cast_eval (t := .i64) b80 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c84 := Bounded.cast (t := .i64) b80 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c84 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c85 := Bounded.cast (t := .i64) c84 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+            have b87 : Bounded kernel.sizeArgs L (.cast .i64 e3) (s12) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.cast b86 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b88 : Bounded kernel.sizeArgs L e4 (s12) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.cast b87 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b89 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+              (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b90 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+              (Bounded.add b81 b89 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b91 : Bounded kernel.sizeArgs L (.cast .i64 e7) (s12 + s48) (s12 + s48) :=
+              (Bounded.cast b90 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b92 : Bounded kernel.sizeArgs L e13 (s12 + s48) (s12 + s48) :=
+              (Bounded.cast b91 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            exact And.intro b88.agree b92.agree
+        · intro hk93
+          obtain ⟨hk94, hk95⟩ := Expr.ne_zero_of_mand_ne_zero hk93
+          have b96 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b97 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b98 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b96.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk64; have h2 := b97.le; omega)
+          have b99 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b100 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b98 b99 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b101 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b102 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+            (Bounded.cast b101 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b103 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+            (Bounded.cast b102 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b106 : Bounded kernel.sizeArgs L e3 (s12) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            b100.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk94; have h2 := b103.ge; have := Bounded.cast_eval (t := .i64) b100 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c104 := Bounded.cast (t := .i64) b100 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c104 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c105 := Bounded.cast (t := .i64) c104 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b107 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b108 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b101 b107 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b109 : Bounded kernel.sizeArgs L (.cast .i64 e7) (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b108 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b110 : Bounded kernel.sizeArgs L e13 (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b109 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b113 : Bounded kernel.sizeArgs L e3 (s12) (s12 + s48 - 1) :=
+            b106.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk95; have h2 := b110.le; have := Bounded.cast_eval (t := .i64) b106 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c111 := Bounded.cast (t := .i64) b106 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c111 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c112 := Bounded.cast (t := .i64) c111 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b114 : Bounded kernel.sizeArgs L (.cast .i64 e3) (s12) (s12 + s48 - 1) :=
+            (Bounded.cast b113 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b115 : Bounded kernel.sizeArgs L e4 (s12) (s12 + s48 - 1) :=
+            (Bounded.cast b114 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b116 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b117 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b108 b116 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b118 : Bounded kernel.sizeArgs L (.cast .i64 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b117 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b119 : Bounded kernel.sizeArgs L (.cast .i64 (.cast .i64 e8)) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b118 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b115.agree b119.agree
+    · intro hm120
+      obtain ⟨hk121, hk122⟩ := Expr.ne_zero_of_mand_ne_zero hm120
+      obtain ⟨hk123, hk124⟩ := Expr.ne_zero_of_mand_ne_zero hk121
+      obtain ⟨hk125, hk126⟩ := Expr.ne_zero_of_mand_ne_zero hk123
+      have b127 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b128 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b129 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b130 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b128.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk122; have h2 := b129.le; omega)
+      have b131 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b132 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b130 b131 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_23 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b133 : Bounded kernel.sizeArgs L e11 (0) ((s48 * s66) - s48) :=
+        (Bounded.mul_point_left b127 b132 (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_30 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b134 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b135 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b136 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b130 b131 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b137 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b135 b127 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b138 : Bounded kernel.sizeArgs L (.cast .i64 e7) (s12 + s48) (s12 + s48) :=
+        (Bounded.cast b137 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b139 : Bounded kernel.sizeArgs L e13 (s12 + s48) (s12 + s48) :=
+        (Bounded.cast b138 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b142 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 - 1) :=
+        b136.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk126; have h2 := b139.le; have := Bounded.cast_eval (t := .i64) b136 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c140 := Bounded.cast (t := .i64) b136 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c140 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c141 := Bounded.cast (t := .i64) c140 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b143 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b144 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b137 b143 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b145 : Bounded kernel.sizeArgs L (.cast .i64 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b144 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b146 : Bounded kernel.sizeArgs L (.cast .i64 (.cast .i64 e8)) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b145 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b149 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+        b142.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk124; have h2 := b146.le; have := Bounded.cast_eval (t := .i64) b142 (WrapOK.of_same64 (by omega) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c147 := Bounded.cast (t := .i64) b142 (WrapOK.of_same64 (by omega) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c147 (WrapOK.of_same64 (by omega) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c148 := Bounded.cast (t := .i64) c147 (WrapOK.of_same64 (by omega) (by have := side_28 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b150 : Bounded kernel.sizeArgs L (.cast .i64 e3) (0) (s12 + s48 + s85 - 1) :=
+        (Bounded.cast b149 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b151 : Bounded kernel.sizeArgs L e4 (0) (s12 + s48 + s85 - 1) :=
+        (Bounded.cast b150 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b154 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12 + s48 + s85 - 1) :=
+        b135.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk125; have h2 := b151.le; have := Bounded.cast_eval (t := .i64) b135 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c152 := Bounded.cast (t := .i64) b135 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c152 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c153 := Bounded.cast (t := .i64) c152 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b155 : Bounded kernel.sizeArgs L e12 (1 - s12 - s48 - s85) (-s12) :=
+        (Bounded.mul_npoint_left b134 b154 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_31 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b156 : Bounded kernel.sizeArgs L (.add e12 e3) (1 - s12 - s48 - s85) (s48 + s85 - 1) :=
+        (Bounded.add b155 b149 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_31 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_33 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b157 : Bounded kernel.sizeArgs L (.add e11 (.add e12 e3)) (1 - s12 - s48 - s85) ((s48 * s66) + s85 - 1) :=
+        (Bounded.add b133 b156 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_31 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_34 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b157.agree
+  have A2 : load2.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b158 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b159 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b158.agree b159.agree
+      · intro hk160
+        refine Or.inl (And.intro ?_ ?_)
+        · have b161 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b162 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b163 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b161.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk160; have h2 := b162.le; omega)
+          have b164 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b165 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b163 b164 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b166 : Bounded kernel.sizeArgs L e19 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b165 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b167 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b168 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b169 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b167 b168 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b170 : Bounded kernel.sizeArgs L e20 (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b169 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b166.agree b170.agree
+        · intro hk171
+          have b172 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b173 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b174 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b172.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk160; have h2 := b173.le; omega)
+          have b175 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b176 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b174 b175 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b177 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b178 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b179 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b177 b178 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b180 : Bounded kernel.sizeArgs L e20 (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b179 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b182 : Bounded kernel.sizeArgs L e3 (s12 + s48) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            b176.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk171; have h2 := b180.ge; have := Bounded.cast_eval (t := .i32) b176 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c181 := Bounded.cast (t := .i32) b176 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b183 : Bounded kernel.sizeArgs L (.cast .i64 e3) (s12 + s48) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b182 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b184 : Bounded kernel.sizeArgs L e4 (s12 + s48) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b183 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b185 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b186 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b179 b185 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b187 : Bounded kernel.sizeArgs L (.cast .i64 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b186 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b188 : Bounded kernel.sizeArgs L (.cast .i64 (.cast .i64 e8)) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b187 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b184.agree b188.agree
+    · intro hm189
+      obtain ⟨hk190, hk191⟩ := Expr.ne_zero_of_mand_ne_zero hm189
+      obtain ⟨hk192, hk193⟩ := Expr.ne_zero_of_mand_ne_zero hk190
+      have b194 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b195 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b196 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b197 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b195.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk191; have h2 := b196.le; omega)
+      have b198 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b199 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b197 b198 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_23 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b200 : Bounded kernel.sizeArgs L e15 (0) ((s66 * s85) - s85) :=
+        (Bounded.mul_point_left b194 b199 (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b201 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b202 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b203 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b201 b202 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b204 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b205 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b201 b204 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b206 : Bounded kernel.sizeArgs L e17 (-s12 - s48) (-s12 - s48) :=
+        (Bounded.add b203 b205 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_40 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_41 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b207 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b197 b198 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b208 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b202 b204 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b209 : Bounded kernel.sizeArgs L e20 (s12 + s48) (s12 + s48) :=
+        (Bounded.cast b208 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b211 : Bounded kernel.sizeArgs L e3 (s12 + s48) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        b207.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk192; have h2 := b209.ge; have := Bounded.cast_eval (t := .i32) b207 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c210 := Bounded.cast (t := .i32) b207 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b212 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b208 b194 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b213 : Bounded kernel.sizeArgs L (.cast .i64 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b212 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b214 : Bounded kernel.sizeArgs L (.cast .i64 (.cast .i64 e8)) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b213 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b217 : Bounded kernel.sizeArgs L e3 (s12 + s48) (s12 + s48 + s85 - 1) :=
+        b211.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk193; have h2 := b214.le; have := Bounded.cast_eval (t := .i64) b211 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c215 := Bounded.cast (t := .i64) b211 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c215 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c216 := Bounded.cast (t := .i64) c215 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b218 : Bounded kernel.sizeArgs L (.add e17 e3) (0) (s85 - 1) :=
+        (Bounded.add b206 b217 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b219 : Bounded kernel.sizeArgs L e18 (0) ((s66 * s85) - 1) :=
+        (Bounded.add b200 b218 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_43 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b219.agree
+  have A3 : load3.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b220 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b221 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b220.agree b221.agree
+      · intro hk222
+        refine Or.inl (And.intro ?_ ?_)
+        · have b223 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b224 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b225 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b223.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk222; have h2 := b224.le; omega)
+          have b226 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b227 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b225 b226 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b228 : Bounded kernel.sizeArgs L e19 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b227 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b229 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b230 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b231 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b229 b230 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b232 : Bounded kernel.sizeArgs L e20 (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b231 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b228.agree b232.agree
+        · intro hk233
+          have b234 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b235 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b236 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b234.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk222; have h2 := b235.le; omega)
+          have b237 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b238 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b236 b237 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b239 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b240 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b241 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b239 b240 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b242 : Bounded kernel.sizeArgs L e20 (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b241 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b244 : Bounded kernel.sizeArgs L e3 (s12 + s48) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            b238.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk233; have h2 := b242.ge; have := Bounded.cast_eval (t := .i32) b238 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c243 := Bounded.cast (t := .i32) b238 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b245 : Bounded kernel.sizeArgs L (.cast .i64 e3) (s12 + s48) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b244 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b246 : Bounded kernel.sizeArgs L e4 (s12 + s48) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b245 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b247 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b248 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b241 b247 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b249 : Bounded kernel.sizeArgs L (.cast .i64 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b248 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b250 : Bounded kernel.sizeArgs L (.cast .i64 (.cast .i64 e8)) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b249 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b246.agree b250.agree
+    · intro hm251
+      obtain ⟨hk252, hk253⟩ := Expr.ne_zero_of_mand_ne_zero hm251
+      obtain ⟨hk254, hk255⟩ := Expr.ne_zero_of_mand_ne_zero hk252
+      have b256 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b257 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b258 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b259 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b257.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk253; have h2 := b258.le; omega)
+      have b260 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b261 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b259 b260 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_23 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b262 : Bounded kernel.sizeArgs L e15 (0) ((s66 * s85) - s85) :=
+        (Bounded.mul_point_left b256 b261 (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b263 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b264 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b265 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b263 b264 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b266 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b267 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b263 b266 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b268 : Bounded kernel.sizeArgs L e17 (-s12 - s48) (-s12 - s48) :=
+        (Bounded.add b265 b267 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_40 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_41 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b269 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b259 b260 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b270 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b264 b266 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b271 : Bounded kernel.sizeArgs L e20 (s12 + s48) (s12 + s48) :=
+        (Bounded.cast b270 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b273 : Bounded kernel.sizeArgs L e3 (s12 + s48) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        b269.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk254; have h2 := b271.ge; have := Bounded.cast_eval (t := .i32) b269 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c272 := Bounded.cast (t := .i32) b269 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b274 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b270 b256 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b275 : Bounded kernel.sizeArgs L (.cast .i64 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b274 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b276 : Bounded kernel.sizeArgs L (.cast .i64 (.cast .i64 e8)) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b275 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b279 : Bounded kernel.sizeArgs L e3 (s12 + s48) (s12 + s48 + s85 - 1) :=
+        b273.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk255; have h2 := b276.le; have := Bounded.cast_eval (t := .i64) b273 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c277 := Bounded.cast (t := .i64) b273 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c277 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c278 := Bounded.cast (t := .i64) c277 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b280 : Bounded kernel.sizeArgs L (.add e17 e3) (0) (s85 - 1) :=
+        (Bounded.add b268 b279 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b281 : Bounded kernel.sizeArgs L e18 (0) ((s66 * s85) - 1) :=
+        (Bounded.add b262 b280 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_43 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b281.agree
+  have A4 : load4.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b282 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b283 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b282.agree b283.agree
+      · intro hk284
+        refine Or.inl (And.intro ?_ ?_)
+        · have b285 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b286 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b287 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b285.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk284; have h2 := b286.le; omega)
+          have b288 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b289 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b287 b288 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b290 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b291 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b292 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b290 b291 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b293 : Bounded kernel.sizeArgs L (.add e3 e12) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.add b289 b292 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b294 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b295 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b290 b294 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b296 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b293 b295 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_40 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b297 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b298 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b290 b297 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b299 : Bounded kernel.sizeArgs L e23 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.add b296 b298 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b300 : Bounded kernel.sizeArgs L (.cast .i64 e23) (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b299 (WrapOK.of_same64 (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b301 : Bounded kernel.sizeArgs L e24 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b300 (WrapOK.of_same64 (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b302 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+            (Bounded.cast b291 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b303 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+            (Bounded.cast b302 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b301.agree b303.agree
+        · intro hk304
+          have b305 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b306 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b307 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b305.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk284; have h2 := b306.le; omega)
+          have b308 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b309 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b307 b308 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b310 : Bounded kernel.sizeArgs L e19 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b309 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b311 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b312 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b313 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b311 b312 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b314 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b315 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b313 b314 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b316 : Bounded kernel.sizeArgs L (.cast .i32 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b315 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b310.agree b316.agree
+    · intro hm317
+      obtain ⟨hk318, hk319⟩ := Expr.ne_zero_of_mand_ne_zero hm317
+      obtain ⟨hk320, hk321⟩ := Expr.ne_zero_of_mand_ne_zero hk318
+      have b322 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b323 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b324 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b325 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b323.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk319; have h2 := b324.le; omega)
+      have b326 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b327 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b325 b326 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_23 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b328 : Bounded kernel.sizeArgs L e2 (0) ((s12 * s66) - s12) :=
+        (Bounded.mul_point_left b322 b327 (by have := side_48 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_24 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b329 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b325 b326 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b330 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b331 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b322 b330 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b332 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b333 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b331 b332 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b334 : Bounded kernel.sizeArgs L (.cast .i32 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b333 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b336 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        b329.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk321; have h2 := b334.ge; have := Bounded.cast_eval (t := .i32) b329 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c335 := Bounded.cast (t := .i32) b329 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b337 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b338 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b337 b322 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b339 : Bounded kernel.sizeArgs L (.add e3 e12) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.add b336 b338 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_49 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b340 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b337 b330 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b341 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (s85) (s12 + s48 + 2 * s85 - 1) :=
+        (Bounded.add b339 b340 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b342 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+        (Bounded.mul_npoint_left b337 b332 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b343 : Bounded kernel.sizeArgs L e23 (0) (s12 + s48 + s85 - 1) :=
+        (Bounded.add b341 b342 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b344 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+        (Bounded.cast b322 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b345 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+        (Bounded.cast b344 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b348 : Bounded kernel.sizeArgs L e23 (0) (s12 - 1) :=
+        b343.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk320; have h2 := b345.le; have := Bounded.cast_eval (t := .i64) b343 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c346 := Bounded.cast (t := .i64) b343 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c346 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c347 := Bounded.cast (t := .i64) c346 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b349 : Bounded kernel.sizeArgs L (.add e2 e23) (0) ((s12 * s66) - 1) :=
+        (Bounded.add b328 b348 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_50 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b349.agree
+  have A5 : load5.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b350 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b351 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b350.agree b351.agree
+      · intro hk352
+        refine Or.inl (And.intro ?_ ?_)
+        · refine Or.inl (And.intro ?_ ?_)
+          · have b353 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b354 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+              (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b355 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+              b353.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk352; have h2 := b354.le; omega)
+            have b356 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b357 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.mod b355 b356 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b358 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+              (Bounded.weak (-1))
+            have b359 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b360 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+              (Bounded.mul_npoint_left b358 b359 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b361 : Bounded kernel.sizeArgs L (.add e3 e12) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.add b357 b360 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b362 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+              (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b363 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+              (Bounded.mul_npoint_left b358 b362 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b364 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+              (Bounded.add b361 b363 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_40 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b365 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+              (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b366 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+              (Bounded.mul_npoint_left b358 b365 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b367 : Bounded kernel.sizeArgs L e23 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+              (Bounded.add b364 b366 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b368 : Bounded kernel.sizeArgs L (.cast .i64 e23) (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+              (Bounded.cast b367 (WrapOK.of_same64 (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b369 : Bounded kernel.sizeArgs L e24 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+              (Bounded.cast b368 (WrapOK.of_same64 (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b370 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+              (Bounded.cast b359 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b371 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+              (Bounded.cast b370 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            exact And.intro b369.agree b371.agree
+          · intro hk372
+            have b373 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+              Bounded.xindex hL
+            have b374 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+              (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b375 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+              b373.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk352; have h2 := b374.le; omega)
+            have b376 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+              (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b377 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.mod b375 b376 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b378 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+              (Bounded.weak (-1))
+            have b379 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b380 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+              (Bounded.mul_npoint_left b378 b379 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b381 : Bounded kernel.sizeArgs L (.add e3 e12) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+              (Bounded.add b377 b380 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b382 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+              (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b383 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+              (Bounded.mul_npoint_left b378 b382 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b384 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+              (Bounded.add b381 b383 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_40 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b385 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+              (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b386 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+              (Bounded.mul_npoint_left b378 b385 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b387 : Bounded kernel.sizeArgs L e23 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+              (Bounded.add b384 b386 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b388 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+              (Bounded.cast b379 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b389 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+              (Bounded.cast b388 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b392 : Bounded kernel.sizeArgs L e23 (s12) (s12 + s48 + s85 - 1) :=
+              b387.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk372; have h2 := b389.ge; have := Bounded.cast_eval (t := .i64) b387 (WrapOK.of_same64 (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c390 := Bounded.cast (t := .i64) b387 (WrapOK.of_same64 (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c390 (WrapOK.of_same64 (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c391 := Bounded.cast (t := .i64) c390 (WrapOK.of_same64 (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+            have b393 : Bounded kernel.sizeArgs L (.cast .i64 e23) (s12) (s12 + s48 + s85 - 1) :=
+              (Bounded.cast b392 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b394 : Bounded kernel.sizeArgs L e24 (s12) (s12 + s48 + s85 - 1) :=
+              (Bounded.cast b393 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b395 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+              (Bounded.add b379 b382 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+            have b396 : Bounded kernel.sizeArgs L (.cast .i64 e7) (s12 + s48) (s12 + s48) :=
+              (Bounded.cast b395 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            have b397 : Bounded kernel.sizeArgs L e13 (s12 + s48) (s12 + s48) :=
+              (Bounded.cast b396 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+            exact And.intro b394.agree b397.agree
+        · intro hk398
+          obtain ⟨hk399, hk400⟩ := Expr.ne_zero_of_mand_ne_zero hk398
+          have b401 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b402 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b403 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b401.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk352; have h2 := b402.le; omega)
+          have b404 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b405 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b403 b404 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b406 : Bounded kernel.sizeArgs L e19 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b405 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b407 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b408 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b409 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b407 b408 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b410 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b411 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b410 b407 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b412 : Bounded kernel.sizeArgs L (.add e3 e12) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.add b405 b411 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b413 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b410 b408 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b414 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b412 b413 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_40 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b415 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b416 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b410 b415 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b417 : Bounded kernel.sizeArgs L e23 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.add b414 b416 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b418 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+            (Bounded.cast b407 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b419 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+            (Bounded.cast b418 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b422 : Bounded kernel.sizeArgs L e23 (s12) (s12 + s48 + s85 - 1) :=
+            b417.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk399; have h2 := b419.ge; have := Bounded.cast_eval (t := .i64) b417 (WrapOK.of_same64 (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c420 := Bounded.cast (t := .i64) b417 (WrapOK.of_same64 (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c420 (WrapOK.of_same64 (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c421 := Bounded.cast (t := .i64) c420 (WrapOK.of_same64 (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b423 : Bounded kernel.sizeArgs L (.cast .i64 e23) (s12) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b422 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b424 : Bounded kernel.sizeArgs L e24 (s12) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b423 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b427 : Bounded kernel.sizeArgs L e7 (s12 + 1) (s12 + s48) :=
+            b409.ge_of_ge (by have h1 := Expr.lt_of_cmp_ne_zero hk400; have h2 := b424.ge; have := Bounded.cast_eval (t := .i64) b409 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c425 := Bounded.cast (t := .i64) b409 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c425 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c426 := Bounded.cast (t := .i64) c425 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b428 : Bounded kernel.sizeArgs L e8 (s12 + s85 + 1) (s12 + s48 + s85) :=
+            (Bounded.add b427 b415 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_51 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b429 : Bounded kernel.sizeArgs L (.cast .i32 e8) (s12 + s85 + 1) (s12 + s48 + s85) :=
+            (Bounded.cast b428 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_51 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b406.agree b429.agree
+    · intro hm430
+      obtain ⟨hk431, hk432⟩ := Expr.ne_zero_of_mand_ne_zero hm430
+      obtain ⟨hk433, hk434⟩ := Expr.ne_zero_of_mand_ne_zero hk431
+      obtain ⟨hk435, hk436⟩ := Expr.ne_zero_of_mand_ne_zero hk433
+      have b437 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b438 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b439 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b440 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b438.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk432; have h2 := b439.le; omega)
+      have b441 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b442 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b440 b441 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_23 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b443 : Bounded kernel.sizeArgs L e11 (0) ((s48 * s66) - s48) :=
+        (Bounded.mul_point_left b437 b442 (by have := side_29 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_30 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b444 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b445 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b446 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b444 b445 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b447 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b440 b441 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b448 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b445 b437 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b449 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b450 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b448 b449 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b451 : Bounded kernel.sizeArgs L (.cast .i32 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b450 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b453 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        b447.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk434; have h2 := b451.ge; have := Bounded.cast_eval (t := .i32) b447 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c452 := Bounded.cast (t := .i32) b447 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b454 : Bounded kernel.sizeArgs L (.add e3 e12) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.add b453 b446 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_49 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b455 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b444 b437 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b456 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (s85) (s12 + s48 + 2 * s85 - 1) :=
+        (Bounded.add b454 b455 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b457 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+        (Bounded.mul_npoint_left b444 b449 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b458 : Bounded kernel.sizeArgs L e23 (0) (s12 + s48 + s85 - 1) :=
+        (Bounded.add b456 b457 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b459 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+        (Bounded.cast b445 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b460 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+        (Bounded.cast b459 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b463 : Bounded kernel.sizeArgs L e23 (s12) (s12 + s48 + s85 - 1) :=
+        b458.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk435; have h2 := b460.ge; have := Bounded.cast_eval (t := .i64) b458 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c461 := Bounded.cast (t := .i64) b458 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c461 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c462 := Bounded.cast (t := .i64) c461 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b464 : Bounded kernel.sizeArgs L (.cast .i64 e7) (s12 + s48) (s12 + s48) :=
+        (Bounded.cast b448 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b465 : Bounded kernel.sizeArgs L e13 (s12 + s48) (s12 + s48) :=
+        (Bounded.cast b464 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b468 : Bounded kernel.sizeArgs L e23 (s12) (s12 + s48 - 1) :=
+        b463.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk436; have h2 := b465.le; have := Bounded.cast_eval (t := .i64) b463 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c466 := Bounded.cast (t := .i64) b463 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c466 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c467 := Bounded.cast (t := .i64) c466 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b469 : Bounded kernel.sizeArgs L (.add e12 e23) (0) (s48 - 1) :=
+        (Bounded.add b446 b468 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b470 : Bounded kernel.sizeArgs L (.add e11 (.add e12 e23)) (0) ((s48 * s66) - 1) :=
+        (Bounded.add b443 b469 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_52 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b470.agree
+  have A6 : load6.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b471 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b472 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b471.agree b472.agree
+      · intro hk473
+        refine Or.inl (And.intro ?_ ?_)
+        · have b474 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b475 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b476 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b474.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk473; have h2 := b475.le; omega)
+          have b477 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b478 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b476 b477 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b479 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b480 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b481 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b479 b480 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b482 : Bounded kernel.sizeArgs L (.add e3 e12) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.add b478 b481 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b483 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b484 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b479 b483 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b485 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b482 b484 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_40 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b486 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b487 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b479 b486 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b488 : Bounded kernel.sizeArgs L e23 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.add b485 b487 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b489 : Bounded kernel.sizeArgs L (.cast .i32 e23) (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b488 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b490 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b480 b483 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b491 : Bounded kernel.sizeArgs L e20 (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b490 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b489.agree b491.agree
+        · intro hk492
+          have b493 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b494 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b495 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b493.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk473; have h2 := b494.le; omega)
+          have b496 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b497 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b495 b496 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b498 : Bounded kernel.sizeArgs L e19 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b497 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b499 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b500 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b501 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b499 b500 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b502 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b503 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b502 b499 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b504 : Bounded kernel.sizeArgs L (.add e3 e12) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.add b497 b503 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b505 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b502 b500 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b506 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b504 b505 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_40 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b507 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b508 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b502 b507 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b509 : Bounded kernel.sizeArgs L e23 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.add b506 b508 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b510 : Bounded kernel.sizeArgs L (.cast .i32 e23) (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b509 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b512 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48 + s85 - 1) :=
+            b501.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk492; have h2 := b510.le; have := Bounded.cast_eval (t := .i32) b501 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c511 := Bounded.cast (t := .i32) b501 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b513 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b512 b507 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b514 : Bounded kernel.sizeArgs L (.cast .i32 e8) (s12 + s48 + s85) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.cast b513 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b498.agree b514.agree
+    · intro hm515
+      obtain ⟨hk516, hk517⟩ := Expr.ne_zero_of_mand_ne_zero hm515
+      obtain ⟨hk518, hk519⟩ := Expr.ne_zero_of_mand_ne_zero hk516
+      have b520 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b521 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b522 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b523 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b521.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk517; have h2 := b522.le; omega)
+      have b524 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b525 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b523 b524 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_23 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b526 : Bounded kernel.sizeArgs L e15 (0) ((s66 * s85) - s85) :=
+        (Bounded.mul_point_left b520 b525 (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b527 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b528 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b529 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b527 b528 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b530 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b531 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b527 b530 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b532 : Bounded kernel.sizeArgs L e17 (-s12 - s48) (-s12 - s48) :=
+        (Bounded.add b529 b531 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_40 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_41 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b533 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b523 b524 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b534 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b528 b530 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b535 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b534 b520 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b536 : Bounded kernel.sizeArgs L (.cast .i32 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b535 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b538 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        b533.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk519; have h2 := b536.ge; have := Bounded.cast_eval (t := .i32) b533 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c537 := Bounded.cast (t := .i32) b533 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b539 : Bounded kernel.sizeArgs L (.add e3 e12) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.add b538 b529 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_49 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b540 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (s85) (s12 + s48 + 2 * s85 - 1) :=
+        (Bounded.add b539 b531 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b541 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+        (Bounded.mul_npoint_left b527 b520 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b542 : Bounded kernel.sizeArgs L e23 (0) (s12 + s48 + s85 - 1) :=
+        (Bounded.add b540 b541 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b543 : Bounded kernel.sizeArgs L e20 (s12 + s48) (s12 + s48) :=
+        (Bounded.cast b534 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b545 : Bounded kernel.sizeArgs L e23 (s12 + s48) (s12 + s48 + s85 - 1) :=
+        b542.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk518; have h2 := b543.ge; have := Bounded.cast_eval (t := .i32) b542 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c544 := Bounded.cast (t := .i32) b542 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b546 : Bounded kernel.sizeArgs L (.add e17 e23) (0) (s85 - 1) :=
+        (Bounded.add b532 b545 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b547 : Bounded kernel.sizeArgs L e28 (0) ((s66 * s85) - 1) :=
+        (Bounded.add b526 b546 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_43 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b547.agree
+  have A7 : load7.Agree kernel.sizeArgs L := by
+    refine ⟨?_, ?_⟩
+    · refine Or.inr (And.intro ?_ ?_)
+      · have b548 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b549 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b548.agree b549.agree
+      · intro hk550
+        refine Or.inl (And.intro ?_ ?_)
+        · have b551 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b552 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b553 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b551.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk550; have h2 := b552.le; omega)
+          have b554 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b555 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b553 b554 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b556 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b557 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b558 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b556 b557 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b559 : Bounded kernel.sizeArgs L (.add e3 e12) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.add b555 b558 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b560 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b561 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b556 b560 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b562 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b559 b561 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_40 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b563 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b564 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b556 b563 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b565 : Bounded kernel.sizeArgs L e23 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.add b562 b564 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b566 : Bounded kernel.sizeArgs L (.cast .i32 e23) (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b565 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b567 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b557 b560 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b568 : Bounded kernel.sizeArgs L e20 (s12 + s48) (s12 + s48) :=
+            (Bounded.cast b567 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b566.agree b568.agree
+        · intro hk569
+          have b570 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b571 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b572 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b570.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk550; have h2 := b571.le; omega)
+          have b573 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b574 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b572 b573 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b575 : Bounded kernel.sizeArgs L e19 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.cast b574 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b576 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b577 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b578 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b576 b577 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b579 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b580 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b579 b576 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b581 : Bounded kernel.sizeArgs L (.add e3 e12) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.add b574 b580 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b582 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b579 b577 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b583 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b581 b582 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_40 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b584 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b585 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b579 b584 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b586 : Bounded kernel.sizeArgs L e23 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.add b583 b585 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b587 : Bounded kernel.sizeArgs L (.cast .i32 e23) (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b586 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b589 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48 + s85 - 1) :=
+            b578.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk569; have h2 := b587.le; have := Bounded.cast_eval (t := .i32) b578 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c588 := Bounded.cast (t := .i32) b578 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b590 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b589 b584 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b591 : Bounded kernel.sizeArgs L (.cast .i32 e8) (s12 + s48 + s85) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.cast b590 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b575.agree b591.agree
+    · intro hm592
+      obtain ⟨hk593, hk594⟩ := Expr.ne_zero_of_mand_ne_zero hm592
+      obtain ⟨hk595, hk596⟩ := Expr.ne_zero_of_mand_ne_zero hk593
+      have b597 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b598 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b599 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b600 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b598.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk594; have h2 := b599.le; omega)
+      have b601 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b602 : Bounded kernel.sizeArgs L e1 (0) (s66 - 1) :=
+        (Bounded.floordiv b600 b601 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Quot.exact (s66) (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_23 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b603 : Bounded kernel.sizeArgs L e15 (0) ((s66 * s85) - s85) :=
+        (Bounded.mul_point_left b597 b602 (by have := side_35 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_36 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b604 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+        (Bounded.weak (-1))
+      have b605 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b606 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+        (Bounded.mul_npoint_left b604 b605 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b607 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b608 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+        (Bounded.mul_npoint_left b604 b607 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b609 : Bounded kernel.sizeArgs L e17 (-s12 - s48) (-s12 - s48) :=
+        (Bounded.add b606 b608 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_40 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_41 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b610 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b600 b601 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b611 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b605 b607 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b612 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b611 b597 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b613 : Bounded kernel.sizeArgs L (.cast .i32 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b612 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b615 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        b610.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk596; have h2 := b613.ge; have := Bounded.cast_eval (t := .i32) b610 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c614 := Bounded.cast (t := .i32) b610 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b616 : Bounded kernel.sizeArgs L (.add e3 e12) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.add b615 b606 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_49 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b617 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (s85) (s12 + s48 + 2 * s85 - 1) :=
+        (Bounded.add b616 b608 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b618 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+        (Bounded.mul_npoint_left b604 b597 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b619 : Bounded kernel.sizeArgs L e23 (0) (s12 + s48 + s85 - 1) :=
+        (Bounded.add b617 b618 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b620 : Bounded kernel.sizeArgs L e20 (s12 + s48) (s12 + s48) :=
+        (Bounded.cast b611 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b622 : Bounded kernel.sizeArgs L e23 (s12 + s48) (s12 + s48 + s85 - 1) :=
+        b619.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk595; have h2 := b620.ge; have := Bounded.cast_eval (t := .i32) b619 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c621 := Bounded.cast (t := .i32) b619 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+      have b623 : Bounded kernel.sizeArgs L (.add e17 e23) (0) (s85 - 1) :=
+        (Bounded.add b609 b622 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b624 : Bounded kernel.sizeArgs L e28 (0) ((s66 * s85) - 1) :=
+        (Bounded.add b603 b623 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_43 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      exact b624.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (And.intro (And.intro (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (And.intro (And.intro (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (And.intro (And.intro (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) True.intro)))), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 (And.intro A2 (And.intro A3 (And.intro A4 (And.intro A5 (And.intro A6 (And.intro A7 True.intro)))))))), ?_, ?_, ?_⟩
+  · have b625 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b626 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+      (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+    exact And.intro b625.agree b626.agree
+  · intro hm627
+    have b628 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      Bounded.xindex hL
+    have b629 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+      (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+    have b630 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+      b628.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm627; have h2 := b629.le; omega)
+    exact b630.agree
+  · intro hm631
+    refine And.intro ?_ (And.intro ?_ ?_)
+    · have b632 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+        Bounded.xindex hL
+      have b633 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+        (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b634 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+        b632.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm631; have h2 := b633.le; omega)
+      have b635 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+        (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b636 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.mod b634 b635 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b637 : Bounded kernel.sizeArgs L (.cast .i64 e3) (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.cast b636 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b638 : Bounded kernel.sizeArgs L e4 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+        (Bounded.cast b637 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b639 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b640 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b641 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+        (Bounded.add b639 b640 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b642 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+        (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b643 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.add b641 b642 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+      have b644 : Bounded kernel.sizeArgs L (.cast .i64 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b643 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      have b645 : Bounded kernel.sizeArgs L (.cast .i64 (.cast .i64 e8)) (s12 + s48 + s85) (s12 + s48 + s85) :=
+        (Bounded.cast b644 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+      exact And.intro b638.agree b645.agree
+    · intro hk646
+      refine And.intro ?_ (And.intro ?_ ?_)
+      · have b647 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b648 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b649 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+          b647.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm631; have h2 := b648.le; omega)
+        have b650 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b651 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+          (Bounded.mod b649 b650 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+        have b652 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b653 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b654 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+          (Bounded.add b652 b653 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+        have b655 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+          (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b656 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+          (Bounded.add b654 b655 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+        have b657 : Bounded kernel.sizeArgs L (.cast .i64 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+          (Bounded.cast b656 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b658 : Bounded kernel.sizeArgs L (.cast .i64 (.cast .i64 e8)) (s12 + s48 + s85) (s12 + s48 + s85) :=
+          (Bounded.cast b657 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b661 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+          b651.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk646; have h2 := b658.le; have := Bounded.cast_eval (t := .i64) b651 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c659 := Bounded.cast (t := .i64) b651 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c659 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c660 := Bounded.cast (t := .i64) c659 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+        have b662 : Bounded kernel.sizeArgs L (.cast .i64 e3) (0) (s12 + s48 + s85 - 1) :=
+          (Bounded.cast b661 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b663 : Bounded kernel.sizeArgs L e4 (0) (s12 + s48 + s85 - 1) :=
+          (Bounded.cast b662 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b663.agree b658.agree
+      · intro hk664
+        refine And.intro ?_ (And.intro ?_ ?_)
+        · have b665 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b666 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b667 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b665.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm631; have h2 := b666.le; omega)
+          have b668 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b669 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b667 b668 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b670 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b671 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b672 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b670 b671 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b673 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b674 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b672 b673 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b675 : Bounded kernel.sizeArgs L (.cast .i64 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b674 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b676 : Bounded kernel.sizeArgs L (.cast .i64 (.cast .i64 e8)) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b675 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b679 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+            b669.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk646; have h2 := b676.le; have := Bounded.cast_eval (t := .i64) b669 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c677 := Bounded.cast (t := .i64) b669 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c677 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c678 := Bounded.cast (t := .i64) c677 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b682 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+            b679.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk664; have h2 := b676.le; have := Bounded.cast_eval (t := .i64) b679 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c680 := Bounded.cast (t := .i64) b679 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c680 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c681 := Bounded.cast (t := .i64) c680 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b683 : Bounded kernel.sizeArgs L (.cast .i64 e3) (0) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b682 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b684 : Bounded kernel.sizeArgs L e4 (0) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b683 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b685 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+            (Bounded.cast b670 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b686 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+            (Bounded.cast b685 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b684.agree b686.agree
+        · intro hk687
+          exact True.intro
+        · intro hk688
+          refine And.intro ?_ (And.intro ?_ ?_)
+          · refine Or.inl (And.intro ?_ ?_)
+            · have b689 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                Bounded.xindex hL
+              have b690 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b691 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                b689.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm631; have h2 := b690.le; omega)
+              have b692 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b693 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                (Bounded.mod b691 b692 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b694 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b695 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b696 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+                (Bounded.add b694 b695 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b697 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b698 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.add b696 b697 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b699 : Bounded kernel.sizeArgs L (.cast .i64 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.cast b698 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b700 : Bounded kernel.sizeArgs L (.cast .i64 (.cast .i64 e8)) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.cast b699 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b703 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                b693.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk646; have h2 := b700.le; have := Bounded.cast_eval (t := .i64) b693 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c701 := Bounded.cast (t := .i64) b693 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c701 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c702 := Bounded.cast (t := .i64) c701 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+              have b706 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                b703.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk664; have h2 := b700.le; have := Bounded.cast_eval (t := .i64) b703 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c704 := Bounded.cast (t := .i64) b703 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c704 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c705 := Bounded.cast (t := .i64) c704 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+              have b707 : Bounded kernel.sizeArgs L (.cast .i64 e3) (0) (s12 + s48 + s85 - 1) :=
+                (Bounded.cast b706 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b708 : Bounded kernel.sizeArgs L e4 (0) (s12 + s48 + s85 - 1) :=
+                (Bounded.cast b707 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b709 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+                (Bounded.cast b694 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b710 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+                (Bounded.cast b709 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              exact And.intro b708.agree b710.agree
+            · intro hk711
+              have b712 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                Bounded.xindex hL
+              have b713 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b714 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                b712.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm631; have h2 := b713.le; omega)
+              have b715 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b716 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                (Bounded.mod b714 b715 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b717 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b718 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b719 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+                (Bounded.add b717 b718 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b720 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b721 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.add b719 b720 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b722 : Bounded kernel.sizeArgs L (.cast .i64 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.cast b721 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b723 : Bounded kernel.sizeArgs L (.cast .i64 (.cast .i64 e8)) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.cast b722 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b726 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                b716.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk646; have h2 := b723.le; have := Bounded.cast_eval (t := .i64) b716 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c724 := Bounded.cast (t := .i64) b716 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c724 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c725 := Bounded.cast (t := .i64) c724 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+              have b729 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                b726.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk664; have h2 := b723.le; have := Bounded.cast_eval (t := .i64) b726 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c727 := Bounded.cast (t := .i64) b726 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c727 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c728 := Bounded.cast (t := .i64) c727 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+              have b730 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+                (Bounded.cast b717 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b731 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+                (Bounded.cast b730 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b734 : Bounded kernel.sizeArgs L e3 (s12) (s12 + s48 + s85 - 1) :=
+                b729.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk711; have h2 := b731.ge; have := Bounded.cast_eval (t := .i64) b729 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c732 := Bounded.cast (t := .i64) b729 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c732 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c733 := Bounded.cast (t := .i64) c732 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+              have b735 : Bounded kernel.sizeArgs L (.cast .i64 e3) (s12) (s12 + s48 + s85 - 1) :=
+                (Bounded.cast b734 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b736 : Bounded kernel.sizeArgs L e4 (s12) (s12 + s48 + s85 - 1) :=
+                (Bounded.cast b735 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b737 : Bounded kernel.sizeArgs L (.cast .i64 e7) (s12 + s48) (s12 + s48) :=
+                (Bounded.cast b719 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b738 : Bounded kernel.sizeArgs L e13 (s12 + s48) (s12 + s48) :=
+                (Bounded.cast b737 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              exact And.intro b736.agree b738.agree
+          · intro hk739
+            obtain ⟨hk740, hk741⟩ := Expr.ne_zero_of_mand_ne_zero hk739
+            exact True.intro
+          · intro hk742
+            refine And.intro ?_ (And.intro ?_ ?_)
+            · refine Or.inl (And.intro ?_ ?_)
+              · have b743 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                  Bounded.xindex hL
+                have b744 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                  (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b745 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                  b743.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm631; have h2 := b744.le; omega)
+                have b746 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                  (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b747 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                  (Bounded.mod b745 b746 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b748 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                  (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b749 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                  (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b750 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+                  (Bounded.add b748 b749 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b751 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                  (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b752 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.add b750 b751 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b753 : Bounded kernel.sizeArgs L (.cast .i64 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.cast b752 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b754 : Bounded kernel.sizeArgs L (.cast .i64 (.cast .i64 e8)) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.cast b753 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b757 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                  b747.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk646; have h2 := b754.le; have := Bounded.cast_eval (t := .i64) b747 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c755 := Bounded.cast (t := .i64) b747 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c755 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c756 := Bounded.cast (t := .i64) c755 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+                have b760 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                  b757.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk664; have h2 := b754.le; have := Bounded.cast_eval (t := .i64) b757 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c758 := Bounded.cast (t := .i64) b757 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c758 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c759 := Bounded.cast (t := .i64) c758 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+                have b761 : Bounded kernel.sizeArgs L e19 (0) (s12 + s48 + s85 - 1) :=
+                  (Bounded.cast b760 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b762 : Bounded kernel.sizeArgs L e20 (s12 + s48) (s12 + s48) :=
+                  (Bounded.cast b750 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                exact And.intro b761.agree b762.agree
+              · intro hk763
+                have b764 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                  Bounded.xindex hL
+                have b765 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                  (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b766 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                  b764.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm631; have h2 := b765.le; omega)
+                have b767 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                  (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b768 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                  (Bounded.mod b766 b767 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b769 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                  (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b770 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                  (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b771 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+                  (Bounded.add b769 b770 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b772 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                  (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b773 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.add b771 b772 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b774 : Bounded kernel.sizeArgs L (.cast .i64 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.cast b773 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b775 : Bounded kernel.sizeArgs L (.cast .i64 (.cast .i64 e8)) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.cast b774 (WrapOK.of_same64 (by have := side_20 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_21 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b778 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                  b768.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk646; have h2 := b775.le; have := Bounded.cast_eval (t := .i64) b768 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c776 := Bounded.cast (t := .i64) b768 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c776 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c777 := Bounded.cast (t := .i64) c776 (WrapOK.of_same64 (by omega) (by have := side_6 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+                have b781 : Bounded kernel.sizeArgs L e3 (0) (s12 + s48 + s85 - 1) :=
+                  b778.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk664; have h2 := b775.le; have := Bounded.cast_eval (t := .i64) b778 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c779 := Bounded.cast (t := .i64) b778 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c779 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c780 := Bounded.cast (t := .i64) c779 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+                have b782 : Bounded kernel.sizeArgs L e20 (s12 + s48) (s12 + s48) :=
+                  (Bounded.cast b771 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b784 : Bounded kernel.sizeArgs L e3 (s12 + s48) (s12 + s48 + s85 - 1) :=
+                  b781.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk763; have h2 := b782.ge; have := Bounded.cast_eval (t := .i32) b781 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c783 := Bounded.cast (t := .i32) b781 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+                have b785 : Bounded kernel.sizeArgs L (.cast .i64 e3) (s12 + s48) (s12 + s48 + s85 - 1) :=
+                  (Bounded.cast b784 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b786 : Bounded kernel.sizeArgs L e4 (s12 + s48) (s12 + s48 + s85 - 1) :=
+                  (Bounded.cast b785 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                exact And.intro b786.agree b775.agree
+            · intro hk787
+              obtain ⟨hk788, hk789⟩ := Expr.ne_zero_of_mand_ne_zero hk787
+              refine And.intro ?_ ?_
+              · exact True.intro
+              · exact True.intro
+            · intro hk790
+              exact True.intro
+      · intro hk791
+        exact True.intro
+    · intro hk792
+      refine And.intro ?_ (And.intro ?_ ?_)
+      · have b793 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          Bounded.xindex hL
+        have b794 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+          (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b795 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+          b793.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm631; have h2 := b794.le; omega)
+        have b796 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+          (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b797 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+          (Bounded.mod b795 b796 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+        have b798 : Bounded kernel.sizeArgs L e19 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+          (Bounded.cast b797 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b799 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+          (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b800 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+          (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b801 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+          (Bounded.add b799 b800 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+        have b802 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+          (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        have b803 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+          (Bounded.add b801 b802 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+        have b804 : Bounded kernel.sizeArgs L (.cast .i32 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+          (Bounded.cast b803 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+        exact And.intro b798.agree b804.agree
+      · intro hk805
+        refine And.intro ?_ (And.intro ?_ ?_)
+        · have b806 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+            Bounded.xindex hL
+          have b807 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+            (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b808 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+            b806.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm631; have h2 := b807.le; omega)
+          have b809 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+            (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b810 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.mod b808 b809 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b811 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b812 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b813 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+            (Bounded.add b811 b812 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b814 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+            (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b815 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.add b813 b814 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b816 : Bounded kernel.sizeArgs L (.cast .i32 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+            (Bounded.cast b815 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b818 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+            b810.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk805; have h2 := b816.ge; have := Bounded.cast_eval (t := .i32) b810 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c817 := Bounded.cast (t := .i32) b810 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+          have b819 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+            (Bounded.weak (-1))
+          have b820 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+            (Bounded.mul_npoint_left b819 b811 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b821 : Bounded kernel.sizeArgs L (.add e3 e12) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+            (Bounded.add b818 b820 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_49 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b822 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+            (Bounded.mul_npoint_left b819 b812 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b823 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (s85) (s12 + s48 + 2 * s85 - 1) :=
+            (Bounded.add b821 b822 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b824 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+            (Bounded.mul_npoint_left b819 b814 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b825 : Bounded kernel.sizeArgs L e23 (0) (s12 + s48 + s85 - 1) :=
+            (Bounded.add b823 b824 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+          have b826 : Bounded kernel.sizeArgs L (.cast .i64 e23) (0) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b825 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b827 : Bounded kernel.sizeArgs L e24 (0) (s12 + s48 + s85 - 1) :=
+            (Bounded.cast b826 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b828 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+            (Bounded.cast b811 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          have b829 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+            (Bounded.cast b828 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+          exact And.intro b827.agree b829.agree
+        · intro hk830
+          exact True.intro
+        · intro hk831
+          refine And.intro ?_ (And.intro ?_ ?_)
+          · refine Or.inl (And.intro ?_ ?_)
+            · have b832 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                Bounded.xindex hL
+              have b833 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b834 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                b832.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm631; have h2 := b833.le; omega)
+              have b835 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b836 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                (Bounded.mod b834 b835 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b837 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b838 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b839 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+                (Bounded.add b837 b838 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b840 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b841 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.add b839 b840 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b842 : Bounded kernel.sizeArgs L (.cast .i32 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.cast b841 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b844 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                b836.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk805; have h2 := b842.ge; have := Bounded.cast_eval (t := .i32) b836 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c843 := Bounded.cast (t := .i32) b836 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+              have b845 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+                (Bounded.weak (-1))
+              have b846 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+                (Bounded.mul_npoint_left b845 b837 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b847 : Bounded kernel.sizeArgs L (.add e3 e12) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+                (Bounded.add b844 b846 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_49 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b848 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+                (Bounded.mul_npoint_left b845 b838 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b849 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (s85) (s12 + s48 + 2 * s85 - 1) :=
+                (Bounded.add b847 b848 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b850 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+                (Bounded.mul_npoint_left b845 b840 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b851 : Bounded kernel.sizeArgs L e23 (0) (s12 + s48 + s85 - 1) :=
+                (Bounded.add b849 b850 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b852 : Bounded kernel.sizeArgs L (.cast .i64 e23) (0) (s12 + s48 + s85 - 1) :=
+                (Bounded.cast b851 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b853 : Bounded kernel.sizeArgs L e24 (0) (s12 + s48 + s85 - 1) :=
+                (Bounded.cast b852 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b854 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+                (Bounded.cast b837 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b855 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+                (Bounded.cast b854 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              exact And.intro b853.agree b855.agree
+            · intro hk856
+              have b857 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                Bounded.xindex hL
+              have b858 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b859 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                b857.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm631; have h2 := b858.le; omega)
+              have b860 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b861 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                (Bounded.mod b859 b860 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b862 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b863 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b864 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+                (Bounded.add b862 b863 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b865 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b866 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.add b864 b865 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b867 : Bounded kernel.sizeArgs L (.cast .i32 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                (Bounded.cast b866 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b869 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                b861.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk805; have h2 := b867.ge; have := Bounded.cast_eval (t := .i32) b861 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c868 := Bounded.cast (t := .i32) b861 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+              have b870 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+                (Bounded.weak (-1))
+              have b871 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+                (Bounded.mul_npoint_left b870 b862 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b872 : Bounded kernel.sizeArgs L (.add e3 e12) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+                (Bounded.add b869 b871 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_49 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b873 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+                (Bounded.mul_npoint_left b870 b863 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b874 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (s85) (s12 + s48 + 2 * s85 - 1) :=
+                (Bounded.add b872 b873 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b875 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+                (Bounded.mul_npoint_left b870 b865 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b876 : Bounded kernel.sizeArgs L e23 (0) (s12 + s48 + s85 - 1) :=
+                (Bounded.add b874 b875 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+              have b877 : Bounded kernel.sizeArgs L (.cast .i64 (.size 1 .i64)) (s12) (s12) :=
+                (Bounded.cast b862 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b878 : Bounded kernel.sizeArgs L e5 (s12) (s12) :=
+                (Bounded.cast b877 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_10 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b881 : Bounded kernel.sizeArgs L e23 (s12) (s12 + s48 + s85 - 1) :=
+                b876.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk856; have h2 := b878.ge; have := Bounded.cast_eval (t := .i64) b876 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c879 := Bounded.cast (t := .i64) b876 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have := Bounded.cast_eval (t := .i64) c879 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c880 := Bounded.cast (t := .i64) c879 (WrapOK.of_same64 (by omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+              have b882 : Bounded kernel.sizeArgs L (.cast .i64 e23) (s12) (s12 + s48 + s85 - 1) :=
+                (Bounded.cast b881 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b883 : Bounded kernel.sizeArgs L e24 (s12) (s12 + s48 + s85 - 1) :=
+                (Bounded.cast b882 (WrapOK.of_same64 (by have := side_9 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_22 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b884 : Bounded kernel.sizeArgs L (.cast .i64 e7) (s12 + s48) (s12 + s48) :=
+                (Bounded.cast b864 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              have b885 : Bounded kernel.sizeArgs L e13 (s12 + s48) (s12 + s48) :=
+                (Bounded.cast b884 (WrapOK.of_same64 (by have := side_26 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_27 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+              exact And.intro b883.agree b885.agree
+          · intro hk886
+            obtain ⟨hk887, hk888⟩ := Expr.ne_zero_of_mand_ne_zero hk886
+            exact True.intro
+          · intro hk889
+            refine And.intro ?_ (And.intro ?_ ?_)
+            · refine Or.inl (And.intro ?_ ?_)
+              · have b890 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                  Bounded.xindex hL
+                have b891 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                  (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b892 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                  b890.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm631; have h2 := b891.le; omega)
+                have b893 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                  (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b894 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                  (Bounded.mod b892 b893 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b895 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                  (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b896 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                  (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b897 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+                  (Bounded.add b895 b896 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b898 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                  (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b899 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.add b897 b898 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b900 : Bounded kernel.sizeArgs L (.cast .i32 e8) (s12 + s48 + s85) (s12 + s48 + s85) :=
+                  (Bounded.cast b899 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_19 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b902 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                  b894.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk805; have h2 := b900.ge; have := Bounded.cast_eval (t := .i32) b894 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c901 := Bounded.cast (t := .i32) b894 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+                have b903 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+                  (Bounded.weak (-1))
+                have b904 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+                  (Bounded.mul_npoint_left b903 b895 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b905 : Bounded kernel.sizeArgs L (.add e3 e12) (s48 + s85) (s12 + 2 * s48 + 2 * s85 - 1) :=
+                  (Bounded.add b902 b904 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_49 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b906 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+                  (Bounded.mul_npoint_left b903 b896 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b907 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (s85) (s12 + s48 + 2 * s85 - 1) :=
+                  (Bounded.add b905 b906 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b908 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+                  (Bounded.mul_npoint_left b903 b898 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b909 : Bounded kernel.sizeArgs L e23 (0) (s12 + s48 + s85 - 1) :=
+                  (Bounded.add b907 b908 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b910 : Bounded kernel.sizeArgs L (.cast .i32 e23) (0) (s12 + s48 + s85 - 1) :=
+                  (Bounded.cast b909 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b911 : Bounded kernel.sizeArgs L e20 (s12 + s48) (s12 + s48) :=
+                  (Bounded.cast b897 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                exact And.intro b910.agree b911.agree
+              · intro hk912
+                have b913 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+                  Bounded.xindex hL
+                have b914 : Bounded kernel.sizeArgs L (.size 4 .i32) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85)) :=
+                  (Bounded.size z4 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_1 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b915 : Bounded kernel.sizeArgs L e0 (0) (2 * (s12 * s66) + 2 * (s48 * s66) + 2 * (s66 * s85) - 1) :=
+                  b913.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm631; have h2 := b914.le; omega)
+                have b916 : Bounded kernel.sizeArgs L (.size 0 .i64) (2 * s12 + 2 * s48 + 2 * s85) (2 * s12 + 2 * s48 + 2 * s85) :=
+                  (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_3 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b917 : Bounded kernel.sizeArgs L e3 (0) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                  (Bounded.mod b915 b916 (by omega) (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (Rem.divisor (by have := side_4 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b918 : Bounded kernel.sizeArgs L (.size 1 .i64) (s12) (s12) :=
+                  (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_8 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b919 : Bounded kernel.sizeArgs L (.size 2 .i64) (s48) (s48) :=
+                  (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_13 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b920 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48) :=
+                  (Bounded.add b918 b919 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b921 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+                  (Bounded.weak (-1))
+                have b922 : Bounded kernel.sizeArgs L e12 (-s12) (-s12) :=
+                  (Bounded.mul_npoint_left b921 b918 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_32 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b923 : Bounded kernel.sizeArgs L (.add e3 e12) (-s12) (s12 + 2 * s48 + 2 * s85 - 1) :=
+                  (Bounded.add b917 b922 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_37 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_44 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b924 : Bounded kernel.sizeArgs L e16 (-s48) (-s48) :=
+                  (Bounded.mul_npoint_left b921 b919 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_38 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_39 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b925 : Bounded kernel.sizeArgs L (.add (.add e3 e12) e16) (-s12 - s48) (s12 + s48 + 2 * s85 - 1) :=
+                  (Bounded.add b923 b924 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_40 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b926 : Bounded kernel.sizeArgs L (.size 3 .i64) (s85) (s85) :=
+                  (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_16 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_17 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b927 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 3 .i64)) (-s85) (-s85) :=
+                  (Bounded.mul_npoint_left b921 b926 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_42 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_46 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b928 : Bounded kernel.sizeArgs L e23 (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+                  (Bounded.add b925 b927 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b929 : Bounded kernel.sizeArgs L (.cast .i32 e23) (-s12 - s48 - s85) (s12 + s48 + s85 - 1) :=
+                  (Bounded.cast b928 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_47 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b931 : Bounded kernel.sizeArgs L e7 (s12 + s48) (s12 + s48 + s85 - 1) :=
+                  b920.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk912; have h2 := b929.le; have := Bounded.cast_eval (t := .i32) b920 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c930 := Bounded.cast (t := .i32) b920 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_14 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_15 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+                have b932 : Bounded kernel.sizeArgs L e8 (s12 + s48 + s85) (s12 + s48 + 2 * s85 - 1) :=
+                  (Bounded.add b931 b926 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)) (by omega) (by omega))
+                have b933 : Bounded kernel.sizeArgs L (.cast .i32 e8) (s12 + s48 + s85) (s12 + s48 + 2 * s85 - 1) :=
+                  (Bounded.cast b932 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_45 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                have b935 : Bounded kernel.sizeArgs L e3 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                  b917.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk805; have h2 := b933.ge; have := Bounded.cast_eval (t := .i32) b917 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); have c934 := Bounded.cast (t := .i32) b917 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)); omega)
+                have b936 : Bounded kernel.sizeArgs L e19 (s12 + s48 + s85) (2 * s12 + 2 * s48 + 2 * s85 - 1) :=
+                  (Bounded.cast b935 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_18 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega) (by have := side_5 s12 s48 s66 s85 h_s12 h_s48 h_s66 h_s85 g0 g1 g2 g3; omega)))
+                exact And.intro b936.agree b933.agree
+            · intro hk937
+              obtain ⟨hk938, hk939⟩ := Expr.ne_zero_of_mand_ne_zero hk937
+              refine And.intro ?_ ?_
+              · exact True.intro
+              · exact True.intro
+            · intro hk940
+              exact True.intro
+      · intro hk941
+        exact True.intro
+
+/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane
+whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads
+and the same store. No per-lane hypothesis. -/
+theorem narrowing_exact (s12 : Int) (s48 : Int) (s66 : Int) (s85 : Int) (hb : Bounds s12 s48 s66 s85) (hg : Guards s12 s48 s66 s85)
+    (L : Lane) (hL : LaneOK L) (hs : SizesAt s12 s48 s66 s85 L) :
+    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=
+  (Kernel.narrowing_exact_of_safe (kernel_safe s12 s48 s66 s85 hb hg L hL hs)).1
 
 end Instances.NestedCatAdd_PoiFusedAddCat0

@@ -1,0 +1,578 @@
+"""Derive ``Kernel.Safe`` node by node: the Lean proof text of an instance's ``kernel_safe`` (stage: prove).
+
+For one ``LeanInstance`` this module writes the tactic proof of
+
+    kernel_safe : ∀ s, Bounds s → Guards s → ∀ L, LaneOK L → SizesAt s L → kernel.Safe L
+
+as a sequence of applications of the interval lemmas proved once in ``lean/Narrowing/Interval.lean``
+(``Bounded.add``, ``Bounded.floordiv`` with a quotient rule, ``Bounded.le_of_le`` with a mask atom, ...).
+Each lemma computes a node's interval from its children's; every premise on an endpoint that is not plain
+linear arithmetic becomes a *side condition* ``0 ≤ claim`` over the shape symbols (a polynomial, possibly
+with ``/ c`` by a literal), proved as its own theorem ``side_k`` and cited by the step that needs it. So
+the safety proof uses every ``side_k``, and deleting one breaks it.
+
+The rules mirror the checker's (``workbench/check/checker.py``): launch indices ``[0, 2^31-1]`` from
+``LaneOK``; size arguments are points; ``+ -`` and ``*`` by a point or of non-negative factors; ``//``
+by the ``exact`` (point divisor dividing ``hi + 1``), ``const`` (literal divisor) or ``numerator`` rule;
+``%`` by the ``divisor`` rule; casts keep the interval when it fits; a set mask atom ``a < b`` (``<=``,
+``>``, ``>=``, also through ``.to(int32)`` of both sides) bounds ``a``. The rule at each node is picked
+here by that order (the certificate's recorded choices are not read yet: any rule is sound, Lean checks
+the premises). What this module cannot derive is refused by name (``UnsupportedError``) and the
+instance is not emitted.
+
+Nothing here runs Lean: the text is a proof only once ``lake build`` accepts it (docs/lean.md).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import sympy
+
+from workbench.errors import UnsupportedError
+from workbench.lean.instance import LeanInstance, Payload, PayloadOp, Term, TermOp, arange, block, num_programs, program_id
+
+IMAX = 2**31 - 1
+XINDEX = program_id(0) * block(0) + arange(0)
+YINDEX = (program_id(1) + program_id(2) * num_programs(1)) * block(1) + arange(1)
+_CMP_LEMMA = {TermOp.LT: "lt", TermOp.LE: "le", TermOp.GT: "gt", TermOp.GE: "ge"}
+POLY_TAC = "narrowing_poly"  # Narrowing/Tactic.lean: omega, then distribute products and omega, then grind
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A ``have name : Bounded σ L term lo hi`` already emitted in some scope."""
+
+    name: str
+    lo: sympy.Expr
+    hi: sympy.Expr
+
+
+@dataclass
+class Scope:
+    """A block of tactic lines with the mask atoms known to hold there."""
+
+    indent: str
+    parent: Scope | None = None
+    atoms: tuple[tuple[Term, str], ...] = ()  # (comparison atom known nonzero, hypothesis name)
+    own: tuple[Term, ...] = ()  # atoms added by this scope (not by its parents)
+    facts: dict = field(default_factory=dict)
+    lines: list = field(default_factory=list)
+
+    def child(self, extra: str = "  ") -> Scope:
+        return Scope(self.indent + extra, self, self.atoms)
+
+    def w(self, text: str) -> None:
+        self.lines.append(self.indent + text)
+
+    def bullet(self, child: Scope) -> None:
+        """Append ``child``'s lines as one ``·`` block (its first line carries the bullet)."""
+        first, *rest = child.lines
+        self.lines.append(self.indent + "· " + first[len(child.indent):])
+        self.lines.extend(rest)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side condition ``0 ≤ claim`` and why the derivation needs it."""
+
+    index: int
+    claim: sympy.Expr
+    reasons: tuple[str, ...]
+
+
+def _strip(t: Term) -> Term:
+    while t.op is TermOp.CAST:
+        t = t.args[0]
+    return t
+
+
+def _subterms(t: Term):
+    yield t
+    for a in t.args:
+        yield from _subterms(a)
+
+
+def _ty(t: Term, narrowed: frozenset[int] | None) -> str:
+    """``Expr.ty``: ``narrowed`` is None for the wide kernel, else the size arguments declared int32."""
+    match t.op:
+        case TermOp.PROGRAM_ID | TermOp.NUM_PROGRAMS | TermOp.ARANGE:
+            return "i32"
+        case TermOp.BLOCK | TermOp.WEAK:
+            return "weak"
+        case TermOp.SIZE:
+            return "i32" if narrowed is not None and t.value in narrowed else t.ty
+        case TermOp.STRONG | TermOp.CAST:
+            return t.ty
+        case TermOp.ADD | TermOp.SUB | TermOp.MUL | TermOp.FLOORDIV | TermOp.MOD:
+            return _promote(_ty(t.args[0], narrowed), _ty(t.args[1], narrowed))
+        case TermOp.WHERE:
+            return _promote(_ty(t.args[1], narrowed), _ty(t.args[2], narrowed))
+        case TermOp.LT | TermOp.LE | TermOp.GT | TermOp.GE | TermOp.EQ | TermOp.NE | TermOp.AND | TermOp.OR:
+            return "i1"
+    raise UnsupportedError(f"no type rule for {t.op}")  # pragma: no cover - every op is matched
+
+
+def _promote(a: str, b: str) -> str:
+    if a == "weak":
+        return b
+    if b == "weak":
+        return a
+    for t in ("i64", "i32"):
+        if t in (a, b):
+            return t
+    return "i1"
+
+
+class Derivation:
+    """Builds the side conditions and the proof of ``kernel_safe`` for one instance."""
+
+    def __init__(self, inst: LeanInstance, render, poly_text, side_args: str) -> None:
+        self.inst = inst
+        self.render = render  # Term -> Lean text (shared subterms by name)
+        self.poly_text = poly_text  # sympy expr -> Lean text
+        self.side_args = side_args  # "s27 s77 h_s27 h_s77 g0 g1"
+        self.names = inst.symbol_names()
+        self.syms = {n: sympy.Symbol(n, integer=True) for n in self.names}
+        self.narrowed = frozenset(a.index for a in inst.size_args if a.narrowed)
+        self.sizes = {a.index: a.expr.subs({sympy.Symbol(n): s for n, s in self.syms.items()}) for a in inst.size_args}
+        self.sides: dict[str, Side] = {}
+        self.counter = 0
+        self.where = inst.kernel
+        self.active: set[Term] = set()
+        self.rules = dict(inst.rules)  # the certificate's quotient/remainder rule per division node
+        self.rule_use: list[tuple[str | None, str]] = []  # (certificate's rule, rule applied) per node
+
+    # -- side conditions -----------------------------------------------------------------------------------
+    def need(self, claim: sympy.Expr, reason: str) -> str | None:
+        """Register ``0 ≤ claim``; return the ``side_k ...`` term proving it, or None for a true constant."""
+        claim = sympy.expand(claim)
+        if claim.is_number:
+            if claim < 0:
+                raise UnsupportedError(f"{self.where}: {reason} needs 0 <= {claim}, which is false")
+            return None
+        key = str(claim)
+        got = self.sides.get(key)
+        if got is None:
+            got = Side(len(self.sides), claim, (reason,))
+        elif reason not in got.reasons:
+            got = Side(got.index, got.claim, got.reasons + (reason,))
+        self.sides[key] = got
+        return f"side_{got.index} {self.side_args}"
+
+    def close(self, lhs: sympy.Expr, rhs: sympy.Expr, reason: str, nonlinear: bool = False) -> str:
+        """A Lean term proving ``lhs ≤ rhs`` from its side condition (or by arithmetic alone)."""
+        ref = self.need(rhs - lhs, reason)
+        tac = POLY_TAC if nonlinear else "omega"
+        return f"(by have := {ref}; {tac})" if ref else f"(by {tac})"
+
+    def fresh(self, prefix: str = "b") -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def e(self, x: sympy.Expr) -> str:
+        return f"({self.poly_text(sympy.expand(x))})"
+
+    # -- types and wrapping -----------------------------------------------------------------------------
+    def wrap_ok(self, tw: str, tn: str, lo: sympy.Expr, hi: sympy.Expr, reason: str) -> str:
+        if tw == tn == "weak":
+            return "WrapOK.weak"
+        if tw == tn == "i64":
+            return (f"(WrapOK.of_same64 {self.close(sympy.Integer(-(2**63)), lo, reason)} "
+                    f"{self.close(hi, sympy.Integer(2**63 - 1), reason)})")
+        if tw == tn == "i1":
+            return f"(WrapOK.mask {self.close(sympy.Integer(0), lo, reason)} {self.close(hi, sympy.Integer(1), reason)})"
+        if "i1" in (tw, tn):
+            raise UnsupportedError(f"{self.where}: a mask used as an integer has no interval rule in Lean")
+        return (f"(WrapOK.of_fits32 (by decide) (by decide) {self.close(sympy.Integer(-(2**31)), lo, reason)} "
+                f"{self.close(hi, sympy.Integer(IMAX), reason)})")
+
+    def types(self, t: Term) -> tuple[str, str]:
+        return _ty(t, None), _ty(t, self.narrowed)
+
+    # -- intervals ----------------------------------------------------------------------------------------
+    def lookup(self, t: Term, scope: Scope) -> Fact | None:
+        s: Scope | None = scope
+        sub = set(_subterms(t))
+        while s is not None:
+            if t in s.facts:
+                return s.facts[t]
+            if any(_strip(side) in sub for atom in s.own for side in atom.args):
+                return None  # this scope's atoms may refine t: derive it here
+            s = s.parent
+        return None
+
+    def bounded(self, t: Term, scope: Scope) -> Fact:
+        got = self.lookup(t, scope)
+        if got is not None:
+            return got
+        if t in self.active:
+            raise UnsupportedError(f"{self.where}: the mask atoms bound {self.render(t)[:80]} by itself")
+        self.active.add(t)
+        try:
+            proof, lo, hi = self.rule(t, scope)
+            name = self.fresh()
+            scope.w(f"have {name} : Bounded kernel.sizeArgs L {self.render(t)} {self.e(lo)} {self.e(hi)} :=")
+            scope.w(f"  {proof}")
+            fact = Fact(name, lo, hi)
+            scope.facts[t] = fact
+            fact = self.refine(t, fact, scope)
+            scope.facts[t] = fact
+        finally:
+            self.active.discard(t)
+        return fact
+
+    def rule(self, t: Term, scope: Scope) -> tuple[str, sympy.Expr, sympy.Expr]:
+        tw, tn = self.types(t)
+        reason = f"intermediate fits {tn}: {self.render(t)[:70]}"
+        if t == XINDEX:
+            return "Bounded.xindex hL", sympy.Integer(0), sympy.Integer(IMAX)
+        if t == YINDEX:
+            return "Bounded.yindex hL", sympy.Integer(0), sympy.Integer(IMAX)
+        match t.op:
+            case TermOp.WEAK:
+                c = sympy.Integer(t.value)
+                return f"(Bounded.weak ({t.value}))", c, c
+            case TermOp.SIZE:
+                if t.value not in self.sizes:
+                    raise UnsupportedError(f"{self.where}: size argument {t.value} has no recorded expression")
+                v = self.sizes[t.value]
+                why = f"size argument {t.value} fits int32"
+                return f"(Bounded.size z{t.value} {self.wrap_ok(t.ty, tn, v, v, why)})", v, v
+            case TermOp.ADD | TermOp.SUB:
+                fa, fb = self.bounded(t.args[0], scope), self.bounded(t.args[1], scope)
+                if t.op is TermOp.ADD:
+                    lo, hi, name = fa.lo + fb.lo, fa.hi + fb.hi, "add"
+                else:
+                    lo, hi, name = fa.lo - fb.hi, fa.hi - fb.lo, "sub"
+                lo, hi = sympy.expand(lo), sympy.expand(hi)
+                return (f"(Bounded.{name} {fa.name} {fb.name} {self.wrap_ok(tw, tn, lo, hi, reason)} (by omega) (by omega))",
+                        lo, hi)
+            case TermOp.MUL:
+                return self.mul(t, scope, tw, tn, reason)
+            case TermOp.FLOORDIV | TermOp.MOD:
+                return self.divmod(t, scope, tw, tn, reason)
+            case TermOp.STRONG:
+                c = sympy.Integer(t.value)
+                if t.ty == "i1" or not -(2**31) <= t.value <= IMAX:
+                    raise UnsupportedError(f"{self.where}: constant {t.value} of type {t.ty} has no Lean interval rule")
+                return "(Bounded.strong (by decide) (And.intro (by omega) (by omega)))", c, c
+            case TermOp.LT | TermOp.LE | TermOp.GT | TermOp.GE | TermOp.EQ | TermOp.NE:
+                fa, fb = self.bounded(t.args[0], scope), self.bounded(t.args[1], scope)
+                decided = self.decide_cmp(t.op, fa, fb)
+                if decided is not None:
+                    r, claim = decided
+                    ref = self.need(claim, "comparison decided by intervals")
+                    have = f"have := {ref}; " if ref else ""
+                    v = sympy.Integer(1 if r else 0)
+                    return (f"(Bounded.cmp_const {fa.name} {fb.name} {'true' if r else 'false'} (by intro x y h1 h2 h3 h4; "
+                            f"{have}first | (simp [Cmp.holds] <;> omega) | omega))", v, v)
+                return f"(Bounded.cmp {fa.name}.agree {fb.name}.agree)", sympy.Integer(0), sympy.Integer(1)
+            case TermOp.CAST:
+                fa = self.bounded(t.args[0], scope)
+                return f"(Bounded.cast {fa.name} {self.wrap_ok(t.ty, t.ty, fa.lo, fa.hi, reason)})", fa.lo, fa.hi
+        raise UnsupportedError(f"{self.where}: no Lean interval rule for {t.op.value} in {self.render(t)[:80]}")
+
+    def decide_cmp(self, op: TermOp, fa: Fact, fb: Fact) -> tuple[bool, sympy.Expr] | None:
+        """``(result, claim ≥ 0)`` when the intervals decide ``a op b`` and the claim has a certificate."""
+        from workbench.errors import WorkbenchError
+        from workbench.lean.emit import side_plan
+
+        # Each option: the result and the claim (≥ 0) that makes it hold for every a, b in the intervals.
+        options = {
+            TermOp.LT: ((True, fb.lo - fa.hi - 1), (False, fa.lo - fb.hi)),
+            TermOp.LE: ((True, fb.lo - fa.hi), (False, fa.lo - fb.hi - 1)),
+            TermOp.GT: ((True, fa.lo - fb.hi - 1), (False, fb.lo - fa.hi)),
+            TermOp.GE: ((True, fa.lo - fb.hi), (False, fb.lo - fa.hi - 1)),
+        }.get(op, ())
+        for r, claim in options:
+            claim = sympy.expand(claim)
+            if claim.is_number:
+                if claim >= 0:
+                    return r, claim
+                continue
+            try:
+                side_plan(claim, self.inst, f"{self.where} comparison")
+            except WorkbenchError:
+                continue
+            return r, claim
+        return None
+
+    def mul(self, t, scope, tw, tn, reason):
+        fa, fb = self.bounded(t.args[0], scope), self.bounded(t.args[1], scope)
+        floors = lambda x: bool(x.atoms(sympy.floor))  # noqa: E731 - a product with a floor is not a polynomial
+        if fa.lo == fa.hi:
+            p = fa.lo
+            if p.is_number and p < 0:
+                lo, hi = sympy.expand(p * fb.hi), sympy.expand(p * fb.lo)
+                return (f"(Bounded.mul_npoint_left {fa.name} {fb.name} (by decide) {self.wrap_ok(tw, tn, lo, hi, reason)} "
+                        f"(by omega) (by omega))", lo, hi)
+            if not p.is_number and (floors(p) or floors(fb.lo) or floors(fb.hi)):
+                raise UnsupportedError(f"{self.where}: product of {self.render(t)[:80]} involves a floor")
+            lo, hi = sympy.expand(p * fb.lo), sympy.expand(p * fb.hi)
+            nl = not p.is_number
+            hp = self.close(sympy.Integer(0), p, "point factor >= 0")
+            return (f"(Bounded.mul_point_left {fa.name} {fb.name} {hp} {self.wrap_ok(tw, tn, lo, hi, reason)} "
+                    f"{self.close(lo, p * fb.lo, 'product expansion', nl)} {self.close(p * fb.hi, hi, 'product expansion', nl)})",
+                    lo, hi)
+        if fb.lo == fb.hi and (fb.lo.is_number and fb.lo >= 0 or not floors(fa.lo) and not floors(fa.hi) and not floors(fb.lo)):
+            p = fb.lo
+            lo, hi = sympy.expand(fa.lo * p), sympy.expand(fa.hi * p)
+            nl = not p.is_number
+            hp = self.close(sympy.Integer(0), p, "point factor >= 0")
+            return (f"(Bounded.mul_point_right {fa.name} {fb.name} {hp} {self.wrap_ok(tw, tn, lo, hi, reason)} "
+                    f"{self.close(lo, fa.lo * p, 'product expansion', nl)} {self.close(fa.hi * p, hi, 'product expansion', nl)})",
+                    lo, hi)
+        if any(floors(x) for x in (fa.lo, fa.hi, fb.lo, fb.hi)):
+            raise UnsupportedError(f"{self.where}: product of {self.render(t)[:80]} involves a floor")
+        lo, hi = sympy.expand(fa.lo * fb.lo), sympy.expand(fa.hi * fb.hi)
+        return (f"(Bounded.mul_nonneg {fa.name} {fb.name} {self.close(sympy.Integer(0), fa.lo, 'factor >= 0')} "
+                f"{self.close(sympy.Integer(0), fb.lo, 'factor >= 0')} {self.wrap_ok(tw, tn, lo, hi, reason)} "
+                f"{self.close(lo, fa.lo * fb.lo, 'product expansion', True)} {self.close(fa.hi * fb.hi, hi, 'product expansion', True)})",
+                lo, hi)
+
+    def divmod(self, t, scope, tw, tn, reason):
+        """``//`` and ``%``: the certificate's rule for this node first (``inst.rules``), then the others."""
+        x, d = t.args
+        fx, fd = self.bounded(x, scope), self.bounded(d, scope)
+        hx0 = self.close(sympy.Integer(0), fx.lo, "dividend >= 0")
+        hd1 = self.close(sympy.Integer(1), fd.lo, "divisor >= 1")
+        zero = sympy.Integer(0)
+        want = self.rules.get(t)
+        if t.op is TermOp.MOD:
+            order = ["divisor", "numerator"]
+        else:
+            order = ["exact", "const", "numerator"]
+        if want in order:
+            order.remove(want)
+            order.insert(0, want)
+        for rule in order:
+            got = self.rem_rule(rule, fx, fd, hx0, hd1) if t.op is TermOp.MOD else self.quot_rule(rule, fx, fd, hx0, hd1)
+            if got is None:
+                continue
+            rule_text, lo, hi = got
+            self.rule_use.append((want, rule))
+            name = "Bounded.mod" if t.op is TermOp.MOD else "Bounded.floordiv"
+            return (f"({name} {fx.name} {fd.name} {hx0} {hd1} {rule_text} "
+                    f"{self.wrap_ok(tw, tn, lo, hi, reason)} (by omega) (by omega))", lo, hi)
+        raise UnsupportedError(f"{self.where}: no quotient rule applies to {self.render(t)[:80]}")  # pragma: no cover
+
+    def rem_rule(self, rule, fx, fd, hx0, hd1):
+        if rule == "divisor":
+            return f"(Rem.divisor {hd1})", sympy.Integer(0), sympy.expand(fd.hi - 1)
+        return f"(Rem.numerator {hx0} {hd1})", sympy.Integer(0), fx.hi
+
+    def quot_rule(self, rule, fx, fd, hx0, hd1):
+        point = fd.lo == fd.hi
+        if rule == "const" and point and fd.lo.is_number:
+            c = int(fd.lo)
+            return f"(Quot.const {c} (by decide))", sympy.floor(fx.lo / c), sympy.floor(fx.hi / c)
+        if rule == "exact" and point and not fx.hi.atoms(sympy.floor) and not fd.lo.atoms(sympy.floor) \
+                and not fd.lo.is_number:
+            q, r = sympy.div(sympy.Poly(fx.hi + 1, *self.syms.values()), sympy.Poly(fd.lo, *self.syms.values()))
+            if r.is_zero and all(c.is_integer for c in q.coeffs()):
+                qe = q.as_expr()
+                hq = self.close(fx.hi + 1, qe * fd.lo, "exact quotient", True)
+                return f"(Quot.exact {self.e(qe)} {hx0} {hd1} {hq})", sympy.Integer(0), sympy.expand(qe - 1)
+            return None
+        if rule == "numerator":
+            return f"(Quot.numerator {hx0} {hd1})", sympy.Integer(0), fx.hi
+        return None
+
+    def refine(self, t: Term, fact: Fact, scope: Scope) -> Fact:
+        """Tighten ``t``'s interval by the comparison atoms known to hold in this scope."""
+        for atom, hyp in scope.atoms:
+            if atom.op not in _CMP_LEMMA:
+                continue
+            a, b = atom.args
+            for side, other, upper in ((a, b, atom.op in (TermOp.LT, TermOp.LE)), (b, a, atom.op in (TermOp.GT, TermOp.GE))):
+                if _strip(side) != t or t in set(_subterms(other)) or _strip(other) in self.active:
+                    continue
+                fo = self.bounded(other, scope)
+                facts = [f"have h1 := Expr.{_CMP_LEMMA[atom.op]}_of_cmp_ne_zero {hyp}", f"have h2 := {fo.name}.le" if upper else f"have h2 := {fo.name}.ge"]
+                facts += self.cast_eqs(side, fact)
+                strict = atom.op in (TermOp.LT, TermOp.GT)
+                name = self.fresh()
+                if upper:
+                    new = sympy.expand(fo.hi - (1 if strict else 0))
+                    scope.w(f"have {name} : Bounded kernel.sizeArgs L {self.render(t)} {self.e(fact.lo)} {self.e(new)} :=")
+                    scope.w(f"  {fact.name}.le_of_le (by {'; '.join(facts)}; omega)")
+                    fact = Fact(name, fact.lo, new)
+                else:
+                    new = sympy.expand(fo.lo + (1 if strict else 0))
+                    scope.w(f"have {name} : Bounded kernel.sizeArgs L {self.render(t)} {self.e(new)} {self.e(fact.hi)} :=")
+                    scope.w(f"  {fact.name}.ge_of_ge (by {'; '.join(facts)}; omega)")
+                    fact = Fact(name, new, fact.hi)
+        return fact
+
+    def cast_eqs(self, side: Term, fact: Fact) -> list[str]:
+        """``(.cast t a).eval = a.eval`` for each cast around the atom's side, innermost first (``fact``
+        bounds the innermost ``a``; every cast keeps its interval)."""
+        layers = []
+        while side.op is TermOp.CAST:
+            layers.append(side)
+            side = side.args[0]
+        out, cur = [], fact.name
+        for layer in reversed(layers):
+            wrap = self.wrap_ok(layer.ty, layer.ty, fact.lo, fact.hi, "cast in a mask atom fits")
+            out.append(f"have := Bounded.cast_eval (t := .{layer.ty}) {cur} {wrap}")
+            nxt = self.fresh("c")
+            out.append(f"have {nxt} := Bounded.cast (t := .{layer.ty}) {cur} {wrap}")
+            cur = nxt
+        return out
+
+    # -- agreement goals ----------------------------------------------------------------------------------
+    def agree(self, t: Term, scope: Scope) -> None:
+        """Emit tactic lines closing ``t.Agree kernel.sizeArgs L``."""
+        match t.op:
+            case TermOp.AND | TermOp.OR:
+                first_right = t.op is TermOp.AND and self._is_range(t.args[1]) and not self._is_range(t.args[0])
+                first, second = (t.args[1], t.args[0]) if first_right else (t.args[0], t.args[1])
+                scope.w(f"refine {'Or.inr' if first_right else 'Or.inl'} (And.intro ?_ ?_)")
+                s1 = scope.child("  ")
+                self.agree(first, s1)
+                scope.bullet(s1)
+                hk = self.fresh("hk")
+                s2 = scope.child("  ")
+                s2.w(f"intro {hk}")
+                if t.op is TermOp.AND:
+                    self.split(first, hk, s2)
+                self.agree(second, s2)
+                scope.bullet(s2)
+            case TermOp.LT | TermOp.LE | TermOp.GT | TermOp.GE | TermOp.EQ | TermOp.NE:
+                fa, fb = self.bounded(t.args[0], scope), self.bounded(t.args[1], scope)
+                scope.w(f"exact And.intro {fa.name}.agree {fb.name}.agree")
+            case TermOp.WHERE if _ty(t, None) == "i1" == _ty(t, self.narrowed):
+                self.agree_select(t.args[0], [t.args[1], t.args[2]], scope, integer=True)
+            case _:
+                scope.w(f"exact {self.bounded(t, scope).name}.agree")
+
+    def agree_select(self, c: Term, branches, scope: Scope, integer: bool) -> None:
+        tail = " (Or.inl rfl)" if integer else ""
+        scope.w(f"refine And.intro ?_ (And.intro ?_ {'(And.intro ?_' + tail + ')' if integer else '?_'})")
+        s0 = scope.child("  ")
+        self.agree(c, s0)
+        scope.bullet(s0)
+        for br, pol in zip(branches, (True, False)):
+            hk = self.fresh("hk")
+            s = scope.child("  ")
+            s.w(f"intro {hk}")
+            if pol:
+                self.split(c, hk, s)
+            if isinstance(br, Payload):
+                self.agree_payload(br, s)
+            else:
+                self.agree(br, s)
+            scope.bullet(s)
+
+    def _is_range(self, t: Term) -> bool:
+        return t.op is TermOp.LT and t.args[0] in (XINDEX, YINDEX) and t.args[1].op is TermOp.SIZE
+
+    def split(self, mask: Term, hyp: str, scope: Scope) -> None:
+        """Record the comparison atoms of a set mask ``mask`` (hypothesis ``hyp : mask.eval ≠ 0``)."""
+        if mask.op is TermOp.AND:
+            h1, h2 = self.fresh("hk"), self.fresh("hk")
+            scope.w(f"obtain ⟨{h1}, {h2}⟩ := Expr.ne_zero_of_mand_ne_zero {hyp}")
+            self.split(mask.args[0], h1, scope)
+            self.split(mask.args[1], h2, scope)
+        elif mask.op in _CMP_LEMMA:
+            scope.atoms = scope.atoms + ((mask, hyp),)
+            scope.own = scope.own + (mask,)
+
+    def agree_payload(self, p: Payload, scope: Scope) -> None:
+        match p.op:
+            case PayloadOp.LOAD | PayloadOp.CONST:
+                scope.w("exact True.intro")
+            case PayloadOp.INT:
+                self.agree(p.cond, scope)
+            case PayloadOp.UN:
+                self.agree_payload(p.args[0], scope)
+            case PayloadOp.BIN:
+                scope.w("refine And.intro ?_ ?_")
+                for a in p.args:
+                    s = scope.child("  ")
+                    self.agree_payload(a, s)
+                    scope.bullet(s)
+            case PayloadOp.WHERE:
+                self.agree_select(p.cond, list(p.args), scope, integer=False)
+
+    def access(self, mask: Term, offset: Term | None, scope: Scope) -> None:
+        """Lines closing ``Load.Agree`` (``⟨mask agrees, mask ≠ 0 → offset agrees⟩``)."""
+        scope.w("refine ⟨?_, ?_⟩")
+        s1 = scope.child("  ")
+        self.agree(mask, s1)
+        scope.bullet(s1)
+        s2 = scope.child("  ")
+        hm = self.fresh("hm")
+        s2.w(f"intro {hm}")
+        self.split(mask, hm, s2)
+        self.agree(offset, s2)
+        scope.bullet(s2)
+
+    # -- the whole proof ----------------------------------------------------------------------------------
+    def safe_proof(self) -> list[str]:
+        """The tactic lines of ``kernel_safe`` after the premises are unpacked."""
+        top = Scope("  ")
+        inst = self.inst
+        for i, ld in enumerate(inst.loads):
+            s = top.child("  ")
+            top.w(f"have A{i} : load{i}.Agree kernel.sizeArgs L := by")
+            self.access(ld.mask, ld.offset, s)
+            top.lines.extend(s.lines)
+        fits = []
+        for a in sorted(inst.size_args, key=lambda a: a.index):
+            if a.narrowed:
+                v = self.sizes[a.index]
+                fits.append(f"(And.intro {self.close(sympy.Integer(-(2**31)), v, f'size argument {a.index} fits int32')} "
+                            f"{self.close(v, sympy.Integer(IMAX), f'size argument {a.index} fits int32')})")
+        chain = "True.intro"
+        for f in reversed(fits):
+            chain = f"(And.intro {f} {chain})"
+        loads = "True.intro"
+        for i in reversed(range(len(inst.loads))):
+            loads = f"(And.intro A{i} {loads})"
+        top.w("refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) " + chain + ", Loads.agree_of_mem (ls := kernel.loads) "
+              + loads + ", ?_, ?_, ?_⟩")
+        st = inst.store
+        s = top.child("  ")
+        self.agree(st.mask, s)
+        top.bullet(s)
+        for part in ("offset", "value"):
+            s = top.child("  ")
+            hm = self.fresh("hm")
+            s.w(f"intro {hm}")
+            self.split(st.mask, hm, s)
+            if part == "offset":
+                self.agree(st.offset, s)
+            else:
+                self.agree_payload(st.value, s)
+            top.bullet(s)
+        return top.lines
+
+
+def relax_floors(claim: sympy.Expr) -> sympy.Expr:
+    """A polynomial lower bound of ``claim`` (each ``floor(P/c)`` by ``(P - c + 1)/c`` or ``P/c`` by the
+    sign of its constant coefficient), scaled to integer coefficients: what the product facts and the
+    guards must certify; ``omega`` knows the exact floor facts, so the relaxation is implied in Lean."""
+    floors = sorted(claim.atoms(sympy.floor), key=str)
+    if not floors:
+        return claim
+    dummies = [sympy.Dummy(f"f{i}") for i in range(len(floors))]
+    e = sympy.expand(claim.subs(dict(zip(floors, dummies))))
+    out = e
+    for f, dmy in zip(floors, dummies):
+        coeff = sympy.expand(e).coeff(dmy)
+        if not coeff.is_number or coeff.free_symbols or sympy.expand(e).coeff(dmy, 2) != 0:
+            raise UnsupportedError(f"side condition 0 <= {claim}: {f} has a non-constant coefficient")
+        arg = f.args[0]
+        den = math.lcm(*[int(sympy.fraction(c)[1]) for c in sympy.Poly(arg, *sorted(arg.free_symbols, key=str)).coeffs()]) \
+            if arg.free_symbols else 1
+        low = arg - sympy.Rational(den - 1, den)
+        out = out.subs(dmy, low if coeff > 0 else arg)
+    out = sympy.expand(out)
+    dens = [int(sympy.fraction(c)[1]) for c in sympy.Poly(out, *sorted(out.free_symbols, key=str)).coeffs()] if out.free_symbols else [1]
+    return sympy.expand(out * math.lcm(*dens))
+
+
+__all__ = ["Derivation", "Side", "relax_floors", "XINDEX", "YINDEX"]
