@@ -78,6 +78,9 @@ def _instances(args) -> list:
     if path.suffix == ".json" or path.is_file():
         if not path.exists():
             raise UsageError(f"{path} does not exist; give a certificate, a captured kernel or a lean_instance JSON file")
+        if not _schema(path).startswith(("workbench.lean_instance", "workbench.captured_kernel")):
+            # a certificate or a `check --json` output: its record is found by IR hash (workspace first)
+            return _from_certificates(str(path), getattr(args, "workspace", None))
         inst = instance_from_file(path)
         return [(str(path), inst, "") if inst is not None else (str(path), None, "not certified")]
     if path.is_dir() or _captured(args.source, args):
@@ -88,6 +91,14 @@ def _instances(args) -> list:
                 for e in corpus_instances(programs=(args.source,))]
     raise UsageError(f"{args.source!r} is neither a file nor a captured program (workspace or data/kernels); "
                      f"hand-built instances ({', '.join(sorted(HAND_BUILT))}) need --hand-built")
+
+
+def _schema(path: Path) -> str:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return ""
+    return str(data.get("schema", "")) if isinstance(data, dict) else ""
 
 
 def _captured(name: str, args) -> bool:
