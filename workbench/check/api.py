@@ -197,6 +197,8 @@ def check_certificate(
             else:
                 out[key] = replace(out[key], detail="exact procedure failed; z3 not tried (budget)")
     out = [out[k] for k in keys]
+    if len(out) != len(a.generated):  # invariant: no emitted obligation is dropped by a key
+        raise AssertionError(f"{kernel.name}: {len(a.generated)} side conditions generated, {len(out)} discharged")
     return tuple(out), a
 
 
@@ -205,13 +207,16 @@ def _discharge(sc: SideCondition, premises: Premises, mult, smt: bool) -> Discha
         return Discharged(sc, Status.UNKNOWN, "", detail=_no_bound_detail(sc))
     m_text = tuple((f, str(v)) for f, v in mult)
     exact = exact_nonneg(sc.claim, premises, mult)
+    facts = {f.name: f for f in premises.facts}
+    used = tuple(sorted({facts[f].origin for f, _ in mult if f in facts and f.startswith("guard:")}))
     if not smt:
-        return Discharged(sc, Status.PROVED if exact else Status.UNKNOWN, "exact" if exact else "", m_text)
+        return Discharged(sc, Status.PROVED if exact else Status.UNKNOWN, "exact" if exact else "", m_text,
+                          guards=used if exact else ())
     if exact:
-        return Discharged(sc, Status.PROVED, "exact", m_text)
+        return Discharged(sc, Status.PROVED, "exact", m_text, guards=used)
     r = _smt_cached(sc.claim, premises)
     if r.status == "proved":
-        return Discharged(sc, Status.PROVED, "z3")
+        return Discharged(sc, Status.PROVED, "z3", guards=r.guards_used)
     if r.status == "refuted":
         return Discharged(sc, Status.REFUTED, "z3", model=r.model)
     return Discharged(sc, Status.UNKNOWN, "", detail=f"exact procedure failed; z3: {r.detail or 'unknown'}")
@@ -300,7 +305,10 @@ def _first_failure(failed):
 
 def _certificate(record, k, premises, mode, choices, mults, discharged, reason, widths, verdict="refused"):
     facts = {f.name: f for f in premises.facts}
-    used = sorted({facts[f].origin for m in mults.values() for f, _ in m if f in facts and f.startswith("guard:")})
+    # Every guard a proof relies on: the exact procedure's multipliers and z3's unsat cores. The compiler
+    # rule requires each of them among the live guards.
+    used = sorted({facts[f].origin for m in mults.values() for f, _ in m if f in facts and f.startswith("guard:")}
+                  | {g for d in discharged if d.status is Status.PROVED for g in d.guards})
     return Certificate(
         kernel=record.name,
         program=record.program,

@@ -142,16 +142,22 @@ class Analysis:
         for bnd in kernel.bindings:
             self.names.setdefault(id(bnd.node), (bnd.name, bnd.line))
         self.conditions: dict[str, SideCondition] = {}
+        self.generated: set[tuple[str, Poly | None]] = set()  # every distinct obligation emitted
         self.where: dict[str, tuple[Node, LaneClass]] = {}
         self.choices: dict[str, str] = {}
         self._bound: dict[tuple[int, LaneClass], Interval] = {}
         self._agree: set[tuple[int, LaneClass]] = set()
         self._uniform: dict[int, bool] = {}
-        self._launch: dict[int, bool] = {}
+        self._launch: dict[int, str] = {}
         self.range_atoms = self._find_range_atoms()
-        # The lanes' linear indices: the left sides of the range masks and their sub-terms (xoffset, ...).
-        # Other expressions built from them (2 * xindex) are ordinary arithmetic with bounds and conditions.
-        self.launch_nodes = {id(x) for r in self.range_atoms for x in kir.walk(r.args[0])}
+        # The lanes' linear indices (exact forms, see launch_axis) and their offsets: identical in W and N and
+        # in [0, 2**31-1] (assumption: the launch grid's linear index does not wrap). Everything else built
+        # from them (2 * xindex) is ordinary arithmetic with bounds and conditions.
+        self.launch_nodes: set[int] = set()
+        for n in self.nodes:
+            if self.launch_axis(n):
+                # the exact form's own sub-terms: the offset product and, on y, the block id sum and product
+                self.launch_nodes.update(id(x) for x in kir.walk(n) if x.op in (Op.ADD, Op.MUL))
         self.active: LaneClass = frozenset((self.key[id(a)], True) for a in self.range_atoms)
 
     # -- names and origins ------------------------------------------------------------------------------
@@ -200,12 +206,19 @@ class Analysis:
         sub = self.describe(n)
         if name:
             sub = f"{name} = {sub}"
-        return Origin(self.key.get(id(n), "-"), sub, line, self.class_text(c), bound)
+        return Origin(self.key.get(id(n), "-"), sub, line, self.class_text(c), bound, self.class_key(c) or "all")
 
     def need(self, claim: Poly | None, reason: Reason, n: Node, c: LaneClass, bound: str = "") -> None:
+        """Emit ``claim >= 0``. Identity is structural (reason, node, end, lane class); the same obligation
+        emitted twice is one condition, two different claims under one key are both kept (never dropped)."""
         sc = SideCondition(claim, reason, self.origin(n, c, bound))
-        self.conditions.setdefault(sc.key, sc)
-        self.where.setdefault(sc.key, (n, c))
+        self.generated.add((sc.key, claim))
+        key, i = sc.key, 1
+        while key in self.conditions and self.conditions[key].claim != claim:
+            i += 1
+            key = f"{sc.key}#{i}"
+        self.conditions.setdefault(key, sc)
+        self.where.setdefault(key, (n, c))
 
     def choose(self, kind: str, key: str, options: tuple[str, ...], works: Callable[[str], bool]) -> str:
         got = self.oracle(kind, key, options, works)
@@ -232,36 +245,65 @@ class Analysis:
             self._uniform[id(n)] = got
         return got
 
-    def is_launch_index(self, n: Node) -> bool:
-        """Built from program ids, block sizes, aranges and non-negative literals by ``+``/``*`` only: the
-        lane's linear index along an axis (identical in W and N, non-negative)."""
+    def launch_axis(self, n: Node) -> str | None:
+        """The axis (``x``/``y``) when ``n`` is *exactly* a launch index as Inductor writes it, else None:
+
+        * ``xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)``;
+        * ``yindex = (tl.program_id(1) + tl.program_id(2) * tl.num_programs(1)) * YBLOCK + tl.arange(0, YBLOCK)``
+
+        (operands of ``+``/``*`` in either order; names are aliases of the same node). Only these get the
+        launch bound: ``2 * xindex`` or ``xindex + 1000`` are ordinary int32 terms, bounded by interval
+        arithmetic in their type like any other."""
         got = self._launch.get(id(n))
         if got is None:
-            match n.op:
-                case Op.PROGRAM_ID | Op.NUM_PROGRAMS | Op.CONSTEXPR:
-                    got = True
-                case Op.ARANGE:
-                    got = n.attr[0] >= 0
-                case Op.CONST:
-                    got = n.attr[0] >= 0
-                case Op.ADD | Op.MUL:
-                    got = all(self.is_launch_index(a) for a in n.args)
-                case Op.BROADCAST:
-                    got = self.is_launch_index(n.args[0])
-                case Op.CAST:
-                    got = n.attr is not None and self.is_launch_index(n.args[0])
-                case _:
-                    got = False
-            self._launch[id(n)] = got
-        return got
+            got = self._launch[id(n)] = self._launch_axis(n)
+        return got or None
+
+    def _launch_axis(self, n: Node) -> str:
+        if n.op is not Op.ADD:
+            return ""
+        for off, ar in (n.args, n.args[::-1]):
+            if ar.op is Op.ARANGE and ar.attr[0] == 0:
+                axis = self.offset_axis(off, ar.attr[1])
+                if axis:
+                    return axis
+        return ""
+
+    def offset_axis(self, n: Node, block: str) -> str:
+        """``tl.program_id(0) * XBLOCK`` -> ``x``; ``(pid(1) + pid(2) * num_programs(1)) * YBLOCK`` -> ``y``."""
+        if n.op is not Op.MUL:
+            return ""
+        for pid, blk in (n.args, n.args[::-1]):
+            if blk.op is not Op.CONSTEXPR or blk.attr != block:
+                continue
+            if block == "XBLOCK" and pid.op is Op.PROGRAM_ID and pid.attr == 0:
+                return "x"
+            if block == "YBLOCK" and self._y_block_id(pid):
+                return "y"
+        return ""
+
+    @staticmethod
+    def _y_block_id(n: Node) -> bool:
+        if n.op is not Op.ADD:
+            return False
+        for p1, rest in (n.args, n.args[::-1]):
+            if p1.op is Op.PROGRAM_ID and p1.attr == 1 and rest.op is Op.MUL:
+                for p2, np1 in (rest.args, rest.args[::-1]):
+                    if p2.op is Op.PROGRAM_ID and p2.attr == 2 and np1.op is Op.NUM_PROGRAMS and np1.attr == 1:
+                        return True
+        return False
 
     def _find_range_atoms(self) -> tuple[Node, ...]:
+        """``xindex < xnumel`` (and ``yindex < ynumel``): an exact launch index of an axis compared with that
+        axis's element-count parameter."""
         atoms = []
         for n in self.nodes:
-            if n.op is Op.LT and self.is_launch_index(n.args[0]) and n.args[1].op is Op.ARG:
-                p = self.params.get(n.args[1].attr)
-                if p is not None and p.kind == "numel":
-                    atoms.append(n)
+            if n.op is not Op.LT or n.args[1].op is not Op.ARG:
+                continue
+            axis = self.launch_axis(n.args[0])
+            p = self.params.get(n.args[1].attr)
+            if axis and p is not None and p.kind == "numel" and p.name.startswith(axis):
+                atoms.append(n)
         return tuple(atoms)
 
     def extend(self, c: LaneClass, atom: Node, pol: bool) -> LaneClass:
@@ -316,7 +358,7 @@ class Analysis:
 
     def _bound_rule(self, n: Node, c: LaneClass) -> Interval:
         a = n.args
-        if id(n) in self.launch_nodes and n.op is not Op.CONST:
+        if id(n) in self.launch_nodes:
             return Poly.const(0), Poly.const(self.w.imax)
         match n.op:
             case Op.CONST:
