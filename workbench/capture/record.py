@@ -280,7 +280,11 @@ def validate(kernel: CapturedKernel, *, check_hash: bool = True, where: str = ""
     """
     at = where or f"record {getattr(kernel, 'program', '?')}/{getattr(kernel, 'name', '?')}"
     _check_field_types(kernel, at)
-    fn = jit_function(kernel.source, kernel.name)
+    try:
+        fn = jit_function(kernel.source, kernel.name)
+        meta = source_signature(kernel.source, kernel.name)
+    except InputError as exc:
+        raise InputError(f"{at}: {exc}") from None
     params = [a.arg for a in fn.args.args]
     if sorted(kernel.signature) != sorted(params) or len(set(params)) != len(params):
         raise InputError(f"{at}: the kernel's parameters {params} are not the record's signature "
@@ -288,12 +292,18 @@ def validate(kernel: CapturedKernel, *, check_hash: bool = True, where: str = ""
     for arg, typ in kernel.signature.items():
         if not isinstance(typ, str) or not SIGNATURE_TYPE.fullmatch(typ):
             raise InputError(f"{at}: signature type {typ!r} of {arg} is not a Triton type; re-capture it")
-    meta = source_signature(kernel.source, kernel.name)
     if meta is not None and meta != dict(kernel.signature):
         diff = sorted(k for k in set(meta) | set(kernel.signature) if meta.get(k) != kernel.signature.get(k))
         raise InputError(f"{at}: the source's triton_meta signature and the record's disagree on "
                          + ", ".join(f"{k} ({meta.get(k)} vs {kernel.signature.get(k)})" for k in diff)
                          + "; re-capture it")
+    listed = {a.name for a in kernel.size_args} | {n.name for n in kernel.numels}
+    for arg, typ in kernel.signature.items():
+        # every size argument (ks0) and element count (xnumel) the kernel takes must have its expression
+        if (re.fullmatch(r"ks\d+", arg) or (re.fullmatch(r"[xyzr]\d*_?numel", arg) and typ != "constexpr")) \
+                and arg not in listed:
+            raise InputError(f"{at}: the kernel takes {arg} ({typ}) but the record gives no expression for it "
+                             "(size_args / numels); re-capture it")
     for a in kernel.size_args:
         if kernel.signature.get(a.name) != a.type:
             raise InputError(f"{at}: size argument {a.name} is declared {a.type!r} but the signature says "

@@ -19,7 +19,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from workbench import kir
-from workbench.capture.record import CapturedKernel
+from workbench.capture.record import CapturedKernel, validate
 from workbench.check.certificate import CertPremises, Certificate
 from workbench.check.checker import Analysis, Widths
 from workbench.check.discharge import exact_nonneg, find_multipliers, guards_hold, smt_check
@@ -254,6 +254,7 @@ def check_kernel(
 ) -> Verdict:
     """Search, certify and check one captured kernel in ``mode``; explain a rejection."""
     t0 = time.perf_counter()
+    validate(record, check_hash=False)  # one jit function, signature agreement, declared types (InputError)
     size_args = tuple((a.name, a.expr) for a in record.size_args)
     try:
         k = kir.parse(record)
@@ -261,6 +262,17 @@ def check_kernel(
         if premises.index_dtype not in ("tl.int32", "int32"):
             raise OutOfClassError(
                 f"index dtype {premises.index_dtype}: Inductor already indexes in 64 bits; nothing to narrow")
+    except (UnsupportedError, OutOfClassError) as exc:
+        return Verdict(record.name, record.program, mode, "out-of-class", str(exc), (), None,
+                       seconds=time.perf_counter() - t0, size_args=size_args)
+    try:
+        kir.instantiate(k, widths.narrow)
+    except UnsupportedError as exc:
+        # Triton would reject the narrowed kernel (a literal that fits the wide operand but not int32).
+        return Verdict(record.name, record.program, mode, "refused",
+                       f"the narrowed kernel does not type-check under Triton's rules: {exc}", (), None,
+                       seconds=time.perf_counter() - t0, size_args=size_args)
+    try:
         choices, mults = search(k, premises, mode, widths)
     except (UnsupportedError, OutOfClassError) as exc:
         return Verdict(record.name, record.program, mode, "out-of-class", str(exc), (), None,

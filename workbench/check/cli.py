@@ -1,10 +1,13 @@
 """CLI: ``workbench check NAME|FILE.py|KERNEL.json [--mode strict|observable] [--json]`` and
-``workbench check --all`` (the corpus table in ``data/check/results.{json,md}``)."""
+``workbench check --all`` (the corpus table in ``data/check/results.{json,md}``).
+
+Exit codes (workbench.contract): 0 every verdict certified, 1 some kernel refused or out of class, 2 an
+input or usage error (one line on stderr). ``--json`` prints one ``workbench.check/1`` document: its
+``verdict`` is the worst of the kernels' and ``verdicts`` lists each kernel and mode."""
 
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 
@@ -47,6 +50,7 @@ def records_for(target: str):
 
 def _check(args) -> int:
     from workbench.check.api import MODES, check_kernel
+    from workbench.contract import document, emit, exit_code, overall
     from workbench.errors import UsageError
 
     modes = (args.mode,) if args.mode else MODES
@@ -63,8 +67,9 @@ def _check(args) -> int:
     if not args.target:
         raise UsageError("name a program, a FILE.py or a KERNEL.json to check, or pass --all")
     verdicts = [check_kernel(r, m, smt=not args.no_smt) for r in records_for(args.target) for m in modes]
+    overall_verdict = overall(v.verdict for v in verdicts)
     if args.json:
-        print(json.dumps([v.to_json() for v in verdicts], indent=1, sort_keys=True))
+        return emit(document("check", 1, overall_verdict, target=args.target, verdicts=[v.to_json() for v in verdicts]))
     else:
         for v in verdicts:
             print(f"{v.program}/{v.kernel} [{v.mode}]: {v.verdict.upper()}")
@@ -75,4 +80,4 @@ def _check(args) -> int:
                 o = d.condition.origin
                 print(f"  - {d.condition.reason.value}: {o.subexpression} (line {o.line}) on {o.lane_class}: "
                       f"{d.condition.text()} [{d.status.value}]")
-    return 0 if all(v.verdict == "certified" for v in verdicts) else 1
+    return exit_code(overall_verdict)

@@ -1,4 +1,9 @@
-"""``workbench ir`` and ``workbench crosscheck``: print a kernel's IR; compare the evaluator with Triton's interpreter."""
+"""``workbench ir`` and ``workbench crosscheck``: print a kernel's IR; compare the evaluator with Triton's interpreter.
+
+Exit codes (workbench.contract): ``ir`` 0 when the kernel is in the IR's class, 1 when it is refused by name
+(verdict ``out-of-class``), 2 for an unreadable record; ``crosscheck`` 0 when no lane disagrees, 1 when some
+lane does (verdict ``not-equivalent``), 2 for bad arguments. ``--json`` prints one ``workbench.ir/1`` or
+``workbench.crosscheck/1`` document."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("ir", help="print a captured kernel's IR (or why it is refused)")
     p.add_argument("kernel", help="a captured kernel record (data/kernels/<program>/<kernel>.json)")
     p.add_argument("--canonical", action="store_true", help="print the canonical form and its hash instead")
+    p.add_argument("--json", action="store_true", help="print a workbench.ir/1 JSON document")
     p.set_defaults(func=_ir)
     c = subparsers.add_parser(
         "crosscheck",
@@ -17,30 +23,55 @@ def register(subparsers) -> None:
     c.add_argument("names", nargs="*", help="programs or kernel names (default: every captured kernel)")
     c.add_argument("--lanes", type=int, default=300, help="lanes per kernel and mode (default 300)")
     c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--json", action="store_true", help="print a workbench.crosscheck/1 JSON document")
     c.set_defaults(func=_crosscheck)
 
 
 def _ir(args: argparse.Namespace) -> int:
     from workbench.capture import load
+    from workbench.contract import Verdict, document, emit
+    from workbench.errors import UnsupportedError
     from workbench.kir import canonical_hash, canonical_text, parse, render
 
-    k = parse(load(args.kernel))
+    record = load(args.kernel)
+    try:
+        k = parse(record)
+    except UnsupportedError as exc:
+        if args.json:
+            return emit(document("ir", 1, Verdict.OUT_OF_CLASS, kernel=record.name, program=record.program,
+                                 reason=str(exc)))
+        print(f"{record.program}/{record.name}: OUT-OF-CLASS: {exc}")
+        return 1
+    text = canonical_text(k) if args.canonical else render(k)
+    if args.json:
+        return emit(document("ir", 1, Verdict.OK, kernel=record.name, program=record.program,
+                             canonical=args.canonical, text=text, hash=canonical_hash(k)))
+    print(text, end="")
     if args.canonical:
-        print(canonical_text(k), end="")
         print(f"hash {canonical_hash(k)}")
-    else:
-        print(render(k), end="")
     return 0
 
 
 def _crosscheck(args: argparse.Namespace) -> int:
+    from workbench.contract import Verdict, document, emit
     from workbench.errors import UsageError
     from workbench.kir.crosscheck import crosscheck, records_for
 
     if args.lanes < 1:
         raise UsageError(f"--lanes must be at least 1 (got {args.lanes})")
     reports = crosscheck(records_for(args.names), lanes=args.lanes, seed=args.seed)
-    bad = 0
+    bad = sum(len(r.mismatches) for r in reports)
+    total = sum(r.lanes for r in reports)
+    compared = sum(1 for r in reports if r.status == "compared")
+    if args.json:
+        return emit(document("crosscheck", 1, Verdict.NOT_EQUIVALENT if bad else Verdict.OK, lanes=total,
+                             compared=compared, refused=len(reports) - compared, mismatches=bad, kernels=[
+                                 {"program": r.program, "kernel": r.kernel, "status": r.status, "lanes": r.lanes,
+                                  "lanes_by_mode": dict(r.lanes_by_mode), "mismatches": [
+                                      {"mode": m.mode, "sizes": dict(m.sizes), "lane": str(m.lane),
+                                       "access": str(m.access), "evaluator": str(m.evaluator),
+                                       "interpreter": str(m.interpreter)} for m in r.mismatches]}
+                                 for r in reports]))
     print(f"{'program':<24} {'kernel':<58} {'wide':>6} {'narrow':>6} {'mismatches':>10}  status")
     for r in reports:
         wide, narrow = r.lanes_by_mode.get("declared", 0), r.lanes_by_mode.get("size args i32", 0)
@@ -48,8 +79,5 @@ def _crosscheck(args: argparse.Namespace) -> int:
         for m in r.mismatches[:5]:
             print(f"    {m.mode} sizes={dict(m.sizes)} lane={m.lane} {m.access}: evaluator {m.evaluator} "
                   f"interpreter {m.interpreter}")
-        bad += len(r.mismatches)
-    total = sum(r.lanes for r in reports)
-    compared = sum(1 for r in reports if r.status == "compared")
     print(f"total: {compared} kernels compared, {len(reports) - compared} refused, {total} lanes, {bad} mismatches")
     return 1 if bad else 0
