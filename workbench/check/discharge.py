@@ -197,7 +197,7 @@ def _z3_guard(text: str, env):
     import sympy
     import z3
 
-    from workbench.check.premises import _sympify
+    from workbench.check.premises import _parse_fact
 
     def tr(e):
         if e.is_Integer:
@@ -250,7 +250,7 @@ def _z3_guard(text: str, env):
     from workbench.errors import InputError
 
     try:
-        rel = _sympify(text)
+        rel = _parse_fact(text)
     except InputError:  # outside the restricted grammar: not asserted (dropping a premise is sound)
         return None
     if rel is sympy.true:
@@ -273,13 +273,13 @@ def guards_hold(premises: Premises, values: dict[str, int]) -> tuple[bool, str]:
     names the first that fails. Used to confirm that a counterexample shape is one Inductor compiles for."""
     import sympy
 
-    from workbench.check.premises import _sympify
+    from workbench.check.premises import _parse_fact
 
     for s, lo in premises.lower:
         if s in values and values[s] < lo:
             return False, f"{s} >= {lo}"
     for g in premises.guards:
-        rel = _sympify(g)
+        rel = _parse_fact(g)
         subs = {sympy.Symbol(k): sympy.Integer(v) for k, v in values.items()}
         got = rel.subs(subs)
         if got not in (sympy.true, True):

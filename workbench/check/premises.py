@@ -190,7 +190,7 @@ def is_aux(name: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _sympify(text: str, where: str = "symbolic fact") -> sympy.Expr:
+def _parse_fact(text: str, where: str = "symbolic fact") -> sympy.Expr:
     """Parse symbolic text from a record with the restricted parser (never evaluated); symbols in the
     checker's reserved namespace are an input error."""
     from workbench.symexpr import parse_any
@@ -242,15 +242,15 @@ def premises_of(kernel: CapturedKernel) -> Premises:
     upper = {s.name: int(s.upper) for s in kernel.symbols if s.upper is not None}
     table = _AtomTable(lower)
     size_args = tuple(
-        (a.name, a.expr, to_poly(_sympify(a.expr, f"{kernel.name}: size argument {a.name}"), table), a.type)
+        (a.name, a.expr, to_poly(_parse_fact(a.expr, f"{kernel.name}: size argument {a.name}"), table), a.type)
         for a in kernel.size_args
     )
-    numels = tuple((n.name, n.expr, to_poly(_sympify(n.expr, f"{kernel.name}: element count {n.name}"), table),
+    numels = tuple((n.name, n.expr, to_poly(_parse_fact(n.expr, f"{kernel.name}: element count {n.name}"), table),
                     n.type) for n in kernel.numels)
     facts: list[Fact] = []
     unused: list[str] = []
     for i, g in enumerate(kernel.guards):
-        rel = _sympify(g, f"{kernel.name}: guard {i}")  # text outside the restricted grammar is an input error naming it
+        rel = _parse_fact(g, f"{kernel.name}: guard {i}")  # text outside the restricted grammar is an input error naming it
         got = _guard_facts(rel, table)
         if got is None:
             unused.append(f"{g}  (not an inequality or equality of polynomials)")

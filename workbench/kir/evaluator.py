@@ -173,7 +173,7 @@ def launch(kernel: Kernel, sizes: Mapping[str, int], blocks: Mapping[str, int] |
 def _eval_expr(expr: str, sizes: tuple[tuple[str, int], ...]) -> int:
     import sympy
 
-    e = _sympify(expr)
+    e = _parse_size(expr)
     missing = sorted(str(s) for s in e.free_symbols if str(s) not in dict(sizes))
     if missing:
         raise EvaluationError(f"size expression {expr!r} needs values for {missing}")
@@ -185,7 +185,7 @@ def _eval_expr(expr: str, sizes: tuple[tuple[str, int], ...]) -> int:
 
 
 @functools.lru_cache(maxsize=1024)
-def _sympify(expr: str):
+def _parse_size(expr: str):
     """A size expression from a record, read by :mod:`workbench.symexpr` (never evaluated), with Inductor's
     shape symbols (``s27``, ``ps0``) as positive integers."""
     import re
