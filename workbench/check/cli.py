@@ -25,7 +25,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 def records_for(target: str):
     """The captured kernels a target names (capturing a registered program or FILE.py when needed)."""
     from workbench.capture.record import load, load_dir
-    from workbench.check.errors import KernelNotFoundError
 
     path = Path(target)
     if target.endswith(".json"):
@@ -38,11 +37,27 @@ def records_for(target: str):
         saved = KERNELS / target
         if saved.is_dir() and list(saved.glob("*.json")):
             return load_dir(saved)
+    return _capture(target)
+
+
+def _capture(target: str):
+    """Capture a registered program or FILE.py in memory (nothing is written into the checkout). The
+    program's own code runs here: anything it raises is an input error naming the program, never a traceback."""
+    from workbench.check.errors import KernelNotFoundError
+    from workbench.errors import CaptureError, WorkbenchError
+
     try:
-        from workbench.capture import capture_program
+        from workbench.capture import capture
     except ImportError as exc:  # pragma: no cover - torch missing
         raise KernelNotFoundError(f"cannot capture {target!r} ({exc}); pass a captured KERNEL.json") from None
-    kernels, _ = capture_program(target)
+    try:
+        kernels = capture(target)
+    except WorkbenchError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - user program code: report it in one line, exit 2
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise CaptureError(f"capturing {target!r} failed: {type(exc).__name__}: {msg[:200]}; check the "
+                           "program's example_inputs() (real CPU tensors) and program(*tensors)") from None
     if not kernels:
         raise KernelNotFoundError(f"{target!r} produced no Triton kernel to check")
     return list(kernels)
