@@ -157,6 +157,7 @@ def materialise(rel: str, edit: Edit, directory: Path) -> Path:
             d["source_hash"] = source_hash(d["source"], d["name"])
         except Exception:  # noqa: BLE001 - an edit that breaks the module is caught by the loader instead
             pass
+    directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{d['name']}.json"
     path.write_text(json.dumps(d, indent=1, sort_keys=True))
     return path

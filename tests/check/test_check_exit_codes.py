@@ -65,11 +65,14 @@ def test_out_of_class_exits_1(tmp_path, capsys):
     path = materialise(TILE, signature("ks1", "i16"), tmp_path)
     assert main(["check", str(path), "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["verdict"] == "out-of-class"
-    assert main(["ir", str(path)]) == 1
+    # the IR models an i16 scalar exactly; a loop it refuses by name
+    loop = materialise(TILE, src("    tmp0 = tl.load", "    for i in range(2):\n        pass\n    tmp0 = tl.load"),
+                       tmp_path / "loop")
+    assert main(["ir", str(loop)]) == 1
     assert "OUT-OF-CLASS" in capsys.readouterr().out
-    assert main(["ir", str(path), "--json"]) == 1
+    assert main(["ir", str(loop), "--json"]) == 1
     doc = json.loads(capsys.readouterr().out)
-    assert doc["schema"] == "workbench.ir/1" and doc["verdict"] == "out-of-class" and "i16" in doc["reason"]
+    assert doc["schema"] == "workbench.ir/1" and doc["verdict"] == "out-of-class" and "loop" in doc["reason"]
 
 
 def test_ir_json_ok(capsys):

@@ -257,6 +257,7 @@ def check_kernel(
     validate(record, check_hash=False)  # one jit function, signature agreement, declared types (InputError)
     size_args = tuple((a.name, a.expr) for a in record.size_args)
     try:
+        _declared_types(record)
         k = kir.parse(record)
         premises = premises_of(record)
         if premises.index_dtype not in ("tl.int32", "int32"):
@@ -302,6 +303,21 @@ def check_kernel(
     cert = _certificate(record, k, premises, mode, choices, mults, discharged, reason, widths, verdict)
     return Verdict(record.name, record.program, mode, verdict, reason, narrowed if verdict == "certified" else (),
                    cert, discharged, cex, time.perf_counter() - t0, size_args)
+
+
+def _declared_types(record: CapturedKernel) -> None:
+    """The checked class's declared types: size arguments exactly ``i64`` (the narrowing candidates; an
+    ``i16`` or ``i32`` one is not a size this question is about) and element counts ``i32`` (int32-indexed
+    kernels). Anything else is refused by name."""
+    for a in record.size_args:
+        if a.type != "i64":
+            raise OutOfClassError(f"{record.name}: size argument {a.name} is declared {a.type!r}; only size "
+                                  "arguments declared i64 are narrowing candidates (narrowing a narrower one "
+                                  "would widen it)")
+    for n in record.numels:
+        if n.type not in ("i32", None):
+            raise OutOfClassError(f"{record.name}: element count {n.name} is declared {n.type!r}; the checker "
+                                  "covers int32-indexed kernels (element counts i32)")
 
 
 def _status_text(d: Discharged) -> str:

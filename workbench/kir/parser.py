@@ -267,15 +267,11 @@ class _Parser:
                 kind = "numel" if re.fullmatch(r"[xyzr]\d*_?numel", p.arg) else "size" if re.fullmatch(r"ks\d+", p.arg) else "scalar"
                 if kind == "numel" and p.arg.startswith("r"):
                     raise self.refuse("reduction", f"reduction extent {p.arg}")
-                # Only a size argument declared exactly i64 is a narrowing candidate: declaring an i16 or i8
-                # one int32 would *widen* it, and i1/unsigned ones are not sizes. Element counts are the
-                # index dtype (int32 in the checked class). Anything else is refused by name.
+                # Only a size argument declared exactly i64 is a narrowing candidate ("size"): an i16 or i32
+                # one is an ordinary scalar of its declared type, modelled exactly and never re-typed
+                # (declaring an i16 argument int32 would widen it). The checker refuses such kernels by name.
                 if kind == "size" and t != IntType(64):
-                    raise self.refuse("size argument type", f"{p.arg}: {text!r}",
-                                      "only size arguments declared i64 are modelled")
-                if kind == "numel" and t != IntType(32):
-                    raise self.refuse("element count type", f"{p.arg}: {text!r}",
-                                      "only int32 element counts (int32-indexed kernels) are modelled")
+                    kind = "scalar"
             else:
                 kind = "scalar"
             self.params[p.arg] = Param(p.arg, kind, t, self.exprs.get(p.arg))
