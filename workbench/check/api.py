@@ -21,8 +21,9 @@ from functools import lru_cache
 from workbench import kir
 from workbench.capture.record import CapturedKernel, validate
 from workbench.check.certificate import CertPremises, Certificate
-from workbench.check.checker import Analysis, Widths
-from workbench.check.discharge import exact_nonneg, find_multipliers, guards_hold, smt_check
+from workbench.check.checker import Analysis, Widths, retyped
+from workbench.check.discharge import find_multipliers, guards_hold, smt_check
+from workbench.check.trusted.recheck import recheck
 from workbench.check.errors import CertificateError, OutOfClassError
 from workbench.check.poly import Poly
 from workbench.check.premises import Premises, premises_of
@@ -174,39 +175,32 @@ def check_certificate(
         raise CertificateError(
             f"certificate for IR hash {cert.ir_hash[:12]} does not match kernel {kernel.name} "
             f"({ir_hash(kernel)[:12]}); re-run `workbench check`", "ir_hash")
-    recorded = cert.choice_map()
-
-    def oracle(kind, key, options, works):
-        if key not in recorded:
-            raise CertificateError(f"certificate has no {kind} choice for {key}; re-run the search", key)
-        return recorded[key]
-
     w = widths or Widths(*cert.widths)
-    a = Analysis(kernel, premises, cert.mode, oracle, w)
-    a.run()
+    a, exact = recheck(kernel, premises, cert, w, retyped(kernel, w))
     mults = cert.multiplier_map()
     keys = sorted(a.conditions)
-    out = {key: _discharge(a.conditions[key], premises, mults.get(key, ()), False) for key in keys}
+    out = {key: _discharge(a.conditions[key], premises, mults.get(key, ()), False, exact[key]) for key in keys}
     if smt:
         # z3 on the conditions the exact procedure failed, fewest lane-class atoms first, within a budget.
         todo = [k for k in keys if out[k].status is not Status.PROVED and a.conditions[k].claim is not None]
         todo.sort(key=lambda k: (len(a.where[k][1]), _REASON_ORDER.get(a.conditions[k].reason, 9), k))
         for i, key in enumerate(todo):
             if i < SMT_BUDGET:
-                out[key] = _discharge(a.conditions[key], premises, mults.get(key, ()), True)
+                out[key] = _discharge(a.conditions[key], premises, mults.get(key, ()), True, False)
             else:
                 out[key] = replace(out[key], detail="exact procedure failed; z3 not tried (budget)")
     out = [out[k] for k in keys]
-    if len(out) != len(a.generated):  # invariant: no emitted obligation is dropped by a key
+    if len(out) != len(a.generated):  # invariant: every generated obligation is discharged
         raise AssertionError(f"{kernel.name}: {len(a.generated)} side conditions generated, {len(out)} discharged")
     return tuple(out), a
 
 
-def _discharge(sc: SideCondition, premises: Premises, mult, smt: bool) -> Discharged:
+def _discharge(sc: SideCondition, premises: Premises, mult, smt: bool, exact: bool) -> Discharged:
+    """A discharged condition: ``exact`` is the trusted re-checker's answer (the exact procedure with the
+    certificate's multipliers); z3 (``smt``) is tried only where it failed."""
     if sc.claim is None:
         return Discharged(sc, Status.UNKNOWN, "", detail=_no_bound_detail(sc))
     m_text = tuple((f, str(v)) for f, v in mult)
-    exact = exact_nonneg(sc.claim, premises, mult)
     facts = {f.name: f for f in premises.facts}
     used = tuple(sorted({facts[f].origin for f, _ in mult if f in facts and f.startswith("guard:")}))
     if not smt:

@@ -27,28 +27,10 @@ from fractions import Fraction
 
 from workbench.check.poly import Poly
 from workbench.check.premises import Premises, is_aux
+from workbench.check.trusted.exact import Multipliers, exact_nonneg, residual
 
-Multipliers = tuple[tuple[str, Fraction], ...]  # (fact name, lambda >= 0)
+__all__ = ["Multipliers", "SmtResult", "exact_nonneg", "find_multipliers", "guards_hold", "residual", "smt_check"]
 
-
-def residual(p: Poly, premises: Premises, multipliers: Multipliers) -> Poly:
-    r = p
-    facts = {f.name: f for f in premises.facts}
-    for name, lam in multipliers:
-        r = r - facts[name].poly * lam
-    return r
-
-
-def exact_nonneg(p: Poly, premises: Premises, multipliers: Multipliers) -> bool:
-    """The trusted exact procedure (module docstring). Unknown fact names or negative multipliers fail."""
-    names = {f.name for f in premises.facts}
-    if any(n not in names or lam < 0 for n, lam in multipliers):
-        return False
-    r = residual(p, premises, multipliers)
-    lower = premises.lower_map
-    if any(s not in lower for s in r.symbols()):
-        return False
-    return all(c >= 0 for c in r.shift(lower).terms.values())
 
 
 def find_multipliers(p: Poly, premises: Premises) -> Multipliers | None:
