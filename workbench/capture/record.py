@@ -15,6 +15,7 @@ import re
 import tempfile
 import warnings
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +135,7 @@ def _is_jit(dec: ast.expr) -> bool:
         isinstance(target, ast.Name) and target.id == "jit")
 
 
+@lru_cache(maxsize=512)  # keyed by the text itself; the tree is only read
 def _module(source: str, name: str) -> ast.Module:
     try:
         with warnings.catch_warnings():
@@ -154,6 +156,7 @@ def _bound_names(stmt: ast.stmt) -> list[str]:
     return [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
 
 
+@lru_cache(maxsize=512)
 def jit_function(source: str, name: str) -> ast.FunctionDef:
     """The one ``@triton.jit`` function of a kernel module, which must be named ``name``.
 
@@ -209,6 +212,12 @@ def source_hash(source: str, name: str) -> str:
 
 
 def source_signature(source: str, name: str) -> dict[str, str] | None:
+    got = _source_signature(source, name)
+    return None if got is None else dict(got)
+
+
+@lru_cache(maxsize=512)
+def _source_signature(source: str, name: str) -> tuple[tuple[str, str], ...] | None:
     """The ``signature`` of ``triton_meta`` in the kernel's decorators (Inductor's heuristics decorator), read
     from the syntax tree as literals only; ``None`` when the source has no ``triton_meta``."""
     tree = _module(source, name)
@@ -237,7 +246,7 @@ def source_signature(source: str, name: str) -> dict[str, str] | None:
                                              "dictionary; re-capture it")
                         if found is not None:
                             raise InputError(f"kernel {name}: two triton_meta signatures; re-capture it")
-                        found = sig
+                        found = tuple(sig.items())
     return found
 
 
