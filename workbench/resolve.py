@@ -278,7 +278,7 @@ def save_certificate(cert, located: Located, workspace=None) -> Path:
 _CERTIFIED: dict[str, Any] = {}
 
 
-def certificate_store(workspace=None) -> list:
+def certificate_store(workspace=None, mode: str = "observable") -> list:
     """The rule's certificate store: certified kernels from the workspace's records and certificates, then
     the shipped corpus. The rule recomputes each certificate from its record with the current checker (a
     certificate file is a report of what was issued, never trusted as input); one bar counts the records."""
@@ -292,9 +292,9 @@ def certificate_store(workspace=None) -> list:
     seen: set[str] = set()
     out = []
     for p in progress.track(paths, desc="certificate store", unit="record"):
-        key = hashlib.sha256(p.read_bytes()).hexdigest()
+        key = hashlib.sha256(p.read_bytes()).hexdigest() + ":" + mode
         if key not in _CERTIFIED:
-            _CERTIFIED[key] = store.certified_from(_load_record(p).record)
+            _CERTIFIED[key] = store.certified_from(_load_record(p).record, mode)
         c = _CERTIFIED[key]
         if c is not None and c.record.source_hash + c.record.program not in seen:
             seen.add(c.record.source_hash + c.record.program)
@@ -302,7 +302,7 @@ def certificate_store(workspace=None) -> list:
     for p in sorted(ws.subdir("certificates", workspace).glob("*/*.json")):
         for lc in _certificates_from(_read(p), p, workspace):
             key = lc.record.record.source_hash + lc.record.record.program
-            if key in seen:
+            if key in seen or lc.certificate.mode != mode:
                 continue
             c = store.certified_from(lc.record.record, lc.certificate.mode)
             if c is not None:

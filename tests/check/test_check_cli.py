@@ -11,7 +11,9 @@ TILE = KERNELS / "tile" / "triton_poi_fused_repeat_0.json"
 
 def test_check_one_kernel_json(capsys):
     assert main(["check", str(TILE), "--mode", "observable", "--json"]) == 0
-    (v,) = json.loads(capsys.readouterr().out)
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["schema"] == "workbench.check/1" and doc["verdict"] == "certified"
+    (v,) = doc["verdicts"]
     assert v["verdict"] == "certified" and v["narrowable_size_args"] == ["ks0", "ks1"]
     assert all(sc["status"] == "proved" and sc["prover"] in ("exact", "z3") for sc in v["side_conditions"])
     assert v["counterexample"] is None and v["certificate"]["ir_hash"]

@@ -7,12 +7,15 @@ Nothing here touches torch: records can be read on machines without it.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
 import re
 import tempfile
+import warnings
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -125,16 +128,78 @@ class CapturedKernel:
             ) from None
 
 
+def _is_jit(dec: ast.expr) -> bool:
+    """``@triton.jit``, ``@jit`` or ``@triton.jit(...)`` (the decorator Triton compiles a kernel from)."""
+    target = dec.func if isinstance(dec, ast.Call) else dec
+    return (isinstance(target, ast.Attribute) and target.attr == "jit") or (
+        isinstance(target, ast.Name) and target.id == "jit")
+
+
+@lru_cache(maxsize=512)  # keyed by the text itself; the tree is only read
+def _module(source: str, name: str) -> ast.Module:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # odd literals in a hand-edited file: the text is data, not code
+            return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise InputError(f"kernel source of {name} is not valid Python ({type(exc).__name__}: "
+                         f"{getattr(exc, 'msg', exc)}); re-capture it with `workbench capture NAME`") from None
+
+
+def _bound_names(stmt: ast.stmt) -> list[str]:
+    """Names a module-level statement binds (Python binds the *last* binding of a name)."""
+    match stmt:
+        case ast.FunctionDef(name=n) | ast.AsyncFunctionDef(name=n) | ast.ClassDef(name=n):
+            return [n]
+        case ast.Import(names=names) | ast.ImportFrom(names=names):
+            return [(a.asname or a.name).split(".")[0] for a in names]
+    return [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+
+
+@lru_cache(maxsize=512)
+def jit_function(source: str, name: str) -> ast.FunctionDef:
+    """The one ``@triton.jit`` function of a kernel module, which must be named ``name``.
+
+    Python binds the last ``def`` of a name and Triton compiles the jit-decorated one, so any ambiguity is
+    an input error naming it: a second jit function, a jit function with another name, a second binding of
+    ``name`` (another ``def``, an assignment, an import), or a nested definition. A bare ``def`` without
+    decorators (rendered IR, hand-written text) is accepted when it is the module's only function."""
+    tree = _module(source, name)
+    every = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+    jit = [n for n in every if not isinstance(n, ast.Lambda) and any(_is_jit(d) for d in n.decorator_list)]
+    if len(jit) > 1:
+        raise InputError(f"kernel module of {name} has {len(jit)} @triton.jit functions "
+                         f"({', '.join(f.name for f in jit)}); a record holds exactly one kernel — re-capture it")
+    if not jit:
+        if len(every) != 1 or not isinstance(every[0], ast.FunctionDef):
+            raise InputError(f"kernel module of {name} has no @triton.jit function and {len(every)} functions; "
+                             "a record holds exactly one kernel — re-capture it")
+        jit = every
+    fn = jit[0]
+    if fn.name != name:
+        raise InputError(f"kernel module's @triton.jit function is {fn.name!r}, but the record names {name!r}; "
+                         "re-capture it (or fix the record's name)")
+    if fn not in tree.body:
+        raise InputError(f"kernel {name} is not defined at module level; re-capture it")
+    bindings = [s for s in tree.body for b in _bound_names(s) if b == name]
+    if len(bindings) != 1:
+        lines = ", ".join(str(s.lineno) for s in bindings)
+        raise InputError(f"kernel module binds {name!r} {len(bindings)} times (lines {lines}); Python keeps the "
+                         "last, a reader the first — exactly one definition is allowed; re-capture it")
+    if len(every) != 1:
+        others = sorted({getattr(f, "name", "lambda") for f in every if f is not fn})
+        raise InputError(f"kernel module of {name} defines other functions ({', '.join(others)}); helpers are not "
+                         "part of a captured kernel — re-capture it")
+    return fn
+
+
 def jit_function_text(source: str, name: str) -> str:
-    """Extract ``def <name>(...)`` and its body from a kernel module's text."""
+    """The ``@triton.jit`` function ``name`` alone (decorators dropped), located with ``ast`` (see
+    :func:`jit_function`), never by matching text."""
+    fn = jit_function(source, name)
     lines = source.splitlines()
-    start = next((i for i, ln in enumerate(lines) if ln.startswith(f"def {name}(")), None)
-    if start is None:
-        raise InputError(f"kernel source has no `def {name}(`; is this the module Inductor emitted for {name}?")
-    end = start + 1
-    while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end].strip()):
-        end += 1
-    return "\n".join(lines[start:end]).rstrip() + "\n"
+    end = fn.end_lineno or fn.lineno
+    return "\n".join(lines[fn.lineno - 1 : end]).rstrip() + "\n"
 
 
 def source_hash(source: str, name: str) -> str:
@@ -144,6 +209,133 @@ def source_hash(source: str, name: str) -> str:
     text = jit_function_text(source, name)
     text = re.sub(rf"\b{re.escape(name)}\b", "KERNEL", text)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def source_signature(source: str, name: str) -> dict[str, str] | None:
+    got = _source_signature(source, name)
+    return None if got is None else dict(got)
+
+
+@lru_cache(maxsize=512)
+def _source_signature(source: str, name: str) -> tuple[tuple[str, str], ...] | None:
+    """The ``signature`` of ``triton_meta`` in the kernel's decorators (Inductor's heuristics decorator), read
+    from the syntax tree as literals only; ``None`` when the source has no ``triton_meta``."""
+    tree = _module(source, name)
+    fn = jit_function(source, name)
+    found = None
+    for stmt in tree.body:
+        decs = stmt.decorator_list if isinstance(stmt, ast.FunctionDef) else []
+        for dec in decs:
+            if not isinstance(dec, ast.Call):
+                continue
+            for kw in dec.keywords:
+                if kw.arg != "triton_meta" or not isinstance(kw.value, ast.Dict):
+                    continue
+                if stmt.lineno != fn.lineno:
+                    raise InputError(f"kernel module of {name}: triton_meta decorates {stmt.name}, not the kernel")
+                for k, v in zip(kw.value.keys, kw.value.values):
+                    if isinstance(k, ast.Constant) and k.value == "signature":
+                        try:
+                            sig = ast.literal_eval(v)  # literals only: never evaluates code
+                        except (ValueError, TypeError, SyntaxError, RecursionError):
+                            raise InputError(f"kernel {name}: triton_meta's signature is not a literal "
+                                             "dictionary; re-capture it") from None
+                        if not isinstance(sig, dict) or not all(
+                                isinstance(a, str) and isinstance(b, str) for a, b in sig.items()):
+                            raise InputError(f"kernel {name}: triton_meta's signature is not a str -> str "
+                                             "dictionary; re-capture it")
+                        if found is not None:
+                            raise InputError(f"kernel {name}: two triton_meta signatures; re-capture it")
+                        found = tuple(sig.items())
+    return found
+
+
+# Inductor's shape symbols (s27, u0, ps0, ...). Names with a leading underscore are reserved for the
+# checker's auxiliary atoms (workbench.check.premises), so a record symbol can never collide with one.
+SYMBOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+SIGNATURE_TYPE = re.compile(r"\*?(?:i1|i8|i16|i32|i64|u8|u16|u32|u64|fp8\w*|fp16|bf16|fp32|fp64)|constexpr")
+
+
+def _check_field_types(k: CapturedKernel, at: str) -> None:
+    def need(ok: bool, what: str, value: Any) -> None:
+        if not ok:
+            raise InputError(f"{at}: {what} is {value!r} ({type(value).__name__}); re-capture the kernel")
+
+    for f in ("program", "name", "source", "grid_type", "index_dtype", "source_hash"):
+        need(isinstance(getattr(k, f), str), f, getattr(k, f))
+    need(isinstance(k.signature, dict), "signature", k.signature)
+    need(all(isinstance(g, str) for g in k.guards), "a guard", k.guards)
+    need(isinstance(k.replacements, dict) and all(isinstance(a, str) and isinstance(b, str)
+                                                  for a, b in k.replacements.items()), "replacements", k.replacements)
+    for a in k.size_args:
+        need(isinstance(a.name, str) and isinstance(a.expr, str) and isinstance(a.type, str), "a size argument", a)
+    for n in k.numels:
+        need(isinstance(n.name, str) and isinstance(n.expr, str) and (n.type is None or isinstance(n.type, str)),
+             "an element count", n)
+    names = [a.name for a in k.size_args] + [n.name for n in k.numels]
+    need(len(set(names)) == len(names), "the size-argument and element-count names", names)
+
+
+def validate(kernel: CapturedKernel, *, check_hash: bool = True, where: str = "") -> None:
+    """Check that a record agrees with itself; raise :class:`InputError` naming the disagreement.
+
+    * exactly one ``@triton.jit`` function, with the record's name (:func:`jit_function`);
+    * the ``def``'s parameters are the record's ``signature`` keys (records store them sorted); the source's ``triton_meta``
+      signature (when present) equals the record's;
+    * every size argument's and element count's declared ``type`` is its signature entry;
+    * signature types are Triton's spellings (``i64``, ``*bf16``, ``constexpr``, ...);
+    * shape symbols are named like Inductor's (no leading underscore: that namespace is the checker's);
+    * ``source_hash`` is the hash of the source (skipped for live records, which carry none).
+    """
+    at = where or f"record {getattr(kernel, 'program', '?')}/{getattr(kernel, 'name', '?')}"
+    _check_field_types(kernel, at)
+    try:
+        fn = jit_function(kernel.source, kernel.name)
+        meta = source_signature(kernel.source, kernel.name)
+    except InputError as exc:
+        raise InputError(f"{at}: {exc}") from None
+    params = [a.arg for a in fn.args.args]
+    if sorted(kernel.signature) != sorted(params) or len(set(params)) != len(params):
+        raise InputError(f"{at}: the kernel's parameters {params} are not the record's signature "
+                         f"{list(kernel.signature)}; re-capture it")
+    for arg, typ in kernel.signature.items():
+        if not isinstance(typ, str) or not SIGNATURE_TYPE.fullmatch(typ):
+            raise InputError(f"{at}: signature type {typ!r} of {arg} is not a Triton type; re-capture it")
+    if meta is not None and meta != dict(kernel.signature):
+        diff = sorted(k for k in set(meta) | set(kernel.signature) if meta.get(k) != kernel.signature.get(k))
+        raise InputError(f"{at}: the source's triton_meta signature and the record's disagree on "
+                         + ", ".join(f"{k} ({meta.get(k)} vs {kernel.signature.get(k)})" for k in diff)
+                         + "; re-capture it")
+    listed = {a.name for a in kernel.size_args} | {n.name for n in kernel.numels}
+    for arg, typ in kernel.signature.items():
+        # every size argument (ks0) and element count (xnumel) the kernel takes must have its expression
+        if (re.fullmatch(r"ks\d+", arg) or (re.fullmatch(r"[xyzr]\d*_?numel", arg) and typ != "constexpr")) \
+                and arg not in listed:
+            raise InputError(f"{at}: the kernel takes {arg} ({typ}) but the record gives no expression for it "
+                             "(size_args / numels); re-capture it")
+    for a in kernel.size_args:
+        if kernel.signature.get(a.name) != a.type:
+            raise InputError(f"{at}: size argument {a.name} is declared {a.type!r} but the signature says "
+                             f"{kernel.signature.get(a.name)!r}; re-capture it")
+    for n in kernel.numels:
+        if n.name in kernel.signature and kernel.signature[n.name] != (n.type or "constexpr") and not (
+                n.type is None and kernel.signature[n.name] == "constexpr"):
+            raise InputError(f"{at}: element count {n.name} is declared {n.type!r} but the signature says "
+                             f"{kernel.signature[n.name]!r}; re-capture it")
+    for s in kernel.symbols:
+        if not isinstance(s.name, str) or not SYMBOL_NAME.fullmatch(s.name):
+            raise InputError(f"{at}: shape symbol name {s.name!r} is not an Inductor symbol (letters then "
+                             "digits; a leading underscore is reserved); re-capture it")
+        for v, what in ((s.lower, "lower"), (s.upper, "upper")):
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+                raise InputError(f"{at}: {what} bound of {s.name} is {v!r}, not an integer; re-capture it")
+    if check_hash and kernel.source_hash:
+        got = source_hash(kernel.source, kernel.name)
+        if got != kernel.source_hash:
+            raise InputError(f"{at}: source_hash {kernel.source_hash[:12]}... does not match the source "
+                             f"({got[:12]}...): the kernel text was edited after capture; re-capture it")
+    elif check_hash:
+        raise InputError(f"{at}: source_hash is empty; re-capture it")
 
 
 def save(kernel: CapturedKernel, out_dir: str | Path) -> Path:
@@ -159,8 +351,14 @@ def save(kernel: CapturedKernel, out_dir: str | Path) -> Path:
 def load(path: str | Path) -> CapturedKernel:
     from workbench.jsonfile import read_json
 
-    data = read_json(path, InputError, "kernel record", "capture it (again) with `workbench capture NAME`")
-    return CapturedKernel.from_json(data, where=str(path))
+    try:
+        data = read_json(path, InputError, "kernel record", "capture it (again) with `workbench capture NAME`")
+    except UnicodeDecodeError:
+        raise InputError(f"kernel record {str(path)!r} is not text (a binary file?); pass a captured "
+                         "KERNEL.json written by `workbench capture NAME`") from None
+    kernel = CapturedKernel.from_json(data, where=str(path))
+    validate(kernel, where=str(path))
+    return kernel
 
 
 def load_dir(directory: str | Path) -> list[CapturedKernel]:

@@ -19,10 +19,11 @@ from fractions import Fraction
 from functools import lru_cache
 
 from workbench import kir
-from workbench.capture.record import CapturedKernel
+from workbench.capture.record import CapturedKernel, validate
 from workbench.check.certificate import CertPremises, Certificate
-from workbench.check.checker import Analysis, Widths
-from workbench.check.discharge import exact_nonneg, find_multipliers, guards_hold, smt_check
+from workbench.check.checker import Analysis, Widths, retyped
+from workbench.check.discharge import find_multipliers, guards_hold, smt_check
+from workbench.check.trusted.recheck import recheck
 from workbench.check.errors import CertificateError, OutOfClassError
 from workbench.check.poly import Poly
 from workbench.check.premises import Premises, premises_of
@@ -174,44 +175,42 @@ def check_certificate(
         raise CertificateError(
             f"certificate for IR hash {cert.ir_hash[:12]} does not match kernel {kernel.name} "
             f"({ir_hash(kernel)[:12]}); re-run `workbench check`", "ir_hash")
-    recorded = cert.choice_map()
-
-    def oracle(kind, key, options, works):
-        if key not in recorded:
-            raise CertificateError(f"certificate has no {kind} choice for {key}; re-run the search", key)
-        return recorded[key]
-
     w = widths or Widths(*cert.widths)
-    a = Analysis(kernel, premises, cert.mode, oracle, w)
-    a.run()
+    a, exact = recheck(kernel, premises, cert, w, retyped(kernel, w))
     mults = cert.multiplier_map()
     keys = sorted(a.conditions)
-    out = {key: _discharge(a.conditions[key], premises, mults.get(key, ()), False) for key in keys}
+    out = {key: _discharge(a.conditions[key], premises, mults.get(key, ()), False, exact[key]) for key in keys}
     if smt:
         # z3 on the conditions the exact procedure failed, fewest lane-class atoms first, within a budget.
         todo = [k for k in keys if out[k].status is not Status.PROVED and a.conditions[k].claim is not None]
         todo.sort(key=lambda k: (len(a.where[k][1]), _REASON_ORDER.get(a.conditions[k].reason, 9), k))
         for i, key in enumerate(todo):
             if i < SMT_BUDGET:
-                out[key] = _discharge(a.conditions[key], premises, mults.get(key, ()), True)
+                out[key] = _discharge(a.conditions[key], premises, mults.get(key, ()), True, False)
             else:
                 out[key] = replace(out[key], detail="exact procedure failed; z3 not tried (budget)")
     out = [out[k] for k in keys]
+    if len(out) != len(a.generated):  # invariant: every generated obligation is discharged
+        raise AssertionError(f"{kernel.name}: {len(a.generated)} side conditions generated, {len(out)} discharged")
     return tuple(out), a
 
 
-def _discharge(sc: SideCondition, premises: Premises, mult, smt: bool) -> Discharged:
+def _discharge(sc: SideCondition, premises: Premises, mult, smt: bool, exact: bool) -> Discharged:
+    """A discharged condition: ``exact`` is the trusted re-checker's answer (the exact procedure with the
+    certificate's multipliers); z3 (``smt``) is tried only where it failed."""
     if sc.claim is None:
         return Discharged(sc, Status.UNKNOWN, "", detail=_no_bound_detail(sc))
     m_text = tuple((f, str(v)) for f, v in mult)
-    exact = exact_nonneg(sc.claim, premises, mult)
+    facts = {f.name: f for f in premises.facts}
+    used = tuple(sorted({facts[f].origin for f, _ in mult if f in facts and f.startswith("guard:")}))
     if not smt:
-        return Discharged(sc, Status.PROVED if exact else Status.UNKNOWN, "exact" if exact else "", m_text)
+        return Discharged(sc, Status.PROVED if exact else Status.UNKNOWN, "exact" if exact else "", m_text,
+                          guards=used if exact else ())
     if exact:
-        return Discharged(sc, Status.PROVED, "exact", m_text)
+        return Discharged(sc, Status.PROVED, "exact", m_text, guards=used)
     r = _smt_cached(sc.claim, premises)
     if r.status == "proved":
-        return Discharged(sc, Status.PROVED, "z3")
+        return Discharged(sc, Status.PROVED, "z3", guards=r.guards_used)
     if r.status == "refuted":
         return Discharged(sc, Status.REFUTED, "z3", model=r.model)
     return Discharged(sc, Status.UNKNOWN, "", detail=f"exact procedure failed; z3: {r.detail or 'unknown'}")
@@ -249,13 +248,26 @@ def check_kernel(
 ) -> Verdict:
     """Search, certify and check one captured kernel in ``mode``; explain a rejection."""
     t0 = time.perf_counter()
+    validate(record, check_hash=False)  # one jit function, signature agreement, declared types (InputError)
     size_args = tuple((a.name, a.expr) for a in record.size_args)
     try:
+        _declared_types(record)
         k = kir.parse(record)
         premises = premises_of(record)
         if premises.index_dtype not in ("tl.int32", "int32"):
             raise OutOfClassError(
                 f"index dtype {premises.index_dtype}: Inductor already indexes in 64 bits; nothing to narrow")
+    except (UnsupportedError, OutOfClassError) as exc:
+        return Verdict(record.name, record.program, mode, "out-of-class", str(exc), (), None,
+                       seconds=time.perf_counter() - t0, size_args=size_args)
+    try:
+        kir.instantiate(k, widths.narrow)
+    except UnsupportedError as exc:
+        # Triton would reject the narrowed kernel (a literal that fits the wide operand but not int32).
+        return Verdict(record.name, record.program, mode, "refused",
+                       f"the narrowed kernel does not type-check under Triton's rules: {exc}", (), None,
+                       seconds=time.perf_counter() - t0, size_args=size_args)
+    try:
         choices, mults = search(k, premises, mode, widths)
     except (UnsupportedError, OutOfClassError) as exc:
         return Verdict(record.name, record.program, mode, "out-of-class", str(exc), (), None,
@@ -287,6 +299,21 @@ def check_kernel(
                    cert, discharged, cex, time.perf_counter() - t0, size_args)
 
 
+def _declared_types(record: CapturedKernel) -> None:
+    """The checked class's declared types: size arguments exactly ``i64`` (the narrowing candidates; an
+    ``i16`` or ``i32`` one is not a size this question is about) and element counts ``i32`` (int32-indexed
+    kernels). Anything else is refused by name."""
+    for a in record.size_args:
+        if a.type != "i64":
+            raise OutOfClassError(f"{record.name}: size argument {a.name} is declared {a.type!r}; only size "
+                                  "arguments declared i64 are narrowing candidates (narrowing a narrower one "
+                                  "would widen it)")
+    for n in record.numels:
+        if n.type not in ("i32", None):
+            raise OutOfClassError(f"{record.name}: element count {n.name} is declared {n.type!r}; the checker "
+                                  "covers int32-indexed kernels (element counts i32)")
+
+
 def _status_text(d: Discharged) -> str:
     if d.status is Status.REFUTED:
         return "z3 finds shapes satisfying every guard where the bound is violated"
@@ -300,7 +327,10 @@ def _first_failure(failed):
 
 def _certificate(record, k, premises, mode, choices, mults, discharged, reason, widths, verdict="refused"):
     facts = {f.name: f for f in premises.facts}
-    used = sorted({facts[f].origin for m in mults.values() for f, _ in m if f in facts and f.startswith("guard:")})
+    # Every guard a proof relies on: the exact procedure's multipliers and z3's unsat cores. The compiler
+    # rule requires each of them among the live guards.
+    used = sorted({facts[f].origin for m in mults.values() for f, _ in m if f in facts and f.startswith("guard:")}
+                  | {g for d in discharged if d.status is Status.PROVED for g in d.guards})
     return Certificate(
         kernel=record.name,
         program=record.program,

@@ -1,12 +1,14 @@
 """CLI: ``workbench check NAME|DIR|FILE.py|KERNEL.json [--mode strict|observable] [--json]`` (certificates
 saved in the workspace's ``certificates/``) and
-``workbench check --all`` (the corpus table in ``data/check/results.{json,md}``)."""
+``workbench check --all`` (the corpus table in ``data/check/results.{json,md}``).
+
+Exit codes (workbench.contract): 0 every verdict certified, 1 some kernel refused or out of class, 2 an
+input or usage error (one line on stderr). ``--json`` prints one ``workbench.check/1`` document: its
+``verdict`` is the worst of the kernels' and ``verdicts`` lists each kernel and mode."""
 
 from __future__ import annotations
 
 import argparse
-import json
-
 from workbench import workspace
 
 
@@ -33,6 +35,7 @@ def records_for(target: str, workspace=None):
 
 def _check(args) -> int:
     from workbench.check.api import MODES, check_kernel
+    from workbench.contract import document, emit, exit_code, overall
     from workbench.errors import UsageError
 
     modes = (args.mode,) if args.mode else MODES
@@ -57,8 +60,9 @@ def _check(args) -> int:
             verdicts.append(v)
             if v.certificate is not None:
                 saved.append(save_certificate(v.certificate, loc, args.workspace))
+    overall_verdict = overall(v.verdict for v in verdicts)
     if args.json:
-        print(json.dumps([v.to_json() for v in verdicts], indent=1, sort_keys=True))
+        return emit(document("check", 1, overall_verdict, target=args.target, verdicts=[v.to_json() for v in verdicts]))
     else:
         for v in verdicts:
             print(f"{v.program}/{v.kernel} [{v.mode}]: {v.verdict.upper()}")
@@ -71,4 +75,4 @@ def _check(args) -> int:
                       f"{d.condition.text()} [{d.status.value}]")
         if saved:
             print(f"certificates saved in {saved[0].parent}/ (next: workbench rule show, workbench lean emit FILE)")
-    return 0 if all(v.verdict == "certified" for v in verdicts) else 1
+    return exit_code(overall_verdict)

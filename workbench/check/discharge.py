@@ -26,29 +26,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from workbench.check.poly import Poly
-from workbench.check.premises import Premises
+from workbench.check.premises import Premises, is_aux
+from workbench.check.trusted.exact import Multipliers, exact_nonneg, residual
 
-Multipliers = tuple[tuple[str, Fraction], ...]  # (fact name, lambda >= 0)
+__all__ = ["Multipliers", "SmtResult", "exact_nonneg", "find_multipliers", "guards_hold", "residual", "smt_check"]
 
-
-def residual(p: Poly, premises: Premises, multipliers: Multipliers) -> Poly:
-    r = p
-    facts = {f.name: f for f in premises.facts}
-    for name, lam in multipliers:
-        r = r - facts[name].poly * lam
-    return r
-
-
-def exact_nonneg(p: Poly, premises: Premises, multipliers: Multipliers) -> bool:
-    """The trusted exact procedure (module docstring). Unknown fact names or negative multipliers fail."""
-    names = {f.name for f in premises.facts}
-    if any(n not in names or lam < 0 for n, lam in multipliers):
-        return False
-    r = residual(p, premises, multipliers)
-    lower = premises.lower_map
-    if any(s not in lower for s in r.symbols()):
-        return False
-    return all(c >= 0 for c in r.shift(lower).terms.values())
 
 
 def find_multipliers(p: Poly, premises: Premises) -> Multipliers | None:
@@ -104,33 +86,50 @@ class SmtResult:
     status: str  # "proved" | "refuted" | "unknown"
     model: tuple[tuple[str, int], ...] = ()  # a refuting shape (shape symbols only), when refuted
     detail: str = ""
+    guards_used: tuple[str, ...] = ()  # when proved: the guards (verbatim) in z3's unsat core
 
 
 def smt_check(p: Poly, premises: Premises, timeout_ms: int = 2000, extra: tuple[Poly, ...] = ()) -> SmtResult:
     """Ask z3 whether ``p >= 0`` follows from the premises (all guards asserted; see module docstring).
-    ``extra`` are further facts ``e >= 0`` to assume (used by the counterexample search)."""
+    ``extra`` are further facts ``e >= 0`` to assume (used by the counterexample search).
+
+    Every assertion that comes from a guard is tracked, so a proof reports the guards it used (z3's unsat
+    core): a certificate records them and the compiler rule requires them in the live compilation."""
     import z3
 
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
+    solver.set("unsat_core", True)
     env = _z3_env(premises, solver)
+    tracked: dict[str, str] = {}
+
+    def track(term, guard: str) -> None:
+        label = f"guard{len(tracked)}"
+        tracked[label] = guard
+        solver.assert_and_track(term, z3.Bool(label))
+
     for g in premises.guards:
         term = _z3_guard(g, env)
         if term is not None:
-            solver.add(term)
+            track(term, g)
     for f in premises.facts:
         if all(s in env for s in f.poly.symbols()):
-            solver.add(f.poly.scaled_integral().to_z3(env) >= 0)
+            term = f.poly.scaled_integral().to_z3(env) >= 0
+            if f.name.startswith("guard:"):
+                track(term, f.origin)
+            else:
+                solver.add(term)
     for e in extra:
         solver.add(e.scaled_integral().to_z3(env) >= 0)
     solver.add(p.scaled_integral().to_z3(env) < 0)
     got = solver.check()
     if got == z3.unsat:
-        return SmtResult("proved")
+        core = {str(c) for c in solver.unsat_core()}
+        return SmtResult("proved", guards_used=tuple(sorted({tracked[c] for c in core if c in tracked})))
     if got == z3.sat:
         m = solver.model()
         model = tuple(
-            (s, m.eval(env[s], model_completion=True).as_long()) for s, _ in premises.lower if not s.startswith("_a")
+            (s, m.eval(env[s], model_completion=True).as_long()) for s, _ in premises.lower if not is_aux(s)
         )
         return SmtResult("refuted", model)
     return SmtResult("unknown", detail=str(solver.reason_unknown()))
@@ -141,7 +140,7 @@ def _z3_env(premises: Premises, solver):
 
     env = {}
     for s, lo in premises.lower:
-        if s.startswith("_a"):
+        if is_aux(s):
             continue
         env[s] = z3.Int(s)
         solver.add(env[s] >= lo)
@@ -151,10 +150,11 @@ def _z3_env(premises: Premises, solver):
     # Symbols without a lower bound (free symbols of weakened variants) are still integers.
     for _, _, v, _ in premises.size_args + premises.numels:
         for s in v.symbols():
-            if s not in env and not s.startswith("_a"):
+            if s not in env and not is_aux(s):
                 env[s] = z3.Int(s)
     for a in premises.atoms:
-        if a.kind == "opaque":
+        if a.kind == "opaque" or (a.kind != "floor" and any(
+                c.denominator != 1 for x in a.args for c in x.terms.values())):
             continue  # not integer-valued in general: facts mentioning it are not asserted
         env[a.name] = z3.Int(a.name)
         args = [x.scaled_integral().to_z3(env) if all(s in env for s in x.symbols()) else None for x in a.args]
@@ -164,6 +164,10 @@ def _z3_env(premises: Premises, solver):
         elif a.kind == "max" and all(x is not None for x in args):
             for x in args:
                 solver.add(env[a.name] >= x)
+            solver.add(z3.Or(*[env[a.name] == x for x in args]))
+        elif a.kind == "min" and all(x is not None for x in args):
+            for x in args:
+                solver.add(env[a.name] <= x)
             solver.add(z3.Or(*[env[a.name] == x for x in args]))
         elif a.kind == "mod" and all(x is not None for x in args):
             solver.add(env[a.name] == args[0] % args[1])
@@ -175,7 +179,7 @@ def _z3_guard(text: str, env):
     import sympy
     import z3
 
-    from workbench.check.premises import _sympify
+    from workbench.check.premises import _parse_fact
 
     def tr(e):
         if e.is_Integer:
@@ -185,12 +189,10 @@ def _z3_guard(text: str, env):
         if e.is_Symbol:
             return env.get(e.name)
         if e.is_Add or e.is_Mul:
+            # a rational coefficient (s/2) has no integer meaning: the guard is not asserted (dropping a
+            # premise is sound; the exact procedure still reads it as a polynomial fact)
             parts = []
-            rat = None
             for a in e.args:
-                if e.is_Mul and a.is_Rational and not a.is_Integer:
-                    rat = a
-                    continue
                 t = tr(a)
                 if t is None:
                     return None
@@ -198,8 +200,6 @@ def _z3_guard(text: str, env):
             out = parts[0]
             for t in parts[1:]:
                 out = out + t if e.is_Add else out * t
-            if rat is not None:
-                return None if e.is_Add else ("rat", out, rat)
             return out
         if e.is_Pow and e.exp.is_Integer and int(e.exp) > 0:
             b = tr(e.base)
@@ -229,9 +229,11 @@ def _z3_guard(text: str, env):
             return out
         return None
 
+    from workbench.errors import InputError
+
     try:
-        rel = _sympify(text)
-    except Exception:  # noqa: BLE001 - an unparseable guard is simply not asserted
+        rel = _parse_fact(text)
+    except InputError:  # outside the restricted grammar: not asserted (dropping a premise is sound)
         return None
     if rel is sympy.true:
         return None
@@ -242,7 +244,7 @@ def _z3_guard(text: str, env):
     for cls, fn in ops.items():
         if isinstance(rel, cls):
             a, b = tr(rel.lhs), tr(rel.rhs)
-            if a is None or b is None or isinstance(a, tuple) or isinstance(b, tuple):
+            if a is None or b is None:
                 return None
             return fn(a, b)
     return None
@@ -253,13 +255,13 @@ def guards_hold(premises: Premises, values: dict[str, int]) -> tuple[bool, str]:
     names the first that fails. Used to confirm that a counterexample shape is one Inductor compiles for."""
     import sympy
 
-    from workbench.check.premises import _sympify
+    from workbench.check.premises import _parse_fact
 
     for s, lo in premises.lower:
         if s in values and values[s] < lo:
             return False, f"{s} >= {lo}"
     for g in premises.guards:
-        rel = _sympify(g)
+        rel = _parse_fact(g)
         subs = {sympy.Symbol(k): sympy.Integer(v) for k, v in values.items()}
         got = rel.subs(subs)
         if got not in (sympy.true, True):

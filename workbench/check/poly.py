@@ -182,9 +182,16 @@ class Poly:
         return f"Poly({str(self)!r})"
 
     def to_sympy(self):
+        """The polynomial as a sympy expression, built term by term (no text is parsed)."""
         import sympy
 
-        return sympy.sympify(str(self).replace("**", "^").replace("^", "**"))
+        total = sympy.Integer(0)
+        for m, c in self._key:
+            term = sympy.Rational(c.numerator, c.denominator)
+            for sym, e in m:
+                term = term * sympy.Symbol(sym) ** e
+            total = total + term
+        return total
 
     def to_z3(self, env: Mapping[str, object]):
         """A z3 integer/real term (``env`` maps symbol names to z3 Int constants). Rational coefficients are

@@ -45,7 +45,7 @@ class Atom:
     """An auxiliary symbol standing for a non-polynomial atom of the facts."""
 
     name: str
-    kind: str  # "floor" | "max" | "mod" | "opaque"
+    kind: str  # "floor" | "max" | "min" | "mod" | "opaque"
     text: str  # the sympy text it stands for
     args: tuple[Poly, ...]
     denominator: int  # for floor: value = floor(args[0] / denominator); args[0] has integer coefficients
@@ -99,7 +99,7 @@ class _AtomTable:
     def _new(self, key, kind, text, args, den, facts, lo) -> Poly:
         if key in self.atoms:
             return Poly.sym(self.atoms[key].name)
-        name = f"_a{len(self.atoms)}"
+        name = f"{AUX_PREFIX}{len(self.atoms)}"
         atom = Atom(name, kind, text, tuple(args), den)
         self.atoms[key] = atom
         a = Poly.sym(name)
@@ -111,6 +111,12 @@ class _AtomTable:
 
     def opaque_names(self) -> set[str]:
         return {a.name for a in self.atoms.values() if a.kind == "opaque"}
+
+    def nonint_names(self) -> set[str]:
+        """Atoms that need not be integers: opaque ones, and Max/Min/Mod of rational-coefficient arguments."""
+        return self.opaque_names() | {
+            a.name for a in self.atoms.values()
+            if any(c.denominator != 1 for x in a.args for c in x.terms.values()) and a.kind != "floor"}
 
     def floor(self, q: Poly, text: str) -> Poly:
         if q.symbols() & self.opaque_names():
@@ -137,10 +143,20 @@ class _AtomTable:
             return self._new(("opaque", text), "opaque", text, (), 1, lambda a: (), None)
         los = [v for v in (_const_lower(a, self.lower) for a in args) if v is not None]
         lo = max(los) if los else None
-        if lo is not None:
-            lo = math.ceil(lo)
+        if lo is not None:  # round up only when the value is an integer (integer-coefficient arguments)
+            lo = math.ceil(lo) if all(c.denominator == 1 for x in args for c in x.terms.values()) else math.floor(lo)
         key = ("max", tuple(sorted(args, key=str)))
         return self._new(key, "max", text, args, 1, lambda a: tuple(a - x for x in args), lo)
+
+    def min(self, args: list[Poly], text: str) -> Poly:
+        """``m = Min(args)``: ``x - m >= 0`` for every argument (that it equals one of them is not needed for
+        soundness: an upper bound by each is all the facts claim). A lower bound when every argument has one."""
+        if any(a.symbols() & self.opaque_names() for a in args):
+            return self._new(("opaque", text), "opaque", text, (), 1, lambda a: (), None)
+        los = [_const_lower(a, self.lower) for a in args]
+        lo = math.floor(min(los)) if los and all(v is not None for v in los) else None
+        key = ("min", tuple(sorted(args, key=str)))
+        return self._new(key, "min", text, args, 1, lambda a: tuple(x - a for x in args), lo)
 
     def mod(self, a: Poly, b: Poly, text: str) -> Poly:
         if (a.symbols() | b.symbols()) & self.opaque_names():
@@ -165,12 +181,26 @@ def _const_lower(p: Poly, lower: dict[str, int]) -> Fraction | None:
     return None
 
 
+AUX_PREFIX = "_a"  # auxiliary atoms: a leading underscore, which no record symbol may use (capture.record)
+
+
+def is_aux(name: str) -> bool:
+    """An auxiliary atom's name (never a shape symbol: records are validated to use none of these)."""
+    return name.startswith("_")
+
+
 @lru_cache(maxsize=4096)
-def _sympify(text: str) -> sympy.Expr:
-    try:
-        return sympy.sympify(text, locals={"Max": sympy.Max, "Min": sympy.Min, "Mod": sympy.Mod})
-    except (sympy.SympifyError, SyntaxError, TypeError) as exc:
-        raise FactError(f"cannot parse symbolic fact {text!r} ({exc}); re-capture the kernel") from None
+def _parse_fact(text: str, where: str = "symbolic fact") -> sympy.Expr:
+    """Parse symbolic text from a record with the restricted parser (never evaluated); symbols in the
+    checker's reserved namespace are an input error."""
+    from workbench.symexpr import parse_any
+
+    e = parse_any(text, where=where)
+    bad = sorted(str(x) for x in getattr(e, "free_symbols", ()) if is_aux(str(x)))
+    if bad:
+        raise FactError(f"{where}: symbolic fact {text!r} uses {', '.join(bad)}: names with a leading underscore are "
+                        "reserved for the checker's auxiliary atoms; re-capture the kernel")
+    return e
 
 
 def to_poly(expr: sympy.Expr, table: _AtomTable) -> Poly:
@@ -199,6 +229,8 @@ def to_poly(expr: sympy.Expr, table: _AtomTable) -> Poly:
         return table.floor(to_poly(expr.args[0], table), str(expr))
     if isinstance(expr, sympy.Max):
         return table.max([to_poly(a, table) for a in expr.args], str(expr))
+    if isinstance(expr, sympy.Min):
+        return table.min([to_poly(a, table) for a in expr.args], str(expr))
     if isinstance(expr, sympy.Mod):
         return table.mod(to_poly(expr.args[0], table), to_poly(expr.args[1], table), str(expr))
     return table.opaque(expr)
@@ -210,17 +242,15 @@ def premises_of(kernel: CapturedKernel) -> Premises:
     upper = {s.name: int(s.upper) for s in kernel.symbols if s.upper is not None}
     table = _AtomTable(lower)
     size_args = tuple(
-        (a.name, a.expr, to_poly(_sympify(a.expr), table), a.type) for a in kernel.size_args
+        (a.name, a.expr, to_poly(_parse_fact(a.expr, f"{kernel.name}: size argument {a.name}"), table), a.type)
+        for a in kernel.size_args
     )
-    numels = tuple((n.name, n.expr, to_poly(_sympify(n.expr), table), n.type) for n in kernel.numels)
+    numels = tuple((n.name, n.expr, to_poly(_parse_fact(n.expr, f"{kernel.name}: element count {n.name}"), table),
+                    n.type) for n in kernel.numels)
     facts: list[Fact] = []
     unused: list[str] = []
     for i, g in enumerate(kernel.guards):
-        try:
-            rel = _sympify(g)
-        except FactError:
-            unused.append(f"{g}  (not parseable)")
-            continue
+        rel = _parse_fact(g, f"{kernel.name}: guard {i}")  # text outside the restricted grammar is an input error naming it
         got = _guard_facts(rel, table)
         if got is None:
             unused.append(f"{g}  (not an inequality or equality of polynomials)")
@@ -250,13 +280,17 @@ def _guard_facts(rel, table: _AtomTable) -> tuple[Poly, ...] | None:
         return ()
     if isinstance(rel, (sympy.Le, sympy.Lt, sympy.Ge, sympy.Gt)):
         lhs, rhs = to_poly(rel.lhs, table), to_poly(rel.rhs, table)
-        if isinstance(rel, sympy.Le):
-            return (rhs - lhs,)
-        if isinstance(rel, sympy.Lt):  # integers: a < b iff b - a - 1 >= 0
-            return (rhs - lhs - 1,)
-        if isinstance(rel, sympy.Ge):
-            return (lhs - rhs,)
-        return (lhs - rhs - 1,)
+        if isinstance(rel, (sympy.Le, sympy.Ge)):
+            return (rhs - lhs,) if isinstance(rel, sympy.Le) else (lhs - rhs,)
+        d = (rhs - lhs) if isinstance(rel, sympy.Lt) else (lhs - rhs)  # the relation says d > 0
+        if table.nonint_names() & d.symbols():
+            return (d,)  # not integer-valued: only d >= 0 (implied by d > 0) is sound
+        # Integers: d > 0 iff d - 1 >= 0, but only when d is integer-valued; with rational coefficients
+        # (s/2 < 5) scale by the denominators' lcm first: D*d is an integer and D*d > 0 iff D*d - 1 >= 0.
+        den = 1
+        for c in d.terms.values():
+            den = den * c.denominator // math.gcd(den, c.denominator)
+        return (d * den - 1,)
     if isinstance(rel, sympy.Eq):
         lhs, rhs = to_poly(rel.lhs, table), to_poly(rel.rhs, table)
         return (lhs - rhs, rhs - lhs)

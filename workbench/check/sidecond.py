@@ -43,6 +43,7 @@ class Origin:
     line: int
     lane_class: str
     bound: str = ""  # "upper" | "lower" | "" (which end of the interval)
+    lane: str = ""  # the lane class structurally (mask-atom node keys and polarities): identity, not display
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +54,11 @@ class SideCondition:
 
     @property
     def key(self) -> str:
-        """Stable identifier; certificates attach their multiplier choices to it."""
+        """Stable identifier, structural: reason, node key, interval end and the lane class as node keys
+        (never rendered text, which two different values can share); certificates attach their multiplier
+        choices to it."""
         o = self.origin
-        return f"{self.reason.name}|{o.node}|{o.bound}|{o.lane_class}"
+        return f"{self.reason.name}|{o.node}|{o.bound}|{o.lane}"
 
     def text(self) -> str:
         return "no bound" if self.claim is None else f"{self.claim} >= 0"
@@ -71,6 +74,7 @@ class Discharged:
     multipliers: tuple[tuple[str, str], ...] = ()  # (fact name, lambda as text)
     model: tuple[tuple[str, int], ...] = ()  # refuting shape, when z3 found one
     detail: str = ""
+    guards: tuple[str, ...] = ()  # the guards (verbatim) the proof used: multipliers' guards, or z3's core
 
     def to_json(self) -> dict:
         c, o = self.condition, self.condition.origin
@@ -87,4 +91,5 @@ class Discharged:
             "multipliers": [list(m) for m in self.multipliers],
             "model": dict(self.model),
             "detail": self.detail,
+            "guards_used": list(self.guards),
         }

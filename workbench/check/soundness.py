@@ -34,9 +34,9 @@ def _fn(expr: str, names: list[str]):
 
     import sympy
 
-    from workbench.check.premises import _sympify
+    from workbench.symexpr import parse_any
 
-    e = _sympify(expr)
+    e = parse_any(expr, where="small-model fact")
     syms = [sympy.Symbol(n) for n in names]
     mods = [{"floor": math.floor, "Max": max, "Min": min, "Mod": lambda a, b: a % b}, "math"]
     return sympy.lambdify(syms, e, modules=mods)

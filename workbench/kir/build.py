@@ -45,6 +45,18 @@ _FOLD = {
 }
 
 
+def unsigned_literal(n: Node) -> bool:
+    """A weak integer literal Triton types as *unsigned* when it stands alone: ``to_tensor_type`` (Triton
+    3.7.1, ``language/semantic.py``) gives ``-2**31 <= x < 2**31`` int32, ``2**31 <= x < 2**32`` **uint32**,
+    ``-2**63 <= x < 2**63`` int64 and ``2**63 <= x < 2**64`` **uint64**. The IR has no unsigned integers
+    wider than one bit, so such a literal may only meet a typed operand (rule 0 of
+    ``computation_type_impl``: it takes the operand's type, and must fit it)."""
+    if n.op is not Op.CONST or not n.attr[1] or isinstance(n.attr[0], bool):
+        return False
+    v = n.attr[0]
+    return (1 << 31) <= v < (1 << 32) or (1 << 63) <= v < (1 << 64)
+
+
 def is_weak(n: Node) -> bool:
     """A weak operand: a Python literal (``CONST``/``FCONST`` with weak=True) or a ``tl.constexpr`` parameter."""
     return (n.op in (Op.CONST, Op.FCONST) and n.attr[1]) or n.op is Op.CONSTEXPR
@@ -66,12 +78,28 @@ class Builder:
 
     # -- leaves -------------------------------------------------------------------------------------------
     def literal(self, value: int | bool) -> Node:
-        """A weak Python int literal (``to_tensor_type``: int32 if it fits, else int64)."""
-        try:
-            t = literal_type(value, self.int32, self.int64)
-        except ValueError as exc:
-            raise self.refuse("integer literal out of range", str(exc)) from None
+        """A weak Python int literal. Its own type (``to_tensor_type``) is int32, uint32, int64 or uint64 by
+        value (see :func:`unsigned_literal`); the unsigned ones carry the int64 type here as a placeholder
+        and are refused wherever that type would be used (:meth:`standalone`)."""
+        if isinstance(value, bool):
+            return node(Op.CONST, i1, (), (int(value), True))
+        if not -(1 << 63) <= value < (1 << 64):
+            # semantic.to_tensor_type: "Nonrepresentable integer"
+            raise self.refuse("integer literal out of range", f"{value} is not representable in 64 bits")
+        t = literal_type(value, self.int32, self.int64) if value < (1 << 63) else self.int64
         return node(Op.CONST, t, (), (int(value), True))
+
+    def standalone(self, n: Node) -> Node:
+        """A weak operand whose *own* type is about to be used (no typed operand absorbs it): refuse an
+        unsigned literal by name (Triton would compute in uint32/uint64, which the IR does not model)."""
+        if unsigned_literal(n):
+            v = n.attr[0]
+            kind = "uint32" if v < (1 << 32) else "uint64"
+            raise self.refuse(
+                "unsigned integer literal", f"{v} is {kind} in Triton (to_tensor_type) and is used without a "
+                "typed operand, so the operation would be unsigned", "write the value with an explicit signed "
+                "type (tl.full(..., tl.int64)) or keep it next to a typed operand")
+        return n
 
     def full(self, value: int | float, t: IntType | FloatType) -> Node:
         """``tl.full(shape, value, dtype)``: a strong constant of type ``t``."""
@@ -144,6 +172,8 @@ class Builder:
             v = _FOLD[op](x, y)
             return self.literal(bool(v) if isinstance(v, bool) else int(v))
         div_or_mod = op in DIVISION
+        if is_weak(a) == is_weak(b):  # neither absorbs the other: each literal is typed on its own
+            a, b = self.standalone(a), self.standalone(b)
         try:
             ct = computation_type(a.type, is_weak(a), b.type, is_weak(b), div_or_mod)
         except TypeError as exc:
@@ -175,6 +205,8 @@ class Builder:
             c = self.binary(Op.NE, c, self.literal(0))
         elif not isinstance(c.type, IntType) or c.type.bits != 1:
             c = node(Op.PAYLOAD, i1, (c,), "to_i1")
+        if is_weak(a) == is_weak(b):
+            a, b = self.standalone(a), self.standalone(b)
         try:
             ct = computation_type(a.type, is_weak(a), b.type, is_weak(b))
         except TypeError as exc:
@@ -204,6 +236,7 @@ class Builder:
         return node(Op.LOAD, elem, (offset, mask, other_n), pointer)
 
     def store(self, pointer: str, elem: IntType | FloatType, offset: Node, value: Node, mask: Node | None) -> Node:
+        self.standalone(value)  # semantic.store: a literal value is to_tensor'ed by its own type, then cast
         return node(Op.STORE, elem, (offset, value, self._mask(mask)), pointer)
 
     def _mask(self, mask: Node | None) -> Node:

@@ -85,8 +85,8 @@ def _best_renaming(items: tuple[tuple[str, str], ...], groups: tuple[tuple[str, 
 def _rename(expr: str, mapping: dict[str, str]) -> str:
     import sympy
 
-    from workbench.kir.evaluator import _sympify
+    from workbench.kir.evaluator import _parse_size
 
-    e = _sympify(expr)
+    e = _parse_size(expr)
     sub = {s: sympy.Symbol(mapping[str(s)], integer=True, positive=True) for s in e.free_symbols if str(s) in mapping}
     return sympy.sstr(e.xreplace(sub), order="lex")

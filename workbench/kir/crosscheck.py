@@ -104,11 +104,11 @@ def _numel(ck, values: dict[str, int]) -> int:
 
 
 def _shapes(ck, rng: random.Random) -> list[tuple[str, dict[str, int]]]:
-    from workbench.kir.evaluator import _sympify
+    from workbench.kir.evaluator import _parse_size
 
     syms = [s.name for s in ck.symbols]
     lower = {s.name: max(1, s.lower or 1) for s in ck.symbols}
-    guards = [_sympify(g) for g in ck.guards]
+    guards = [_parse_size(g) for g in ck.guards]
 
     def draw(hi: int) -> dict[str, int]:
         for _ in range(400):

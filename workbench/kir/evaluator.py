@@ -173,7 +173,7 @@ def launch(kernel: Kernel, sizes: Mapping[str, int], blocks: Mapping[str, int] |
 def _eval_expr(expr: str, sizes: tuple[tuple[str, int], ...]) -> int:
     import sympy
 
-    e = _sympify(expr)
+    e = _parse_size(expr)
     missing = sorted(str(s) for s in e.free_symbols if str(s) not in dict(sizes))
     if missing:
         raise EvaluationError(f"size expression {expr!r} needs values for {missing}")
@@ -185,16 +185,19 @@ def _eval_expr(expr: str, sizes: tuple[tuple[str, int], ...]) -> int:
 
 
 @functools.lru_cache(maxsize=1024)
-def _sympify(expr: str):
-    import sympy
-
-    names = {"floor": sympy.floor, "Max": sympy.Max, "Min": sympy.Min, "Mod": sympy.Mod, "ceiling": sympy.ceiling}
-    syms = {}
+def _parse_size(expr: str):
+    """A size expression from a record, read by :mod:`workbench.symexpr` (never evaluated), with Inductor's
+    shape symbols (``s27``, ``ps0``) as positive integers."""
     import re
 
-    for s in set(re.findall(r"\b[a-z]+\d+\b", expr)):
-        syms[s] = sympy.Symbol(s, integer=True, positive=True)
-    return sympy.sympify(expr, locals={**names, **syms})
+    import sympy
+
+    from workbench.symexpr import parse_any
+
+    e = parse_any(expr, where="size expression")
+    syms = {s: sympy.Symbol(str(s), integer=True, positive=True)
+            for s in e.free_symbols if re.fullmatch(r"[a-z]+\d+", str(s))}
+    return e.xreplace(syms) if syms else e
 
 
 # -- instantiation at other widths ---------------------------------------------------------------------------
@@ -248,7 +251,10 @@ def instantiation_map(kernel: Kernel, mode: Mode) -> dict[int, Node]:
         match n.op:
             case Op.CONST:
                 value, weak = n.attr
-                new = b.literal(value) if weak else b.full(value, mode.map_type(n.type))  # type: ignore[arg-type]
+                if weak:  # a Python bool literal stays a bool (int1), an int is re-typed by its value
+                    new = b.literal(bool(value) if n.type == IntType(1) else value)
+                else:
+                    new = b.full(value, mode.map_type(n.type))  # type: ignore[arg-type]
             case Op.FCONST:
                 new = n
             case Op.UNDEF:

@@ -13,7 +13,12 @@ Promotion follows ``triton/language/semantic.py`` (Triton 3.7.1):
   wider type; signed with unsigned -> the unsigned type if at least as wide, else the signed one (so
   ``i1`` op ``i32`` -> ``i32``);
 * ``//`` and ``%`` between operands of different signedness are a type error in Triton (refused here);
-* a Python int literal alone is ``int32`` if it fits, else ``int64`` (``to_tensor_type``).
+* a Python int literal alone (``to_tensor_type``) is ``int32`` in ``[-2**31, 2**31)``, ``uint32`` in
+  ``[2**31, 2**32)``, ``int64`` in ``[-2**63, 2**63)``, ``uint64`` in ``[2**63, 2**64)``; the unsigned cases
+  are refused wherever the literal's own type would be used (``Builder.standalone``);
+* a weak literal absorbed by a typed operand must fit that type (``binary_op_type_checking_impl``:
+  "Scalar ... is out of range"), so a literal that fits the wide operand but not the narrowed one makes the
+  narrowed kernel fail to compile (refused).
 """
 
 from __future__ import annotations

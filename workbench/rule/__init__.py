@@ -53,7 +53,7 @@ def best_binding(store: Sequence[CertifiedKernel], live, ir_hash: str | None = N
     Inductor defines again binds by a dictionary lookup."""
     from workbench.errors import WorkbenchError
 
-    key = (tuple(map(id, store)), _facts_key(live), ir_hash)
+    key = (tuple(c.content_hash for c in store), _facts_key(live), ir_hash)  # by content, never id()
     hit = _BIND_CACHE.get(key)
     if hit is not None:
         return dataclasses.replace(hit, kernel=live.name)
@@ -61,7 +61,8 @@ def best_binding(store: Sequence[CertifiedKernel], live, ir_hash: str | None = N
         try:
             ir_hash = live_ir_hash(live)
         except WorkbenchError as exc:
-            return Binding(False, live.name, None, (), (), f"body: not in the IR's class ({exc})", ())
+            return Binding(False, live.name, None, (), (), f"body: not in the IR's class ({exc})", (),
+                           store[0].mode if store else "")
     candidates = [c for c in store if c.ir_hash == ir_hash]
     best: Binding | None = None
     for cert in candidates:
@@ -81,13 +82,14 @@ def best_binding(store: Sequence[CertifiedKernel], live, ir_hash: str | None = N
 
 
 @contextlib.contextmanager
-def narrowing(store: Sequence[CertifiedKernel] | None = None) -> Iterator[Decisions]:
-    """Narrow proven size arguments of kernels Inductor defines inside the block (see module docstring)."""
+def narrowing(store: Sequence[CertifiedKernel] | None = None, mode: str = "observable") -> Iterator[Decisions]:
+    """Narrow proven size arguments of kernels Inductor defines inside the block (see module docstring).
+    Only certificates of ``mode`` bind (a given store is filtered to it)."""
     import torch
 
     from workbench.capture.integration import kernel_definition_hook
 
-    store = load_store() if store is None else list(store)
+    store = load_store(mode=mode) if store is None else [c for c in store if c.mode == mode]
     decisions = Decisions()
 
     def decide(live):
@@ -102,9 +104,9 @@ def narrowing(store: Sequence[CertifiedKernel] | None = None) -> Iterator[Decisi
         yield decisions
 
 
-def load_store(path=None) -> list[CertifiedKernel]:
-    """Certified kernels from the checker's results (``data/check/results.json``) and the kernel records
-    they were checked against."""
+def load_store(path=None, mode: str = "observable") -> list[CertifiedKernel]:
+    """Kernels certified in ``mode`` by the current checker, from the kernel records under ``path``
+    (default ``data/kernels/``)."""
     from workbench.rule.store import load
 
-    return load(path)
+    return load(path, mode)

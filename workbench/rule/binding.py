@@ -3,20 +3,26 @@
 A certificate was checked against one captured kernel (its body and its premises: size-argument expressions,
 symbol lower bounds, guards, index dtype, grid). A live kernel *binds* to it only when
 
-1. its body is the certified body (canonical IR hash from :mod:`workbench.kir`; also equal signatures apart
-   from the arguments being narrowed), and
+1. its body is the certified body (canonical IR hash from :mod:`workbench.kir`) and its declared signature is
+   the certified one, the arguments to be narrowed included (each must still be declared exactly ``i64``:
+   a live ``i32`` or ``i16`` size argument is not the kernel that was proved), and
 2. there is a renaming of the certificate's shape symbols onto the live ones under which every size
    argument and element count has the same expression, every live lower bound is at least the certified
    one (and every certified upper bound still holds), every guard the certificate's side conditions use is
    among the live guards, and the index dtype and grid type are the same.
 
 Anything else refuses, naming the first premise that failed. Example sizes never enter. Binding is a pure
-function of two records, so refusals are tested on real live compilations with each premise mutated.
+function of two records, so refusals are tested on real live compilations with each premise mutated. A
+binding says which mode's certificate bound (``strict`` or ``observable``); a store holds one mode's
+certificates, so the rule binds only the mode it was asked for. Symbolic text is read with
+:mod:`workbench.symexpr` (never evaluated); a live guard outside its grammar can match nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,6 +30,8 @@ from functools import lru_cache
 import sympy
 
 from workbench.capture.record import CapturedKernel
+from workbench.errors import InputError
+from workbench.symexpr import parse_any
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +45,12 @@ class CertifiedKernel:
     mode: str
     guards_used: tuple[str, ...]  # the guards the certificate's side conditions rely on (verbatim)
 
+    @property
+    def content_hash(self) -> str:
+        """SHA-256 of everything binding reads (the record, the body hash, the narrowed arguments, the mode
+        and the guards used): caches key on it, never on object identity."""
+        return _content_hash(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Binding:
@@ -47,10 +61,13 @@ class Binding:
     matched: tuple[str, ...]  # premises that matched, in order
     failed: str | None  # the first premise that did not, with the values
     narrow: tuple[str, ...]
+    mode: str = ""  # the mode of the certificate tried ("strict" | "observable")
 
     def explain(self) -> str:
+        tag = f" [{self.mode} certificate]" if self.mode else ""
         head = f"{self.kernel}: " + ("BOUND to " if self.bound else "not bound") + (
-            f"{self.certificate}" if self.bound else (f" (closest certificate {self.certificate})" if self.certificate else ""))
+            f"{self.certificate}{tag}" if self.bound else (
+                f" (closest certificate {self.certificate}{tag})" if self.certificate else ""))
         lines = [head]
         lines += [f"  ok   {m}" for m in self.matched]
         if self.failed:
@@ -60,17 +77,41 @@ class Binding:
         return "\n".join(lines)
 
 
+_HASHES: dict[int, tuple[CertifiedKernel, str]] = {}
+
+
+def _content_hash(cert: CertifiedKernel) -> str:
+    got = _HASHES.get(id(cert))
+    if got is not None and got[0] is cert:  # the entry holds the object, so its id cannot be recycled
+        return got[1]
+    text = json.dumps({"record": cert.record.to_json(), "ir_hash": cert.ir_hash, "narrow": list(cert.narrow),
+                       "mode": cert.mode, "guards_used": list(cert.guards_used)}, sort_keys=True)
+    h = hashlib.sha256(text.encode()).hexdigest()
+    if len(_HASHES) > 4096:
+        _HASHES.clear()
+    _HASHES[id(cert)] = (cert, h)
+    return h
+
+
 @lru_cache(maxsize=4096)
-def _sym(text: str) -> sympy.Expr:
-    return sympy.sympify(text)
+def _sym(text: str) -> sympy.Basic | None:
+    """Symbolic text parsed by the restricted parser; ``None`` when outside its grammar (matches nothing)."""
+    try:
+        return parse_any(text, where="binding")
+    except InputError:
+        return None
 
 
-def _rename(text: str, renaming: Mapping[str, str]) -> sympy.Expr:
+def _rename(text: str, renaming: Mapping[str, str]) -> sympy.Basic | None:
     e = _sym(text)
+    if e is None:
+        return None
     return e.xreplace({sympy.Symbol(a): sympy.Symbol(b) for a, b in renaming.items()})
 
 
-def _same(a: sympy.Basic, b: sympy.Basic) -> bool:
+def _same(a: sympy.Basic | None, b: sympy.Basic | None) -> bool:
+    if a is None or b is None:
+        return False
     if a == b:
         return True
     if isinstance(a, sympy.Rel) or isinstance(b, sympy.Rel):
@@ -104,13 +145,17 @@ def bind(cert: CertifiedKernel, live: CapturedKernel, live_ir_hash: str) -> Bind
     name = f"{cert.record.program}/{cert.record.name}"
 
     def refuse(msg: str, renaming: Mapping[str, str] = {}) -> Binding:
-        return Binding(False, live.name, name, tuple(sorted(renaming.items())), tuple(matched), msg, ())
+        return Binding(False, live.name, name, tuple(sorted(renaming.items())), tuple(matched), msg, (),
+                       cert.mode)
 
     if live_ir_hash != cert.ir_hash:
         return refuse(f"body: IR hash {live_ir_hash[:12]} differs from the certified {cert.ir_hash[:12]}")
     matched.append(f"body: IR hash {live_ir_hash[:12]}")
-    sig_c = {k: v for k, v in cert.record.signature.items() if k not in cert.narrow}
-    sig_l = {k: v for k, v in live.signature.items() if k not in cert.narrow}
+    # The whole declared signature, the arguments to narrow included: the proof is about i64 size arguments.
+    sig_c, sig_l = dict(cert.record.signature), dict(live.signature)
+    bad = [a for a in cert.narrow if sig_c.get(a) != "i64"]
+    if bad:
+        return refuse(f"signature: certified size arguments {bad} are not declared i64 in the certificate")
     if sig_c != sig_l:
         diff = sorted(k for k in set(sig_c) | set(sig_l) if sig_c.get(k) != sig_l.get(k))
         return refuse(f"signature: {', '.join(f'{k} {sig_l.get(k)} vs certified {sig_c.get(k)}' for k in diff)}")
@@ -128,7 +173,8 @@ def bind(cert: CertifiedKernel, live: CapturedKernel, live_ir_hash: str) -> Bind
         ok: list[str] = []
         failure = _premises(cert, live, ren, ok)
         if failure is None:
-            return Binding(True, live.name, name, tuple(sorted(ren.items())), tuple(matched + ok), None, cert.narrow)
+            return Binding(True, live.name, name, tuple(sorted(ren.items())), tuple(matched + ok), None, cert.narrow,
+                           cert.mode)
         if best is None or len(ok) > best[0]:
             best = (len(ok), failure, ren, ok)
     if best is None:
@@ -162,7 +208,7 @@ def _premises(certified: CertifiedKernel, live: CapturedKernel, ren: Mapping[str
         if cs.upper is not None and (ls.upper is None or ls.upper > cs.upper):
             return f"upper bound of {ls.name}: live {ls.upper} > certified {cs.upper}"
     ok.append("symbol bounds " + ", ".join(f"{s.name}>={s.lower}" for s in live.symbols))
-    live_guards = [_sym(g) for g in live.guards]
+    live_guards = [x for x in (_sym(g) for g in live.guards) if x is not None]
     for g in certified.guards_used:
         want = _rename(g, ren)
         if not any(_same(want, lg) for lg in live_guards):

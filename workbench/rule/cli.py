@@ -1,12 +1,19 @@
-"""CLI: ``workbench rule show NAME|FILE.py`` — for each kernel of a program, whether a certificate bound and
-which premises matched, or which one failed. The certificate store is the workspace's records and
-certificates, then the shipped corpus (:func:`workbench.resolve.certificate_store`)."""
+"""CLI: ``workbench rule show NAME|FILE.py [--mode strict|observable] [--json]`` — for each kernel of a
+program, whether a certificate of the requested mode bound (and which), which premises matched, or which one
+failed. The certificate store is the workspace's records and certificates, then the shipped corpus
+(:func:`workbench.resolve.certificate_store`).
+
+``show`` only reports, so it exits 0 whatever bound (docs/cli.md); input errors exit 2 with one line. The
+JSON form is a ``workbench.rule-show/1`` document whose verdict is ``bound`` when every kernel bound, else
+``unbound``."""
 
 from __future__ import annotations
 
 import argparse
 
 from workbench import workspace
+
+MODES = ("strict", "observable")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,24 +23,37 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("program", help="a registered program name or FILE.py")
     s.add_argument("--device", default="cuda", choices=["cuda", "fake-cuda"], help="capture device")
     workspace.add_argument(s)
+    s.add_argument("--mode", default="observable", choices=MODES,
+                   help="bind only certificates of this checker mode (default observable)")
+    s.add_argument("--json", action="store_true", help="print a workbench.rule-show/1 JSON document")
     s.set_defaults(func=_show)
-    p.set_defaults(func=lambda args: (p.print_help(), 1)[1])
+    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
 
 def _show(args) -> int:
     from workbench import progress
     from workbench.capture import capture
-    from workbench.resolve import certificate_store
+    from workbench.contract import Verdict, document, emit
     from workbench.programs import resolve
+    from workbench.resolve import certificate_store
     from workbench.rule import narrowing
 
     program = resolve(args.program)  # a bad name or file fails here, before the store is loaded
-    store = certificate_store(args.workspace)  # a bar counts the records (workspace, then the shipped corpus)
-    with progress.phase(f"compile {args.program} with the rule on"), narrowing(store) as decisions:
+    store = certificate_store(args.workspace, args.mode)  # workspace, then the shipped corpus
+    with progress.phase(f"compile {args.program} with the rule on"), narrowing(store, mode=args.mode) as decisions:
         kernels = capture(program, device=args.device)
+    sig = {k.name: {a.name: k.signature[a.name] for a in k.size_args} for k in kernels}
+    if args.json:
+        verdict = Verdict.BOUND if decisions.bindings and all(b.bound for b in decisions.bindings) else Verdict.UNBOUND
+        emit(document("rule-show", 1, verdict, program=args.program, mode=args.mode, bindings=[
+            {"kernel": b.kernel, "verdict": (Verdict.BOUND if b.bound else Verdict.UNBOUND).value,
+             "certificate": b.certificate, "mode": b.mode, "renaming": dict(b.renaming),
+             "matched": list(b.matched), "failed": b.failed, "narrowed": list(b.narrow)}
+            for b in decisions.bindings], size_args_as_compiled=sig))
+        return 0
+    print(f"rule: binding {args.mode} certificates only")
     for b in decisions.bindings:
         print(b.explain())
-    sig = {k.name: {a.name: k.signature[a.name] for a in k.size_args} for k in kernels}
     for name, types in sig.items():
         print(f"{name}: size arguments as compiled: {', '.join(f'{a}: {t}' for a, t in types.items()) or '(none)'}")
     return 0

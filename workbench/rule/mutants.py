@@ -11,11 +11,12 @@ import sympy
 
 from workbench.capture.record import CapturedKernel
 from workbench.rule.binding import Binding, CertifiedKernel, bind
+from workbench.symexpr import parse_any, parse_relation
 
 
 def weakenings(guard: str) -> list[str]:
     """Strictly weaker forms of an inequality guard (none for an equality: it can only be dropped)."""
-    g = sympy.sympify(guard)
+    g = parse_relation(guard, where="guard to weaken")
     if isinstance(g, (sympy.LessThan, sympy.StrictLessThan)):
         return [str(type(g)(g.lhs, g.rhs + 1)), str(type(g)(g.lhs, 2 * g.rhs + 1))]
     if isinstance(g, (sympy.GreaterThan, sympy.StrictGreaterThan)):
@@ -30,8 +31,8 @@ def premise_mutants(cert: CertifiedKernel, live: CapturedKernel) -> Iterator[tup
         raise ValueError(f"{live.name} does not bind to {cert.record.name}: {b.failed}")
     subs = {sympy.Symbol(a): sympy.Symbol(c) for a, c in b.renaming}
     for g in cert.guards_used:
-        live_g = sympy.sympify(g).xreplace(subs)
-        rest = tuple(x for x in live.guards if sympy.sympify(x) != live_g)
+        live_g = parse_any(g, where="certified guard").xreplace(subs)
+        rest = tuple(x for x in live.guards if parse_any(x, where="live guard") != live_g)
         yield f"drop guard {live_g}", dataclasses.replace(live, guards=rest)
         for w in weakenings(str(live_g)):
             yield f"weaken guard to {w}", dataclasses.replace(live, guards=rest + (w,))

@@ -30,21 +30,24 @@ def certified_from(record, mode: str = "observable") -> CertifiedKernel | None:
 
 
 @lru_cache(maxsize=8)
-def _load(root: str) -> tuple[CertifiedKernel, ...]:
+def _load(root: str, mode: str) -> tuple[CertifiedKernel, ...]:
     from workbench.capture.record import load
 
     out = []
     for path in sorted(Path(root).glob("*/*.json")):
-        c = certified_from(load(path))
+        c = certified_from(load(path), mode)
         if c is not None:
             out.append(c)
     return tuple(out)
 
 
-def load(path: str | Path | None = None) -> list[CertifiedKernel]:
+def load(path: str | Path | None = None, mode: str = "observable") -> list[CertifiedKernel]:
+    from workbench.errors import UsageError
     from workbench.paths import KERNELS
 
-    return list(_load(str(Path(path) if path is not None else KERNELS)))
+    if mode not in ("strict", "observable"):
+        raise UsageError(f"unknown mode {mode!r}; use strict or observable")
+    return list(_load(str(Path(path) if path is not None else KERNELS), mode))
 
 
 def index(store) -> dict[str, list[CertifiedKernel]]:

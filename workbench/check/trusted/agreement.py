@@ -1,0 +1,157 @@
+"""Agreement rules of the trusted checker: which nodes must compute the same value in the wide and the
+narrowed kernel on which lanes, and the structural conditions (tail lanes masked, no unspecified value
+stored) that make the per-lane statement about memory.
+
+Stage: check (trusted). A mixin of :class:`~workbench.check.trusted.analysis.Analysis`.
+"""
+
+from __future__ import annotations
+
+
+from workbench import kir
+from workbench.check.errors import OutOfClassError
+from workbench.check.poly import Poly
+from workbench.check.sidecond import Reason
+from workbench.check.trusted.interval import INTEGER_OPS, LaneClass, bits as _bits
+from workbench.kir import Node, Op
+
+ACCESS_RULES = ("all", "mask")
+AND_ORDERS = ("left", "right")  # which operand is read first (its truth guards the other)
+
+
+class AgreementRules:
+    """W(n) == N(n) on a lane class, by the rules in the analysis docstring."""
+
+    def extend(self, c: LaneClass, atom: Node, pol: bool) -> LaneClass:
+        """The class ``c`` and ``atom == pol``, with conjunctions split (and negated disjunctions)."""
+        if pol and atom.op is Op.AND:
+            return self.extend(self.extend(c, atom.args[0], True), atom.args[1], True)
+        if not pol and atom.op is Op.OR:
+            return self.extend(self.extend(c, atom.args[0], False), atom.args[1], False)
+        if atom.op is Op.BROADCAST:
+            return self.extend(c, atom.args[0], pol)
+        if atom.op is Op.CONST:
+            return c
+        return c | {(self.key[id(atom)], pol)}
+
+    def conjuncts(self, m: Node) -> list[Node]:
+        if m.op is Op.AND:
+            return self.conjuncts(m.args[0]) + self.conjuncts(m.args[1])
+        if m.op is Op.BROADCAST:
+            return self.conjuncts(m.args[0])
+        return [m]
+
+    def implies(self, c: LaneClass, m: Node) -> bool:
+        """Every conjunct of mask ``m`` is an atom of class ``c`` (so ``m`` holds on ``c``)."""
+        return all(
+            (x.op is Op.CONST and x.attr[0] == 1) or (self.key[id(x)], True) in c for x in self.conjuncts(m)
+        )
+
+    def agree(self, n: Node, c: LaneClass) -> None:
+        """Require W(n) == N(n) on every lane of class ``c`` (emitting the side conditions that show it)."""
+        k = (id(n), c)
+        if k in self._agree:
+            return
+        self._agree.add(k)
+        a = n.args
+        match n.op:
+            case Op.CONST | Op.FCONST | Op.CONSTEXPR | Op.PROGRAM_ID | Op.NUM_PROGRAMS | Op.ARANGE:
+                return
+            case Op.UNDEF:
+                # An unspecified value agrees with nothing: it must not be observable on this class.
+                self.need(None, Reason.DEFINED_VALUE, n, c)
+                return
+            case Op.ARG:
+                p = self.params[n.attr]
+                if p.kind == "numel":
+                    self.bound(n, c)  # records NUMEL_FITS
+                return  # narrowed size arguments: SIZE_ARG_FITS, required once for the whole kernel
+            case Op.ADD | Op.SUB | Op.NEG | Op.MUL | Op.FLOORDIV | Op.MOD:
+                for x in a:
+                    self.agree(x, c)
+                self.bound(n, c)  # records FITS_NARROW (and DIVISOR)
+                return
+            case Op.AND | Op.OR:
+                if _bits(n) != 1:
+                    for x in a:
+                        self.agree(x, c)
+                    return
+                order = self.choose("and", f"{self.key[id(n)]}@{self.class_key(c)}", AND_ORDERS, lambda o: True)
+                first, second = (a[0], a[1]) if order == "left" else (a[1], a[0])
+                self.agree(first, c)
+                self.agree(second, self.extend(c, first, n.op is Op.AND))
+                return
+            case Op.WHERE:
+                self.agree(a[0], c)
+                self.agree(a[1], self.extend(c, a[0], True))
+                self.agree(a[2], self.extend(c, a[0], False))
+                return
+            case Op.LOAD:
+                self.access(n, c)
+                return
+            case Op.STORE:
+                raise AssertionError("stores are checked by check_store")
+            case (
+                Op.CAST | Op.BROADCAST | Op.PAYLOAD | Op.LT | Op.LE | Op.GT | Op.GE | Op.EQ | Op.NE
+            ):
+                for x in a:
+                    self.agree(x, c)
+                return
+        raise AssertionError(f"no agreement rule for {n.op}")
+
+    def access(self, n: Node, c: LaneClass) -> None:
+        """A load (or a store's offset/mask): its mask agrees on ``c``; its offset on ``c`` and the mask
+        (observable, choice ``mask``) or on all of ``c`` (``all``); ``other`` where the mask fails."""
+        offset, mask = n.args[0], (n.args[2] if n.op is Op.STORE else n.args[1])
+        self.agree(mask, c)
+        masked = self.extend(c, mask, True)
+        akey = f"{self.key[id(n)]}@{self.class_key(c)}"
+        if self.mode == "strict":
+            rule = self.choose("access", akey, ("all",), lambda r: True)
+        else:
+            rule = self.choose("access", akey, ACCESS_RULES, lambda r: self.lookahead(offset, c if r == "all" else masked))
+        self.agree(offset, c if rule == "all" else masked)
+        if n.op is Op.LOAD:
+            other = n.args[2]
+            if other.op is Op.UNDEF:
+                if not self.implies(c, mask):
+                    self.need(None, Reason.DEFINED_VALUE, n, c)
+            else:
+                self.agree(other, self.extend(c, mask, False))
+
+    def run(self) -> None:
+        if self.p.index_dtype not in ("tl.int32", "int32"):
+            raise OutOfClassError(
+                f"{self.k.name}: index dtype {self.p.index_dtype}; Inductor already indexes in 64 bits here, "
+                "nothing to narrow (the checker covers int32-indexed kernels)"
+            )
+        for name, _, value, typ in self.p.size_args:
+            if name in self.params and self.params[name].kind == "size":
+                arg = kir.node(Op.ARG, self.params[name].type, (), name)
+                origin_node = arg
+                self.key.setdefault(id(arg), f"arg:{name}")
+                self.need(Poly.const(self.w.imax) - value, Reason.SIZE_ARG_FITS, origin_node, frozenset(), "upper")
+                self.need(value + (self.w.imax + 1), Reason.SIZE_ARG_FITS, origin_node, frozenset(), "lower")
+        accesses = list(self.k.loads) + list(self.k.stores)
+        for acc in accesses:
+            # Tail lanes (index >= numel in the last block): the range masks are conjuncts of every access
+            # mask, and they are computed identically in W and N (int32 index and numel in both).
+            conj = self.conjuncts(acc.args[2] if acc.op is Op.STORE else acc.args[1])
+            if not self.range_atoms or not all(any(x is r for x in conj) for r in self.range_atoms):
+                self.need(None, Reason.TAIL_MASKED, acc, frozenset())
+        for ld in self.k.loads:
+            self.agree(ld, self.active)
+        for st in self.k.stores:
+            self.access(st, self.active)
+            self.agree(st.args[1], self.extend(self.active, st.args[2], True))
+        if self.mode == "strict":
+            for n in self.nodes:
+                if n.op in INTEGER_OPS or (
+                    n.op is Op.CAST and _bits(n) not in (None, 1)
+                ):
+                    if id(n) in self.launch_nodes:
+                        continue
+                    self._fits(n, self.active, self.w.int32, Reason.FITS_INT32)
+                    for x in n.args:
+                        self.agree(x, self.active)
+

@@ -1,0 +1,89 @@
+"""Launch indices of the trusted checker: the *exact* forms Inductor writes, which alone get the launch
+bound ``[0, 2**31-1]`` and the range masks (issue 11: ``2 * xindex`` or ``xindex + 1000`` are ordinary
+int32 terms, bounded by interval arithmetic like any other).
+
+Stage: check (trusted). A mixin of :class:`~workbench.check.trusted.analysis.Analysis`.
+"""
+
+from __future__ import annotations
+
+from workbench.kir import Node, Op
+
+
+class LaunchRules:
+    """Recognise ``xindex``/``yindex`` and the range masks ``xindex < xnumel``, ``yindex < ynumel``."""
+
+    def is_uniform(self, n: Node) -> bool:
+        """Lane-invariant and data-free: built from constants and scalar arguments only."""
+        got = self._uniform.get(id(n))
+        if got is None:
+            if n.op in (Op.CONST, Op.ARG):
+                got = True
+            elif n.args and n.op not in (Op.LOAD, Op.PAYLOAD, Op.UNDEF, Op.FCONST):
+                got = all(self.is_uniform(a) for a in n.args)
+            else:
+                got = False
+            self._uniform[id(n)] = got
+        return got
+
+    def launch_axis(self, n: Node) -> str | None:
+        """The axis (``x``/``y``) when ``n`` is *exactly* a launch index as Inductor writes it, else None:
+
+        * ``xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)``;
+        * ``yindex = (tl.program_id(1) + tl.program_id(2) * tl.num_programs(1)) * YBLOCK + tl.arange(0, YBLOCK)``
+
+        (operands of ``+``/``*`` in either order; names are aliases of the same node). Only these get the
+        launch bound: ``2 * xindex`` or ``xindex + 1000`` are ordinary int32 terms, bounded by interval
+        arithmetic in their type like any other."""
+        got = self._launch.get(id(n))
+        if got is None:
+            got = self._launch[id(n)] = self._launch_axis(n)
+        return got or None
+
+    def _launch_axis(self, n: Node) -> str:
+        if n.op is not Op.ADD:
+            return ""
+        for off, ar in (n.args, n.args[::-1]):
+            if ar.op is Op.ARANGE and ar.attr[0] == 0:
+                axis = self.offset_axis(off, ar.attr[1])
+                if axis:
+                    return axis
+        return ""
+
+    def offset_axis(self, n: Node, block: str) -> str:
+        """``tl.program_id(0) * XBLOCK`` -> ``x``; ``(pid(1) + pid(2) * num_programs(1)) * YBLOCK`` -> ``y``."""
+        if n.op is not Op.MUL:
+            return ""
+        for pid, blk in (n.args, n.args[::-1]):
+            if blk.op is not Op.CONSTEXPR or blk.attr != block:
+                continue
+            if block == "XBLOCK" and pid.op is Op.PROGRAM_ID and pid.attr == 0:
+                return "x"
+            if block == "YBLOCK" and self._y_block_id(pid):
+                return "y"
+        return ""
+
+    @staticmethod
+    def _y_block_id(n: Node) -> bool:
+        if n.op is not Op.ADD:
+            return False
+        for p1, rest in (n.args, n.args[::-1]):
+            if p1.op is Op.PROGRAM_ID and p1.attr == 1 and rest.op is Op.MUL:
+                for p2, np1 in (rest.args, rest.args[::-1]):
+                    if p2.op is Op.PROGRAM_ID and p2.attr == 2 and np1.op is Op.NUM_PROGRAMS and np1.attr == 1:
+                        return True
+        return False
+
+    def _find_range_atoms(self) -> tuple[Node, ...]:
+        """``xindex < xnumel`` (and ``yindex < ynumel``): an exact launch index of an axis compared with that
+        axis's element-count parameter."""
+        atoms = []
+        for n in self.nodes:
+            if n.op is not Op.LT or n.args[1].op is not Op.ARG:
+                continue
+            axis = self.launch_axis(n.args[0])
+            p = self.params.get(n.args[1].attr)
+            if axis and p is not None and p.kind == "numel" and p.name.startswith(axis):
+                atoms.append(n)
+        return tuple(atoms)
+
