@@ -1,0 +1,127 @@
+"""Variant P (partial narrowing): the text generator, its agreement with the wide kernel under kir's lane
+evaluator, the checker's partial mode, and mutants it must refuse."""
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from workbench import kir
+from workbench.capture import load
+from workbench.check.api import check_kernel
+from workbench.check.sidecond import Reason
+from workbench.kir.crosscheck import _lanes, _shapes
+from workbench.paths import KERNELS
+from workbench.rule.partial import PartialError, partial_kernel, partial_sites, partial_variant
+
+TILE = KERNELS / "tile" / "triton_poi_fused_repeat_0.json"
+ROTARY = KERNELS / "rotary" / "triton_poi_fused_add_cat_mul_neg_slice_0.json"
+NESTED = KERNELS / "nested_cat_add" / "triton_poi_fused_add_cat_0.json"
+PIXEL = KERNELS / "pixel_shuffle_like"
+
+
+def _parse_p(rec, text=None):
+    exprs = {a.name: a.expr for a in rec.size_args}
+    exprs.update({n.name: n.expr for n in rec.numels})
+    return kir.parse(text or partial_variant(rec), signature=dict(rec.signature), name=rec.name,
+                     grid_type=rec.grid_type, exprs=exprs)
+
+
+def _mutant(rec, old, new, **kw):
+    assert old in rec.source
+    return replace(rec, source=rec.source.replace(old, new), **kw)
+
+
+def _disagreements(rec, kp, shapes, lanes=40, seed=0):
+    """Lanes where W (the record) and P differ observably: a mask, an active access's offset, a stored value."""
+    k = kir.parse(rec)
+    rng = random.Random(seed)
+    out = []
+    for _, sizes in shapes:
+        ln = kir.launch(k, sizes)
+        for lane in _lanes(k, ln, rng, lanes):
+            w, p = kir.evaluate(k, ln, lane), kir.evaluate(kp, ln, lane)
+            for a, b in zip(w.loads + w.stores, p.loads + p.stores, strict=True):
+                if a.mask != b.mask or (a.mask and (a.offset != b.offset or a.value != b.value)):
+                    out.append((sizes, lane, a, b))
+    return out
+
+
+def test_p_rewrites_exactly_the_int64_sites_of_tile():
+    rec = load(TILE)
+    text = partial_variant(rec)
+    assert "x0 = (xindex.to(tl.int32) % ks0.to(tl.int32)).to(tl.int64)" in text
+    assert "x1 = (xindex.to(tl.int32) // ks0.to(tl.int32)).to(tl.int64)" in text
+    assert "(x0.to(tl.int32) % ks1.to(tl.int32)).to(tl.int64)" in text
+    assert sum(t == kir.i64 for t in partial_sites(rec).values()) == 3
+    kp = _parse_p(rec)
+    divs = [n for n in kir.walk(*kp.loads, *kp.stores) if n.op in (kir.Op.FLOORDIV, kir.Op.MOD)]
+    assert divs and all(n.type == kir.i32 for n in divs)  # every site computed in int32 in P
+    assert all(p.type == kir.i64 for p in kp.params if p.kind == "size")  # size arguments stay int64
+    # the IR route renders the same kernel: both parse to the same canonical hash
+    assert kir.canonical_hash(kir.parse(partial_variant(kir.parse(rec)))) == kir.canonical_hash(partial_kernel(kir.parse(rec)))
+
+
+def test_int32_sites_are_left_alone():
+    rec = load(TILE)
+    mut = _mutant(rec, "x2 = xindex\n", "x2 = xindex // 1\n")  # an int32 site: its type must not change
+    assert sorted(str(t) for t in partial_sites(mut).values()) == ["i32", "i64", "i64", "i64"]
+    assert "x2 = xindex // 1\n" in partial_variant(mut)
+
+
+@pytest.mark.parametrize("path", [TILE, ROTARY, NESTED, *sorted(PIXEL.glob("*.json"))], ids=lambda p: p.parent.name)
+def test_wide_and_p_agree_on_sampled_lanes_at_guarded_shapes(path):
+    rec = load(path)
+    assert check_kernel(rec, "partial", smt=False, counterexample=False).certified
+    shapes = [s for s in _shapes(rec, random.Random(1)) if s[0] != "past the guard"]
+    assert not _disagreements(rec, _parse_p(rec), shapes)
+
+
+def test_the_cross_check_sees_a_wrong_rewrite():
+    # The cross-check is not vacuous: where a dividend leaves int32, P's offsets differ from W's.
+    rec = load(TILE)
+    mut = _mutant(rec, "x1 = xindex // ks0", "x1 = (xindex + ks0*ks1) // ks0")
+    shapes = [("big", {"s27": 40000, "s77": 2})]  # ks0*ks1 = 3.2e9 > 2**31-1, numel fits
+    assert _disagreements(mut, _parse_p(mut), shapes, lanes=8)
+
+
+def _refused(rec, reason: Reason):
+    v = check_kernel(rec, "partial", smt=True, counterexample=False)
+    assert v.verdict == "refused", v.reason
+    assert v.reason.startswith("cannot show safety: ") and " fails for " in v.reason
+    assert reason in {d.condition.reason for d in v.failed()}, v.reason
+    return v
+
+
+def test_mutant_divisor_can_be_zero_is_refused():
+    rec = load(TILE)
+    _refused(_mutant(rec, "x1 = xindex // ks0", "x1 = xindex // (ks0 - 2*ks1)"), Reason.DIVISOR)
+
+
+def test_mutant_divisor_exceeding_int32_is_refused():
+    rec = load(TILE)
+    v = _refused(_mutant(rec, "x1 = xindex // ks0", "x1 = xindex // (ks0*ks1)"), Reason.OPERAND_FITS)
+    assert any("ks0 * ks1" in d.condition.origin.subexpression for d in v.failed()
+               if d.condition.reason is Reason.OPERAND_FITS)
+
+
+def test_mutant_dividend_product_of_sizes_is_refused():
+    rec = load(TILE)
+    mut = _mutant(rec, "x1 = xindex // ks0", "x1 = (xindex + ks0*ks1) // ks0")
+    _refused(mut, Reason.OPERAND_FITS)
+    assert check_kernel(load(TILE), "partial", smt=False, counterexample=False).certified
+
+
+def test_mutant_remainder_over_xindex_when_numel_can_exceed_int32_is_refused():
+    rec = load(TILE)
+    _refused(replace(rec, guards=()), Reason.NUMEL_FITS)  # the guard bounding numel dropped
+    # an int64 remainder over a lane index that can leave int32: 2*xindex % ks0
+    _refused(_mutant(rec, "x0 = (xindex % ks0)", "x0 = ((2*xindex) % ks0)"), Reason.OPERAND_FITS)
+
+
+def test_literal_outside_int32_at_a_site_is_refused_by_the_generator_and_the_checker():
+    rec = load(TILE)
+    mut = _mutant(rec, "x1 = xindex // ks0", "x1 = (xindex + ks0) // 4294967296")
+    with pytest.raises(PartialError, match="4294967296"):
+        partial_variant(mut)
+    assert check_kernel(mut, "partial", smt=False, counterexample=False).verdict != "certified"
