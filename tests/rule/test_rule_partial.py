@@ -9,7 +9,9 @@ import pytest
 from workbench import kir
 from workbench.capture import load
 from workbench.check.api import check_kernel
+from workbench.check.checker import Widths
 from workbench.check.sidecond import Reason
+from workbench.check.soundness import agreement, shapes, small_record
 from workbench.kir.crosscheck import _lanes, _shapes
 from workbench.paths import KERNELS
 from workbench.rule.partial import PartialError, partial_kernel, partial_sites, partial_variant
@@ -119,8 +121,8 @@ def test_mutant_dividend_product_of_sizes_is_refused():
 def test_mutant_remainder_over_xindex_when_numel_can_exceed_int32_is_refused():
     rec = load(TILE)
     _refused(replace(rec, guards=()), Reason.NUMEL_FITS)  # the guard bounding numel dropped
-    # an int64 remainder over a lane index that can leave int32: 2*xindex % ks0
-    _refused(_mutant(rec, "x0 = (xindex % ks0)", "x0 = ((2*xindex) % ks0)"), Reason.OPERAND_FITS)
+    # an int64 remainder over the lane index plus a size: leaves int32 on the last lanes of large shapes
+    _refused(_mutant(rec, "x0 = (xindex % ks0)", "x0 = ((xindex + ks0) % ks0)"), Reason.OPERAND_FITS)
 
 
 def test_literal_outside_int32_at_a_site_is_refused_by_the_generator_and_the_checker():
@@ -129,3 +131,37 @@ def test_literal_outside_int32_at_a_site_is_refused_by_the_generator_and_the_che
     with pytest.raises(PartialError, match="4294967296"):
         partial_variant(mut)
     assert check_kernel(mut, "partial", smt=False, counterexample=False).verdict != "certified"
+
+
+# -- small-width exhaustive models: certified in partial mode implies W and P agree on every lane ----------
+
+BITS = 6
+SMALL = Widths(BITS, 2 * BITS)
+PARTIAL_MUTANTS = {
+    "dividend product of sizes": ("x1 = xindex // ks0", "x1 = (xindex + ks0*ks1) // ks0"),
+    "divisor product of sizes": ("x1 = xindex // ks0", "x1 = xindex // (ks0*ks1)"),
+    "remainder over xindex + ks0": ("x0 = (xindex % ks0)", "x0 = ((xindex + ks0) % ks0)"),
+}
+
+
+def _small_agrees(rec, limit=40):
+    small = small_record(rec, BITS)
+    v = check_kernel(small, "partial", widths=SMALL, smt=False, counterexample=False)
+    sh, _ = shapes(small, BITS, limit=limit)
+    lanes, diff = agreement(small, SMALL, sh, partial=True)
+    if v.certified:
+        assert diff is None, f"{rec.program}: certified in partial mode but W and P differ: {diff}"
+    return v, diff
+
+
+@pytest.mark.parametrize("path", CORPUS[::3], ids=lambda p: f"{p.parent.name}/{p.stem[-12:]}")
+def test_small_model_partial_certified_kernels_agree_on_every_lane(path):
+    _small_agrees(load(path), limit=20)
+
+
+@pytest.mark.parametrize("name", sorted(PARTIAL_MUTANTS))
+def test_small_model_partial_mutants_differ_and_are_refused(name):
+    old, new = PARTIAL_MUTANTS[name]
+    v, diff = _small_agrees(_mutant(load(TILE), old, new), limit=60)
+    assert diff is not None  # the oracle sees the difference: the refusal is not vacuous
+    assert not v.certified
