@@ -1,6 +1,7 @@
 """Variant P (partial narrowing): the text generator, its agreement with the wide kernel under kir's lane
 evaluator, the checker's partial mode, and mutants it must refuse."""
 
+import json
 import random
 from dataclasses import replace
 
@@ -165,3 +166,30 @@ def test_small_model_partial_mutants_differ_and_are_refused(name):
     v, diff = _small_agrees(_mutant(load(TILE), old, new), limit=60)
     assert diff is not None  # the oracle sees the difference: the refusal is not vacuous
     assert not v.certified
+
+
+# -- the command ---------------------------------------------------------------------------------------------
+
+
+def test_check_mode_partial_json_follows_the_contract(capsys):
+    from workbench.cli import main
+
+    assert main(["check", str(TILE), "--mode", "partial", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["schema"] == "workbench.check/1" and doc["verdict"] == "certified"
+    (v,) = doc["verdicts"]
+    assert v["mode"] == "partial" and v["certificate"]["mode"] == "partial"
+    reasons = {sc["reason"] for sc in v["side_conditions"]}
+    assert Reason.OPERAND_FITS.value in reasons and Reason.DIVISOR.value in reasons
+    assert Reason.SIZE_ARG_FITS.value not in reasons  # P keeps ks* int64
+
+
+def test_check_mode_partial_refuses_a_mutant_file_with_exit_1(tmp_path, capsys):
+    from workbench.capture.record import save, source_hash
+    from workbench.cli import main
+
+    rec = _mutant(load(TILE), "x1 = xindex // ks0", "x1 = (xindex + ks0*ks1) // ks0")
+    path = save(replace(rec, source_hash=source_hash(rec.source, rec.name)), tmp_path)
+    assert main(["check", str(path), "--mode", "partial"]) == 1
+    out = capsys.readouterr().out
+    assert "[partial]: REFUSED" in out and Reason.OPERAND_FITS.value in out
