@@ -193,3 +193,13 @@ def test_check_mode_partial_refuses_a_mutant_file_with_exit_1(tmp_path, capsys):
     assert main(["check", str(path), "--mode", "partial"]) == 1
     out = capsys.readouterr().out
     assert "[partial]: REFUSED" in out and Reason.OPERAND_FITS.value in out
+
+
+def test_p_premise_is_weaker_than_n_s():
+    # An int64 product of sizes outside any division: N (int32 size arguments) wraps it, P keeps it int64.
+    mut = _mutant(load(TILE), "x2 = xindex\n", "x2 = xindex + ks0*ks1 - ks0*ks1\n")
+    for mode in ("strict", "observable"):
+        assert check_kernel(mut, mode, counterexample=False).verdict == "refused"
+    assert check_kernel(mut, "partial", counterexample=False).certified
+    big = [("big", {"s27": 40000, "s77": 2})]  # ks0*ks1 = 3.2e9 > 2**31-1; P still equals W
+    assert not _disagreements(mut, _parse_p(mut), big, lanes=8)
