@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import warnings
+from dataclasses import replace
 from typing import Any
 
 from workbench import kir
@@ -134,8 +135,6 @@ def partial_kernel(k: kir.Kernel) -> kir.Kernel:
             out = kir.node(n.op, n.type, args, n.attr)
         memo[id(n)] = out
         return out
-
-    from dataclasses import replace
 
     return replace(k, loads=tuple(go(x) for x in k.loads), stores=tuple(go(x) for x in k.stores), bindings=())
 
