@@ -23,6 +23,7 @@ from workbench.capture.record import CapturedKernel, validate
 from workbench.check.certificate import CertPremises, Certificate
 from workbench.check.checker import Analysis, Widths, retyped
 from workbench.check.discharge import find_multipliers, guards_hold, smt_check
+from workbench.check.trusted.analysis import MODES as trusted_modes
 from workbench.check.trusted.recheck import recheck
 from workbench.check.errors import CertificateError, OutOfClassError
 from workbench.check.poly import Poly
@@ -30,7 +31,8 @@ from workbench.check.premises import Premises, premises_of
 from workbench.check.sidecond import Discharged, Reason, SideCondition, Status
 from workbench.errors import UnsupportedError
 
-MODES = ("strict", "observable")
+MODES = ("strict", "observable")  # the two N modes: what "both modes" and the corpus table run
+ALL_MODES = trusted_modes  # every mode a check may ask for (the trusted analysis's list, partial included)
 SMT_BUDGET = 8  # z3 calls per kernel on conditions the exact procedure fails (each up to 1.5 s)
 CEX_ATTEMPTS = 4
 _REASON_ORDER = {Reason.SIZE_ARG_FITS: 0, Reason.FITS_NARROW: 1, Reason.FITS_INT32: 2, Reason.DIVISOR: 3}  # failed conditions tried for a concrete counterexample
@@ -261,7 +263,8 @@ def check_kernel(
         return Verdict(record.name, record.program, mode, "out-of-class", str(exc), (), None,
                        seconds=time.perf_counter() - t0, size_args=size_args)
     try:
-        kir.instantiate(k, widths.narrow)
+        if mode != "partial":  # P keeps W's types; its own literals are checked by OPERAND_FITS
+            kir.instantiate(k, widths.narrow)
     except UnsupportedError as exc:
         # Triton would reject the narrowed kernel (a literal that fits the wide operand but not int32).
         return Verdict(record.name, record.program, mode, "refused",
@@ -275,9 +278,10 @@ def check_kernel(
     cert = _certificate(record, k, premises, mode, choices, mults, (), "", widths)
     discharged, analysis = check_certificate(k, premises, cert, smt=smt, widths=widths)
     failed = [d for d in discharged if d.status is not Status.PROVED]
-    narrowed = tuple(p.name for p in k.params if p.kind == "size")
+    narrowed = _narrowed(k, mode, widths)
     cex = None
-    if failed and counterexample:
+    # A counterexample compares W with N; for P the refusal names the failed site condition instead.
+    if failed and counterexample and mode != "partial":
         cex = find_counterexample(record, k, premises, analysis, failed, widths)
     if failed:
         first = _first_failure(failed)
@@ -297,6 +301,17 @@ def check_kernel(
     cert = _certificate(record, k, premises, mode, choices, mults, discharged, reason, widths, verdict)
     return Verdict(record.name, record.program, mode, verdict, reason, narrowed if verdict == "certified" else (),
                    cert, discharged, cex, time.perf_counter() - t0, size_args)
+
+
+def _narrowed(k: kir.Kernel, mode: str, widths: Widths) -> tuple[str, ...]:
+    """What the mode narrows: the size arguments (N), or P's sites (``n7`` = node key of each int64 ``//``
+    or ``%`` in walk order, the keys certificates use)."""
+    if mode != "partial":
+        return tuple(p.name for p in k.params if p.kind == "size")
+    nodes = list(kir.walk(*k.loads, *k.stores))
+    return tuple(f"n{i}" for i, n in enumerate(nodes)
+                 if n.op in (kir.Op.FLOORDIV, kir.Op.MOD) and isinstance(n.type, kir.IntType)
+                 and n.type.bits == widths.int64)
 
 
 def _declared_types(record: CapturedKernel) -> None:
@@ -345,7 +360,7 @@ def _certificate(record, k, premises, mode, choices, mults, discharged, reason, 
             index_dtype=record.index_dtype,
             grid_type=record.grid_type,
         ),
-        narrowed=tuple(p.name for p in k.params if p.kind == "size"),
+        narrowed=_narrowed(k, mode, widths),
         choices=tuple(sorted(choices.items())),
         multipliers=tuple(sorted(mults.items())),
         side_conditions=tuple(
@@ -409,6 +424,6 @@ def find_counterexample(record, k, premises, analysis: Analysis, failed, widths:
 
 
 __all__ = [
-    "Counterexample", "Verdict", "check_all_modes", "check_certificate", "check_kernel", "find_counterexample",
+    "ALL_MODES", "MODES", "Counterexample", "Verdict", "check_all_modes", "check_certificate", "check_kernel", "find_counterexample",
     "search", "Fraction",
 ]

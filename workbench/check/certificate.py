@@ -63,9 +63,9 @@ class Certificate:
     kernel: str
     program: str
     ir_hash: str  # kir.canonical_hash of the parsed kernel (facts included)
-    mode: str  # "strict" | "observable"
+    mode: str  # "strict" | "observable" | "partial"
     premises: CertPremises
-    narrowed: tuple[str, ...]  # size arguments declared int32 by the narrowing
+    narrowed: tuple[str, ...]  # size arguments declared int32 (N modes); partial: node keys of P's sites
     choices: tuple[tuple[str, str], ...]  # choice key -> option (quotient/remainder rule, and order, access)
     multipliers: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]  # side-condition key -> ((fact, lambda),)
     side_conditions: tuple[tuple[str, str, str, str, str], ...]  # (key, claim, reason, status, prover)

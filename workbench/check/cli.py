@@ -1,6 +1,7 @@
-"""CLI: ``workbench check NAME|DIR|FILE.py|KERNEL.json [--mode strict|observable] [--json]`` (certificates
-saved in the workspace's ``certificates/``) and
-``workbench check --all`` (the corpus table in ``data/check/results.{json,md}``).
+"""CLI: ``workbench check NAME|DIR|FILE.py|KERNEL.json [--mode strict|observable|partial] [--json]``
+(certificates saved in the workspace's ``certificates/``) and ``workbench check --all`` (the corpus table in
+``data/check/results.{json,md}``); ``--all --mode partial`` checks every corpus kernel in partial mode and
+prints the counts (the table stays the N modes').
 
 Exit codes (workbench.contract): 0 every verdict certified, 1 some kernel refused or out of class, 2 an
 input or usage error (one line on stderr). ``--json`` prints one ``workbench.check/1`` document: its
@@ -15,7 +16,8 @@ from workbench import workspace
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("check", help="certify (or refuse, with a reason) narrowing a kernel's size args to int32")
     p.add_argument("target", nargs="?", help="a registered program, a program FILE.py, or a captured KERNEL.json")
-    p.add_argument("--mode", choices=["strict", "observable"], help="one mode (default: both)")
+    p.add_argument("--mode", choices=["strict", "observable", "partial"],
+                   help="one mode (default: strict and observable; partial: only // and %% computed in int32)")
     p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     p.add_argument("--all", action="store_true", help="check every kernel under data/kernels/ and write the table")
     p.add_argument("--out", default=None, help="directory for --all's results.{json,md}")
@@ -39,6 +41,8 @@ def _check(args) -> int:
     from workbench.errors import UsageError
 
     modes = (args.mode,) if args.mode else MODES
+    if args.all and args.mode == "partial":
+        return _partial_corpus(args)
     if args.all:
         from workbench.check.table import check_corpus, corpus_records, summary, write
 
@@ -76,3 +80,24 @@ def _check(args) -> int:
         if saved:
             print(f"certificates saved in {saved[0].parent}/ (next: workbench rule show, workbench lean emit FILE)")
     return exit_code(overall_verdict)
+
+
+def _partial_corpus(args) -> int:
+    """``check --all --mode partial``: every corpus kernel in partial mode; prints the counts (or one
+    ``workbench.check/1`` document with ``--json``); writes nothing."""
+    from workbench.check.api import check_kernel
+    from workbench.check.table import corpus_records
+    from workbench.contract import document, emit, exit_code, overall
+
+    verdicts = [check_kernel(r, "partial", smt=not args.no_smt) for r in corpus_records()]
+    worst = overall(v.verdict for v in verdicts)
+    counts = {s: sum(v.verdict == s for v in verdicts) for s in ("certified", "refused", "out-of-class")}
+    if args.json:
+        return emit(document("check", 1, worst, target="--all", mode="partial", counts=counts,
+                             verdicts=[v.to_json() for v in verdicts]))
+    for v in verdicts:
+        if v.verdict != "certified":
+            print(f"{v.program}/{v.kernel} [partial]: {v.verdict.upper()}: {v.reason}")
+    print(f"{len(verdicts)} kernels: partial {counts['certified']} certified, {counts['refused']} refused, "
+          f"{counts['out-of-class']} out of class")
+    return exit_code(worst)

@@ -20,6 +20,7 @@ class Reason(Enum):
     NUMEL_FITS = "element count fits its declared type"  # xnumel's value equals its expression
     FITS_NARROW = "intermediate fits the narrowed type"  # narrowed arithmetic computes the exact value
     FITS_INT32 = "intermediate fits int32 (strict mode)"
+    OPERAND_FITS = "operand of an int64 // or % fits int32 (partial mode)"  # the site's cast is exact
     DIVISOR = "divisor >= 1"  # // and % are undefined for 0 (LLVM sdiv/srem); both widths
     QUOTIENT = "quotient bound"  # the premise of the chosen quotient rule
     TAIL_MASKED = "access masked off on the tail lanes"  # structural, claim None when violated

@@ -5,7 +5,9 @@ Stage: check. ``small_record(k, bits)`` rewrites the guards' and bounds' ``2**31
 the checker then runs with ``Widths(bits, 2*bits)`` (narrowed = ``bits``-bit size arguments, wide =
 ``2*bits``-bit int64), and :func:`agreement` evaluates both with ``kir.evaluate`` on every lane (tail lanes
 included, blocks of 4) of every enumerated shape. A certified kernel must agree everywhere: on each load and
-store the mask, the offset where the mask holds, and the stored value term.
+store the mask, the offset where the mask holds, and the stored value term. With ``partial=True`` the second
+kernel is P (``workbench.rule.partial.partial_kernel``: the int64 ``//``/``%`` sites in ``bits``-bit
+"int32") evaluated at the wide widths, the partial mode's question.
 """
 
 from __future__ import annotations
@@ -86,9 +88,16 @@ def shapes(k: CapturedKernel, bits: int, limit: int = 40) -> tuple[list[dict[str
     return found, total
 
 
-def agreement(record: CapturedKernel, widths: Widths, shape_list, block: int = 4):
-    """Evaluate both widths on every lane of every shape; return (lanes checked, first difference or None)."""
+def agreement(record: CapturedKernel, widths: Widths, shape_list, block: int = 4, partial: bool = False):
+    """Evaluate both widths (or W and P) on every lane of every shape; return (lanes checked, first
+    difference or None)."""
     k = kir.parse(record)
+    if partial:
+        from workbench.rule.partial import partial_kernel
+
+        other, other_mode = partial_kernel(k), widths.wide
+    else:
+        other, other_mode = k, widths.narrow
     blocks = {b: block for b, _ in k.blocks}
     lanes = 0
     for sizes in shape_list:
@@ -109,7 +118,7 @@ def agreement(record: CapturedKernel, widths: Widths, shape_list, block: int = 4
                 except kir.EvaluationError as exc:
                     return lanes, (sizes, lane, f"wide kernel undefined: {exc}")
                 try:
-                    rn = kir.evaluate(k, ln, lane, widths.narrow)
+                    rn = kir.evaluate(other, ln, lane, other_mode)
                 except kir.EvaluationError as exc:
                     return lanes, (sizes, lane, f"narrowed kernel undefined: {exc}")
                 for a, b in zip(rw.loads + rw.stores, rn.loads + rn.stores):

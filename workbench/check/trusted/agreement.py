@@ -70,6 +70,8 @@ class AgreementRules:
                 for x in a:
                     self.agree(x, c)
                 self.bound(n, c)  # records FITS_NARROW (and DIVISOR)
+                if self.mode == "partial" and n.op in (Op.FLOORDIV, Op.MOD) and _bits(self.W[id(n)]) == self.w.int64:
+                    self.partial_site(n, c)
                 return
             case Op.AND | Op.OR:
                 if _bits(n) != 1:
@@ -99,6 +101,17 @@ class AgreementRules:
                 return
         raise AssertionError(f"no agreement rule for {n.op}")
 
+    def partial_site(self, n: Node, c: LaneClass) -> None:
+        """An int64 ``x // d`` or ``x % d`` that P computes in int32: ``x`` fits int32 on ``c``, ``d`` fits
+        int32 and is >= 1 on every launched lane (a truncated divisor must never become 0 in P)."""
+        x, d = n.args
+        self._fits(x, c, self.w.int32, Reason.OPERAND_FITS)
+        everywhere: LaneClass = frozenset()
+        self._fits(d, everywhere, self.w.int32, Reason.OPERAND_FITS)
+        ld, _ = self.bound(d, everywhere)
+        self.need(None if ld is None else ld - 1, Reason.DIVISOR, d, everywhere, "lower")
+        self.agree(d, everywhere)
+
     def access(self, n: Node, c: LaneClass) -> None:
         """A load (or a store's offset/mask): its mask agrees on ``c``; its offset on ``c`` and the mask
         (observable, choice ``mask``) or on all of ``c`` (``all``); ``other`` where the mask fails."""
@@ -125,7 +138,7 @@ class AgreementRules:
                 f"{self.k.name}: index dtype {self.p.index_dtype}; Inductor already indexes in 64 bits here, "
                 "nothing to narrow (the checker covers int32-indexed kernels)"
             )
-        for name, _, value, typ in self.p.size_args:
+        for name, _, value, typ in self.p.size_args if self.mode != "partial" else ():  # P keeps ks* int64
             if name in self.params and self.params[name].kind == "size":
                 arg = kir.node(Op.ARG, self.params[name].type, (), name)
                 origin_node = arg

@@ -45,6 +45,17 @@ exact shift-and-coefficients test with no multipliers):
 * a mask atom ``a < b`` in the lane class with ``a = v + K`` (``K`` a point) bounds ``v <= hi(b) - 1 - K``
   (and symmetrically for ``<=, >, >=, ==`` and negated atoms); the tightest provable candidate is used.
 
+**partial** mode compares W with P: ``ks*`` stay int64 and all arithmetic keeps W's types, except that
+every ``x // d`` and ``x % d`` whose type in W is int64 is computed as
+``(x.to(int32) // d.to(int32)).to(int64)`` (``workbench.rule.partial``). Agreement uses the observable rules
+with N = W (no size-argument condition; FITS_NARROW asks for W's own width, which keeps the intervals
+exact). At each such site, on the lane class where the site must agree, P equals W when ``x`` and ``d``
+fit int32 (the casts are exact) and ``d >= 1`` (both truncating divisions are defined, and they agree on
+equal operands; ``-2**31 // -1`` cannot occur): the OPERAND_FITS conditions. The divisor's are required on
+every launched lane (its class is ``all``, not the site's), so P never divides by a truncated zero where W
+would not; a dividend may wrap on lanes where the site is not observed (any int32 dividend with
+``d >= 1`` is defined).
+
 The certificate's choices are: the quotient rule of each division/remainder (per lane class), the order in
 which each ``&`` is read, whether each access is checked under its mask (observable) or everywhere, and the
 multipliers of each side condition. None of them is a bound.
@@ -67,8 +78,12 @@ from workbench.check.trusted.intervals import QUOTIENT_RULES, REMAINDER_RULES, I
 from workbench.check.trusted.launch import LaunchRules
 from workbench.kir import Kernel, Mode, Node, Op
 
-__all__ = ["ACCESS_RULES", "AND_ORDERS", "Analysis", "Oracle", "QUOTIENT_RULES", "REMAINDER_RULES", "Widths",
-           "retype"]
+__all__ = ["ACCESS_RULES", "AND_ORDERS", "MODES", "Analysis", "Oracle", "QUOTIENT_RULES", "REMAINDER_RULES",
+           "Widths", "retype"]
+
+# The checker's modes: the two questions about N (size arguments int32) and the question about P (only the
+# int64 ``//``/``%`` sites computed in int32; see the partial-mode paragraph of the module docstring).
+MODES = ("strict", "observable", "partial")
 
 Oracle = Callable[[str, str, tuple[str, ...], Callable[[str], bool]], str]
 
@@ -111,8 +126,8 @@ class Analysis(LaunchRules, IntervalRules, AgreementRules, ConditionRules):
 
     def __init__(self, kernel: Kernel, premises: Premises, mode: str, oracle: Oracle, widths: Widths = Widths(),
                  retyped: tuple[dict[int, Node], dict[int, Node]] | None = None):
-        if mode not in ("strict", "observable"):
-            raise CertificateError(f"unknown mode {mode!r}; use strict or observable", "mode")
+        if mode not in MODES:
+            raise CertificateError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}", "mode")
         self.k, self.p, self.mode, self.oracle, self.w = kernel, premises, mode, oracle, widths
         nodes = list(kir.walk(*kernel.loads, *kernel.stores))
         self.nodes = nodes
@@ -121,6 +136,10 @@ class Analysis(LaunchRules, IntervalRules, AgreementRules, ConditionRules):
         # W and N: every node paired with its re-typed counterpart (kir's instantiation map); a caller may
         # pass maps it computed before (they are a pure function of the kernel and the widths)
         self.W, self.N = retyped or (retype(kernel, widths.wide), retype(kernel, widths.narrow))
+        if mode == "partial":
+            # P keeps W's types everywhere (each rewritten site casts its result back to int64), so the
+            # "narrowed" side of every node is W's own: FITS_NARROW becomes "fits its W type".
+            self.N = self.W
         self.lower = premises.lower_map
         self.params = {p.name: p for p in kernel.params}
         self.names: dict[int, tuple[str, int]] = {}
