@@ -23,6 +23,7 @@ STAGE_CLIS = (
     "workbench.lean.cli",
     "workbench.bench.cli",
     "workbench.floats.cli",
+    "workbench.zoo.cli",
     "workbench.demo",
 )
 
