@@ -170,6 +170,12 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
                     "Remove the graph break (data-dependent control flow, .item(), print, unsupported calls) "
                     "or capture without fullgraph to get each graph's kernels."
                 ) from exc
+            if device == "fake-cuda" and hooks.data_dependent(exc):
+                raise CaptureError(
+                    f"program {program.name!r} branches on tensor values between graphs ({hooks.root_cause(exc)}); "
+                    "the fake CUDA device holds no values, so the branch cannot be taken. Capture on a real GPU "
+                    "(`--device cuda`) or make the control flow depend on shapes only."
+                ) from exc
             raise CaptureError(
                 f"compiling program {program.name!r} on {dev_label} failed: {hooks.root_cause(exc)}. "
                 "If the program runs eagerly, this is a capture-hook gap: capture on a real GPU "
@@ -184,8 +190,8 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
     breaks = tuple(GraphBreak(b.reason, b.where) for b in rec.breaks)
     arg_names = _arg_names(program)
     dynamic_dims = sorted(
-        {_describe_source(src, arg_names) for g in rec.graphs for srcs in g.var_sources.values() for src in srcs
-         if _SRC.fullmatch(src)},
+        {_describe_source(src, arg_names) for g in rec.graphs for sym, srcs in g.var_sources.items() for src in srcs
+         if _SRC.fullmatch(src) and sym not in g.specialized},
         key=_natural,
     )
     kernels: list[CapturedKernel] = []

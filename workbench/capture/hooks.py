@@ -133,6 +133,7 @@ class GraphFacts:
     var_sources: dict[str, list[str]]
     guards: list[str]
     replacements: dict[str, str]
+    specialized: frozenset[str] = frozenset()  # symbols the ShapeEnv replaced by a constant (not dynamic)
 
 
 def _bound(v: Any) -> int | None:
@@ -226,6 +227,9 @@ class Recorder:
                     replacements={
                         str(k): str(v) for k, v in graph.sizevars.inv_precomputed_replacements.items()
                     },
+                    specialized=frozenset(
+                        str(k) for k, v in shape_env.replacements.items() if getattr(v, "is_number", False)
+                    ),
                 )
             )
             recorder.pending.clear()
@@ -539,6 +543,19 @@ def unsupported_reason(exc: BaseException) -> str | None:
             return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         exc = exc.__cause__
     return None
+
+
+def data_dependent(exc: BaseException) -> bool:
+    """Whether a fake tensor was asked for a value (``bool(t)``, ``t.item()`` outside a graph)."""
+    from torch._subclasses.fake_tensor import DataDependentOutputException
+
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, DataDependentOutputException):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def root_cause(exc: BaseException) -> str:
