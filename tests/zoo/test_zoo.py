@@ -167,3 +167,27 @@ def test_llama_at_7b_dimensions_captures_without_allocating_weights():
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
     assert cap.kernels and peak < 2.0 * 2**30, peak
     assert any("inputs[0].size(1)" in d for d in cap.dynamic_dims)
+
+
+def test_check_errors_are_recorded_per_kernel_never_fatal(monkeypatch):
+    """A kernel whose check raises (a WorkbenchError, or a checker bug) is recorded; the other kernels go on."""
+    from workbench import check
+    from workbench.capture import load_dir
+    from workbench.errors import InputError
+    from workbench.paths import KERNELS
+    from workbench.zoo.runner import check_one
+
+    (record,) = load_dir(KERNELS / "cat2")[:1]
+    real = check.check_kernel
+    assert check_one(record).observable in ("certified", "refused")
+
+    def broken(rec, mode, **kw):
+        if mode == "strict":
+            raise InputError("bad fact")
+        raise KeyError("_a1")
+
+    monkeypatch.setattr(check, "check_kernel", broken)
+    got = check_one(record)
+    assert (got.strict, got.observable) == ("error", "error")
+    assert got.reason.startswith("internal checker error: KeyError")
+    monkeypatch.setattr(check, "check_kernel", real)

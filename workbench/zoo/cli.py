@@ -72,7 +72,13 @@ def _run(args) -> int:
 
     from workbench.zoo.runner import load_results
 
-    already = [n for n in names if n in load_results(out)] if out.is_dir() else []
+    previous = load_results(out) if out.is_dir() else {}
+    already = [n for n in names if n in previous]
+    for n in already:  # the bar's counts include what a previous run finished
+        counts["kernels"] += len(previous[n].kernels)
+        counts["certified"] += sum(k.observable == "certified" for k in previous[n].kernels)
+        counts["failed"] += bool(previous[n].error)
+    bar.set_postfix(counts, refresh=False)
     bar.update(len(already))
     results = run_zoo(names, out, jobs=args.jobs, scheduler=args.scheduler, device=args.device,
                       smt=not args.no_smt, on_done=done)

@@ -110,6 +110,10 @@ def check_one(record, smt: bool = True) -> KernelOutcome:
             verdicts[mode] = "error"
             reason = f"{type(exc).__name__}: {exc}"
             continue
+        except Exception as exc:  # noqa: BLE001 - a checker bug on a real kernel: recorded, never fatal
+            verdicts[mode] = "error"
+            reason = f"internal checker error: {type(exc).__name__}: {exc}"
+            continue
         verdicts[mode] = str(getattr(v.verdict, "value", v.verdict))
         if verdicts[mode] == "out-of-class":
             ooc = out_of_class_reason(v.reason, record.index_dtype)
@@ -134,7 +138,7 @@ def run_model(name: str, device: str = "cuda", gpu: str = "L4", smt: bool = True
         return ModelResult(name, model.source.value, f"{type(exc).__name__}: {exc}"[:2000], (), 0, (), (),
                            time.perf_counter() - t0, 0.0).to_json()
     t1 = time.perf_counter()
-    outcomes = tuple(check_one(k, smt=smt) for k in cap.kernels)
+    outcomes = tuple(check_one(k, smt=smt) for k in cap.kernels)  # check_one records every failure
     return ModelResult(name, model.source.value, "", outcomes, cap.graphs,
                        tuple(b.text() for b in cap.graph_breaks), cap.dynamic_dims, t1 - t0,
                        time.perf_counter() - t1).to_json()
