@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
+from workbench.contract import Verdict
 from workbench.errors import InputError, UsageError, WorkbenchError
 
 SCHEMA = "workbench.zoo_model/1"
@@ -41,8 +42,8 @@ class KernelOutcome:
     index_dtype: str
     parsed: bool
     out_of_class: str
-    strict: str  # certified | refused | out-of-class | error
-    observable: str
+    strict: Verdict  # CERTIFIED | REFUSED | OUT_OF_CLASS | ERROR
+    observable: Verdict
     counterexample: bool  # a refusal (observable mode) came with a concrete counterexample
     reason: str  # the observable verdict's reason (or the error), first 300 characters
     seconds: float
@@ -72,7 +73,8 @@ class ModelResult:
         try:
             return cls(
                 name=str(d["name"]), source=str(d["source"]), error=str(d["error"]),
-                kernels=tuple(KernelOutcome(**k) for k in d["kernels"]),
+                kernels=tuple(KernelOutcome(**dict(k, strict=Verdict(k["strict"]), observable=Verdict(k["observable"])))
+                              for k in d["kernels"]),
                 graphs=int(d["graphs"]), graph_breaks=tuple(map(str, d["graph_breaks"])),
                 dynamic_dims=tuple(map(str, d["dynamic_dims"])),
                 capture_seconds=float(d["capture_seconds"]), check_seconds=float(d["check_seconds"]),
@@ -101,25 +103,35 @@ def check_one(record, smt: bool = True) -> KernelOutcome:
         parsed = True
     except WorkbenchError:
         parsed = False
-    verdicts: dict[str, str] = {}
+    verdicts: dict[str, Verdict] = {}
     reason, ooc, cex = "", "", False
     for mode in MODES:
         try:
             v = check.check_kernel(record, mode, smt=smt)
         except WorkbenchError as exc:  # the checker refused the input itself: record it, go on
-            verdicts[mode] = "error"
+            verdicts[mode] = Verdict.ERROR
             reason = f"{type(exc).__name__}: {exc}"
             continue
         except Exception as exc:  # noqa: BLE001 - a checker bug on a real kernel: recorded, never fatal
-            verdicts[mode] = "error"
+            verdicts[mode] = Verdict.ERROR
             reason = f"internal checker error: {type(exc).__name__}: {exc}"
             continue
-        verdicts[mode] = str(getattr(v.verdict, "value", v.verdict))
-        if verdicts[mode] == "out-of-class":
-            ooc = out_of_class_reason(v.reason, record.index_dtype)
-        if mode == "observable":
+        try:
+            got = Verdict(str(getattr(v.verdict, "value", v.verdict)))
+        except ValueError:
+            got = None
+        match got:
+            case Verdict.CERTIFIED | Verdict.REFUSED:
+                pass
+            case Verdict.OUT_OF_CLASS:
+                ooc = out_of_class_reason(v.reason, record.index_dtype)
+            case _:  # the checker's vocabulary grew: say so rather than guess what it means
+                got, v = Verdict.ERROR, None
+                reason = f"unexpected checker verdict for {record.name}"
+        verdicts[mode] = got
+        if mode == "observable" and v is not None:
             reason = v.reason
-            cex = verdicts[mode] == "refused" and v.counterexample is not None
+            cex = got is Verdict.REFUSED and v.counterexample is not None
     return KernelOutcome(record.name, record.graph, record.index_dtype, parsed, ooc, verdicts["strict"],
                          verdicts["observable"], cex, reason[:300], time.perf_counter() - t0)
 
@@ -223,7 +235,7 @@ def _run_dask(address: str, todo: list[str], device: str, smt: bool, finished, t
 
         raise ToolMissingError("--scheduler needs dask.distributed; install the zoo extra (`pip install -e .[zoo]`)") from None
     try:
-        client = Client(address, timeout=30)
+        client = Client(address, timeout=10)
     except (OSError, TimeoutError) as exc:
         raise UsageError(f"--scheduler {address!r}: cannot reach a Dask scheduler there ({exc}); "
                          "start one (`dask scheduler`) or drop --scheduler to run on local processes") from None
