@@ -122,6 +122,8 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
         stack.enter_context(torch._inductor.config.patch(compile_threads=1))
         if device == "fake-cuda":
             stack.enter_context(hooks.fake_cuda(hooks.GPU_PROFILES[gpu]))
+            # pad_mm decides whether to pad a matmul by timing it on real tensors: nothing to time here
+            stack.enter_context(torch._inductor.config.patch(shape_padding=False))
             dev_label = f"fake-cuda:{gpu} (sm_{hooks.GPU_PROFILES[gpu].major}{hooks.GPU_PROFILES[gpu].minor})"
         elif device == "cpu":
             stack.enter_context(torch._inductor.config.patch(cpu_backend="triton"))

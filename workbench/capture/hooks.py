@@ -342,6 +342,7 @@ def fake_cuda(profile: GpuProfile) -> Iterator[None]:
         mock.patch.object(torch.Tensor, "__getitem__", _fake_safe_getitem(torch.Tensor.__getitem__)),
         mock.patch.object(torch.Tensor, "contiguous", _fake_safe_contiguous(torch.Tensor.contiguous)),
         mock.patch.object(torch.Tensor, "__invert__", _fake_safe_invert(torch.Tensor.__invert__)),
+        mock.patch.object(torch.Tensor, "copy_", _fake_safe_copy(torch.Tensor.copy_)),
     ]
     with contextlib.ExitStack() as stack:
         for p in patches:
@@ -447,6 +448,19 @@ def _fake_safe_invert(orig):
         return torch.ops.aten.bitwise_not.default(self)
 
     return invert
+
+
+def _fake_safe_copy(orig):
+    """``t.copy_(src)`` without the C++ binding's CUDA device guard (in-place activations such as
+    ``hardswish(inplace=True)`` decompose into an out-of-place op and ``copy_``)."""
+    import torch
+
+    def copy_(self, src, non_blocking=False):
+        if self.device.type != "cuda":
+            return orig(self, src, non_blocking)
+        return torch.ops.aten.copy_.default(self, src, non_blocking)
+
+    return copy_
 
 
 @contextlib.contextmanager

@@ -80,8 +80,9 @@ def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: f
             sig = signal.Signals(-proc.returncode).name
             raise CaptureError(f"capturing {ref!r} crashed the child process ({sig}); stderr ends: {tail}")
         if proc.returncode == 2:
-            last = tail.splitlines()[-1] if tail else "no message"
-            raise CaptureError(last.removeprefix("workbench: error: "))
+            said = [ln for ln in (proc.stderr or "").splitlines() if ln.startswith("workbench: error: ")]
+            raise CaptureError(said[-1].removeprefix("workbench: error: ") if said else f"capturing {ref!r} "
+                               f"failed in the child process; stderr ends: {tail}")
         if proc.returncode != 0 or not out.is_file():
             raise CaptureError(f"capturing {ref!r} failed in the child process (exit {proc.returncode}); "
                                f"stderr ends: {tail}")
@@ -102,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         c = capture_run(args.program, device=args.device, gpu=args.gpu)
     except WorkbenchError as exc:
-        print(f"workbench: error: {exc}", file=sys.stderr)
+        print("workbench: error: " + " ".join(str(exc).split()), file=sys.stderr)  # one line for the parent
         return 2
     Path(args.out).write_text(json.dumps(to_json(c)))
     return 0
