@@ -43,7 +43,7 @@ def verdict_mix(doc: dict, path: str | Path = FIGURES / "zoo-verdict-mix.png") -
     """Stacked bars: per model, how many kernels fall in each verdict class (observable mode, plus strict)."""
     plt = _plt()
     models = [m for m in doc["models"] if not m["error"]]
-    fig, ax = plt.subplots(figsize=(8, 0.32 * len(models) + 1.6))
+    fig, ax = plt.subplots(figsize=(9.5, 0.32 * len(models) + 1.6))
     left = [0] * len(models)
     for label, colour in MIX:
         widths = [_mix(m)[label] for m in models]
@@ -52,7 +52,7 @@ def verdict_mix(doc: dict, path: str | Path = FIGURES / "zoo-verdict-mix.png") -
     ax.set_yticks(range(len(models)), [f"{m['model']} ({m['source']})" for m in models], fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("Triton kernels", fontsize=8)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     t = doc["totals"]
     ax.set_title(f"Verdict mix per model: {t['in_class']}/{t['kernels']} kernels in class, "
                  f"{t['observable']} certified (observable)", fontsize=9)
