@@ -195,6 +195,20 @@ def test_model_file_is_built_on_the_meta_device(tmp_path):
     assert any("silu" in k.name for k in run.kernels)
 
 
+def test_a_kernel_reused_by_repeated_layers_is_recorded_once(tmp_path):
+    f = _write(tmp_path, "repeated", """
+        import torch
+        import torch.nn as nn
+        def model():
+            return nn.Sequential(nn.Linear(24, 24), nn.SiLU(), nn.Linear(24, 24), nn.SiLU())
+        def example_inputs():
+            return (torch.randn(5, 24),)
+    """)
+    kernels = capture(f)
+    names = [k.name for k in kernels]
+    assert len(names) == len(set(names)) == 1, names  # Inductor defines the bias+SiLU kernel twice, one source
+
+
 def test_isolated_capture_survives_a_crashing_program(tmp_path):
     f = _write(tmp_path, "aborts", """
         import os

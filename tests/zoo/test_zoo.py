@@ -94,6 +94,13 @@ def test_report_counts_shares_and_verdict():
     assert doc["verdict"] == Verdict.ERROR and "capture failed: CaptureError: boom" in report.markdown(doc)
 
 
+def test_report_counts_a_kernel_listed_twice_once():
+    twice = _model("a", [_k("k0", "certified", "certified"), _k("k0", "certified", "certified"),
+                         _k("k1", "out-of-class", "out-of-class", "reduction")])
+    doc = report.build({"a": twice}, {})
+    assert doc["totals"]["kernels"] == 2 and [k["name"] for k in doc["models"][0]["kernels_detail"]] == ["k0", "k1"]
+
+
 def test_a_failing_model_is_recorded_not_raised():
     d = run_model("layernorm_mlp", device="tpu")
     r = ModelResult.from_json(d, "test")

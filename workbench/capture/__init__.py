@@ -199,9 +199,13 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
     kernels: list[CapturedKernel] = []
     for gi, graph in enumerate(rec.graphs):
         sources = hooks.kernel_sources(graph.wrapper)
+        seen: set[str] = set()
         for facts in graph.kernels:
             if facts.name not in sources:
                 continue  # a kernel defined but not used by the final wrapper (e.g. benchmarked alternative)
+            if facts.name in seen:
+                continue  # Inductor reuses a kernel whose source it already defined (repeated layers): once
+            seen.add(facts.name)
             k = _record(program, facts, graph, sources[facts.name], dev_label, versions)
             kernels.append(replace(k, graph=gi, dynamic_dims=tuple(dynamic_dims),
                                    graph_breaks=tuple(b.text() for b in breaks)))

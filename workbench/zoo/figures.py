@@ -63,7 +63,7 @@ def verdict_mix(doc: dict, path: str | Path = FIGURES / "zoo-verdict-mix.png") -
 def out_of_class_histogram(doc: dict, path: str | Path = FIGURES / "zoo-out-of-class.png") -> Path:
     """Bars: how many kernels each out-of-class reason accounts for, most frequent first."""
     plt = _plt()
-    items = list(doc["totals"]["out_of_class"].items())
+    items = sorted(doc["totals"]["out_of_class"].items(), key=lambda kv: (-kv[1], kv[0]))
     fig, ax = plt.subplots(figsize=(7, 0.35 * max(len(items), 1) + 1.4))
     ax.barh(range(len(items)), [v for _, v in items], color="#878787")
     ax.set_yticks(range(len(items)), [k for k, _ in items], fontsize=8)

@@ -42,8 +42,20 @@ class Row:
     check_seconds: float
 
 
+def distinct(r: ModelResult) -> tuple:
+    """The model's kernels, each (graph, name) once: results captured before capture dropped Inductor's
+    repeated definitions of one kernel (a layer used N times) list it N times, with identical outcomes."""
+    seen: set = set()
+    out = []
+    for k in r.kernels:
+        if (k.graph, k.name) not in seen:
+            seen.add((k.graph, k.name))
+            out.append(k)
+    return tuple(out)
+
+
 def row(r: ModelResult) -> Row:
-    ks = r.kernels
+    ks = distinct(r)
     refused = [k for k in ks if k.observable == "refused"]
     return Row(
         model=r.name, source=r.source, error=r.error, graphs=r.graphs, graph_breaks=len(r.graph_breaks),
@@ -85,7 +97,7 @@ def build(results: Mapping[str, ModelResult], config: Mapping[str, object]) -> d
     return document(
         "zoo", 1, Verdict.ERROR if bad else Verdict.OK,
         config=dict(config), totals=totals(rows),
-        models=[dict(_row_json(r), kernels_detail=[_kernel_json(k) for k in results[r.model].kernels],
+        models=[dict(_row_json(r), kernels_detail=[_kernel_json(k) for k in distinct(results[r.model])],
                      graph_breaks_detail=list(results[r.model].graph_breaks),
                      dynamic_dims=list(results[r.model].dynamic_dims)) for r in rows],
     )
