@@ -16,6 +16,13 @@ if ! .venv/bin/python -m pip install -q -r requirements.txt; then
     exit 1
 fi
 .venv/bin/python -m pip install -q --no-deps -e .
+# The zoo extra (torchvision, transformers, dask[distributed]) is pinned in requirements.txt too, so the line
+# above installed it; this re-check keeps torch at its pin (the extra must never move torch or triton).
+grep -E '^(torch|triton)==' requirements.txt > .venv/torch-pins.txt
+if ! .venv/bin/python -m pip install -q -e ".[zoo]" -c .venv/torch-pins.txt; then
+    echo "setup: pip could not install the zoo extra (pyproject.toml [zoo]); the demo does not need it, tests/zoo do" >&2
+    exit 1
+fi
 
 # JupyterLab: run widget comms on the main kernel thread (commsOverSubshells off); with the default, widget
 # callbacks race a running cell under ipykernel 7 and matplotlib figures come out blank (jupyterlab#19719).

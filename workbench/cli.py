@@ -24,6 +24,7 @@ STAGE_CLIS = (
     "workbench.bench.cli",
     "workbench.floats.cli",
     "workbench.oracle.cli",
+    "workbench.zoo.cli",
     "workbench.demo",
 )
 

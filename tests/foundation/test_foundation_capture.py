@@ -10,10 +10,12 @@ import sympy
 import torch
 
 from workbench import programs
-from workbench.capture import capture, capture_program, hooks, load, load_dir, save
+from workbench.capture import capture, capture_program, capture_run, hooks, load, load_dir, save
+from workbench.capture.isolated import capture_isolated
 from workbench.capture.record import CapturedKernel
 from workbench.errors import CaptureError, InputError, VersionMismatchError
 from workbench.paths import KERNELS
+from workbench.symexpr import parse_any
 
 INT32_MAX = 2**31 - 1
 
@@ -29,7 +31,7 @@ def test_every_registered_program_captures_and_matches_its_saved_record(name):
         assert k.grid_type in ("Grid1D", "Grid2DWithYZOverflow")
         for a in k.size_args:
             assert k.signature[a.name] == a.type
-            free = {str(s) for s in sympy.sympify(a.expr).free_symbols}
+            free = {str(s) for s in parse_any(a.expr).free_symbols}
             assert free <= {s.name for s in k.symbols}, (a, k.symbols)
         for s in k.symbols:
             assert s.lower is not None and s.lower >= 2  # Dynamo specializes 0 and 1
@@ -46,11 +48,11 @@ def test_nested_cat_add_facts_are_inductors_symbolic_facts():
     (numel,) = k.numels
     assert numel.name == "xnumel" and numel.type == "i32" and k.index_dtype == "tl.int32"
     widths = [sympy.Symbol(args[f"ks{i}"].expr) for i in (1, 2, 3)]
-    assert sympy.simplify(sympy.sympify(args["ks0"].expr) - 2 * sum(widths)) == 0
+    assert sympy.simplify(parse_any(args["ks0"].expr) - 2 * sum(widths)) == 0
     (rows,) = [s for s in sym if s not in {str(w) for w in widths}]
-    assert sympy.simplify(sympy.sympify(numel.expr) - sympy.Symbol(rows) * sympy.sympify(args["ks0"].expr)) == 0
+    assert sympy.simplify(parse_any(numel.expr) - sympy.Symbol(rows) * parse_any(args["ks0"].expr)) == 0
     assert any(g.endswith(f"<= {INT32_MAX}") and sympy.simplify(
-        sympy.sympify(g.split("<=")[0]) - sympy.sympify(numel.expr)) == 0 for g in k.guards)
+        parse_any(g.split("<=")[0]) - parse_any(numel.expr)) == 0 for g in k.guards)
     # each symbol names the input dimensions it stands for
     assert any("q1.size(1)" in src for src in sym[str(widths[0])].sources)
 
@@ -58,7 +60,7 @@ def test_nested_cat_add_facts_are_inductors_symbolic_facts():
 def test_distinct_widths_give_seven_size_arguments():
     (k,) = capture("nested_cat_add_distinct")
     assert [a.name for a in k.size_args] == [f"ks{i}" for i in range(7)]
-    total = sympy.sympify(k.size_args[0].expr)
+    total = parse_any(k.size_args[0].expr)
     assert total == sum(sympy.Symbol(a.expr) for a in k.size_args[1:])
 
 
@@ -114,8 +116,28 @@ def _write(tmp_path, name, body):
     return str(f)
 
 
-def test_graph_break_is_a_clear_error(tmp_path):
+def test_graph_breaks_capture_every_graph_and_say_where(tmp_path):
     f = _write(tmp_path, "breaks", """
+        import torch
+        def program(x):
+            y = (x * 3).contiguous()
+            torch._dynamo.graph_break()
+            return (y + 1).sin()
+        def example_inputs():
+            return (torch.randn(5, 3),)
+    """)
+    run = capture_run(f)
+    assert run.graphs == 2 and len(run.graph_breaks) == 1
+    (brk,) = run.graph_breaks
+    assert brk.where == "breaks.py:5 in program" and "graph_break" in brk.reason
+    assert [k.graph for k in run.kernels] == [0, 1]  # each graph's kernel, numbered by graph
+    assert all(k.graph_breaks == (brk.text(),) for k in run.kernels)
+    with pytest.raises(CaptureError, match=r"cannot be captured as one graph: Dynamo says"):
+        capture(f, fullgraph=True)
+
+
+def test_data_dependent_control_flow_is_a_clear_error_on_the_fake_device(tmp_path):
+    f = _write(tmp_path, "branches", """
         import torch
         def program(x):
             if x.sum() > 0:
@@ -124,8 +146,82 @@ def test_graph_break_is_a_clear_error(tmp_path):
         def example_inputs():
             return (torch.randn(5, 3),)
     """)
-    with pytest.raises(CaptureError, match=r"cannot be captured as one graph: Dynamo says"):
-        capture(f)
+    with pytest.raises(CaptureError, match=r"branches on tensor values.*no values.*real GPU"):
+        capture(f, device="fake-cuda")
+
+
+def test_module_level_modules_capture_with_fake_weights_and_are_restored(tmp_path):
+    f = _write(tmp_path, "user_mlp", """
+        import torch
+        import torch.nn as nn
+        norm = nn.LayerNorm(32)
+        mlp = nn.Sequential(nn.Linear(32, 64), nn.GELU(), nn.Linear(64, 32))
+        def program(x):
+            return mlp(norm(x))
+        def example_inputs():
+            return (torch.randn(3, 7, 32),)
+    """)
+    prog = programs.load_file(f)
+    before = {n: (id(p), p.data_ptr()) for n, p in prog.fn.__globals__["mlp"].named_parameters()}
+    run = capture_run(prog)
+    assert run.kernels and any("gelu" in k.name for k in run.kernels)
+    # batch and sequence are symbolic (maybe_mark_dynamic on every dim); the width is pinned by the weights
+    assert run.dynamic_dims == ("x.size(0) (input 0)", "x.size(1) (input 0)")
+    assert all(k.dynamic_dims == run.dynamic_dims for k in run.kernels)
+    # the user's modules get their own real CPU parameters back, untouched
+    after = {n: (id(p), p.data_ptr()) for n, p in prog.fn.__globals__["mlp"].named_parameters()}
+    assert after == before and all(p.device.type == "cpu" for p in prog.fn.__globals__["norm"].parameters())
+
+
+def test_model_file_is_built_on_the_meta_device(tmp_path):
+    f = _write(tmp_path, "user_model", """
+        import torch
+        import torch.nn as nn
+        BUILT = []
+        def model():
+            m = nn.Sequential(nn.Linear(48, 40), nn.SiLU())
+            BUILT.append(m[0].weight.device.type)
+            return m
+        def example_inputs():
+            return (torch.randn(5, 48),)
+        def dynamic_dims():
+            return ((0,),)
+    """)
+    prog = programs.load_file(f)
+    assert prog.build is not None
+    run = capture_run(prog)
+    assert prog.build.__globals__["BUILT"] == ["meta"]  # no weight was ever allocated
+    assert run.dynamic_dims == ("inputs[0].size(0) (input 0)",)
+    assert any("silu" in k.name for k in run.kernels)
+
+
+def test_a_kernel_reused_by_repeated_layers_is_recorded_once(tmp_path):
+    f = _write(tmp_path, "repeated", """
+        import torch
+        import torch.nn as nn
+        def model():
+            return nn.Sequential(nn.Linear(24, 24), nn.SiLU(), nn.Linear(24, 24), nn.SiLU())
+        def example_inputs():
+            return (torch.randn(5, 24),)
+    """)
+    kernels = capture(f)
+    names = [k.name for k in kernels]
+    assert len(names) == len(set(names)) == 1, names  # Inductor defines the bias+SiLU kernel twice, one source
+
+
+def test_isolated_capture_survives_a_crashing_program(tmp_path):
+    f = _write(tmp_path, "aborts", """
+        import os
+        import torch
+        def program(x):
+            return x + 1
+        def example_inputs():
+            os.abort()
+    """)
+    with pytest.raises(CaptureError, match=r"crashed the child process \(SIGABRT\)"):
+        capture_isolated(f)
+    with pytest.raises(CaptureError, match=r"unknown capture device 'tpu'"):
+        capture_isolated("cat2", device="tpu")
 
 
 def test_no_triton_kernel_is_a_clear_error(tmp_path):

@@ -66,3 +66,27 @@ def test_program_file_import_error_names_the_file(tmp_path):
 def test_missing_file():
     with pytest.raises(InputError, match="does not exist"):
         programs.resolve("/nonexistent/prog.py")
+
+
+def test_model_file_defines_a_build_program(tmp_path):
+    f = tmp_path / "mod.py"
+    f.write_text("import torch\ndef model():\n    return torch.nn.Linear(4, 3)\n"
+                 "def example_inputs():\n    return (torch.ones(2, 4),)\n")
+    p = programs.load_file(f)
+    assert p.build is not None and p.fn is programs.call_module and p.name == "mod"
+    assert p.fn(p.build(), *p.example_inputs()).shape == (2, 3)  # the module applied to the inputs
+
+
+def test_model_file_with_program_too_is_refused(tmp_path):
+    f = tmp_path / "both.py"
+    f.write_text("import torch\ndef model():\n    return torch.nn.Linear(4, 3)\ndef program(x):\n    return x\n"
+                 "def example_inputs():\n    return (torch.ones(2, 4),)\n")
+    with pytest.raises(InputError, match=r"defines both program\(\) and model\(\); keep one"):
+        programs.load_file(f)
+
+
+def test_zoo_names_resolve_to_build_programs():
+    p = programs.resolve("zoo:layernorm_mlp")
+    assert p.build is not None and p.dynamic == ((0, 1),) and p.origin == "zoo (torch.nn)"
+    with pytest.raises(UsageError, match="unknown zoo model 'nope'"):
+        programs.resolve("zoo:nope")

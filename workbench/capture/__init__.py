@@ -1,7 +1,12 @@
 """Capture: program -> the Triton kernels Inductor emits for it, with their symbolic shape facts.
 
-``capture(program)`` compiles the program with ``torch.compile`` (dynamic shapes, one graph) and returns one
-:class:`CapturedKernel` per emitted Triton kernel. Devices:
+``capture(program)`` compiles the program with ``torch.compile`` (dynamic shapes) and returns one
+:class:`CapturedKernel` per emitted Triton kernel, over every graph when Dynamo breaks the program
+(:func:`capture_run` also says where the graphs broke and which input dimensions were symbolic). Programs
+may own ``nn.Module`` objects: their weights go to the capture device as fake tensors
+(:mod:`workbench.capture.modules`). To capture code you did not write, use
+:func:`workbench.capture.isolated.capture_isolated` (a child process: a crash cannot take the caller down,
+and no Inductor state outlives one capture). Devices:
 
 * ``"cuda"`` (default): the real GPU when torch sees one, else a *fake* CUDA device (codegen only: nothing is
   compiled or run; needs the pinned torch/triton);
@@ -18,7 +23,9 @@ from __future__ import annotations
 
 import contextlib
 import re
+import time
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from workbench.capture.record import (
@@ -34,7 +41,10 @@ from workbench.capture.record import (
 from workbench.errors import CaptureError, UsageError
 from workbench.programs import Program, resolve
 
-__all__ = ["CapturedKernel", "capture", "capture_program", "load", "load_dir", "save", "default_out_dir"]
+__all__ = [
+    "Capture", "CapturedKernel", "GraphBreak", "capture", "capture_program", "capture_run", "load", "load_dir",
+    "save", "default_out_dir",
+]
 
 DEVICES = ("cuda", "fake-cuda", "cpu")
 _SYMBOL = re.compile(r"\b([su]\d+|ps\d+)\b")
@@ -46,10 +56,44 @@ def default_out_dir(program_name: str) -> Path:
     return KERNELS / program_name
 
 
-def capture(program: Program | str, device: str = "cuda", gpu: str = "L4") -> list[CapturedKernel]:
-    """Capture every Triton kernel Inductor emits for ``program`` (a :class:`Program`, name or ``.py`` path)."""
-    from workbench.capture import hooks
+@dataclass(frozen=True, slots=True)
+class GraphBreak:
+    """Where Dynamo ended a graph early (``file:line in function``) and why."""
 
+    reason: str
+    where: str
+
+    def text(self) -> str:
+        return f"{self.where}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class Capture:
+    """Everything one capture found: the kernels of every graph, the graphs' count, where they broke,
+    which input dimensions were symbolic, and how long it took (seconds, wall clock)."""
+
+    program: str
+    kernels: tuple[CapturedKernel, ...]
+    graphs: int
+    graph_breaks: tuple[GraphBreak, ...]
+    dynamic_dims: tuple[str, ...]
+    seconds: float
+
+
+def capture(program: Program | str, device: str = "cuda", gpu: str = "L4", fullgraph: bool = False
+            ) -> list[CapturedKernel]:
+    """Capture every Triton kernel Inductor emits for ``program`` (a :class:`Program`, name or ``.py`` path)."""
+    return list(capture_run(program, device=device, gpu=gpu, fullgraph=fullgraph).kernels)
+
+
+def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", fullgraph: bool = False) -> Capture:
+    """:func:`capture` with the whole story: graphs, graph breaks, dynamic dimensions, time.
+
+    ``fullgraph=True`` refuses a program that graph-breaks (one clear error) instead of capturing each graph."""
+    from workbench.capture import hooks
+    from workbench.capture.modules import device_placer, fake_placer, modules_of, placed
+
+    t0 = time.perf_counter()
     if isinstance(program, str):
         program = resolve(program)
     if device not in DEVICES:
@@ -78,34 +122,61 @@ def capture(program: Program | str, device: str = "cuda", gpu: str = "L4") -> li
         stack.enter_context(torch._inductor.config.patch(compile_threads=1))
         if device == "fake-cuda":
             stack.enter_context(hooks.fake_cuda(hooks.GPU_PROFILES[gpu]))
+            # pad_mm decides whether to pad a matmul by timing it on real tensors: nothing to time here
+            stack.enter_context(torch._inductor.config.patch(shape_padding=False))
             dev_label = f"fake-cuda:{gpu} (sm_{hooks.GPU_PROFILES[gpu].major}{hooks.GPU_PROFILES[gpu].minor})"
         elif device == "cpu":
             stack.enter_context(torch._inductor.config.patch(cpu_backend="triton"))
             dev_label = "cpu (Inductor Triton CPU backend)"
         else:
             dev_label = f"cuda:{torch.cuda.get_device_name(0)}"
-        inputs = _inputs(program, "cpu" if device == "cpu" else "cuda", fake=device == "fake-cuda")
+        inputs, mode = _inputs(program, "cpu" if device == "cpu" else "cuda", fake=device == "fake-cuda")
+        place = fake_placer(mode) if mode is not None else device_placer("cpu" if device == "cpu" else "cuda")
+        args: tuple = inputs
+        if program.build is not None:
+            try:
+                with torch.device("meta"):
+                    module = program.build()
+            except Exception as exc:
+                raise CaptureError(f"building the model of {program.name!r} failed: {hooks.root_cause(exc)}") from exc
+            owned = [module.eval()]
+            args = (module, *inputs)
+        else:
+            owned = modules_of(program)
+        stack.enter_context(placed(owned, place))
         rec = stack.enter_context(hooks.recording(stop_after_codegen=stop))
         fn = hooks.fresh_function(program.fn)
         dynamic_kw: dict = {"dynamic": True}
-        if program.dynamic is not None:
+        if program.dynamic is not None or owned:
+            # Mark input dims the way users do; parameters and buffers stay static (they are not marked).
             dynamic_kw = {"dynamic": None}
             stack.enter_context(
                 torch._dynamo.config.patch(automatic_dynamic_shapes=False, assume_static_by_default=True)
             )
-            for t, dims in zip(inputs, program.dynamic, strict=True):
-                for d in dims:
-                    torch._dynamo.mark_dynamic(t, d)
-        compiled = torch.compile(fn, backend=hooks.inductor_backend(stop), fullgraph=True, **dynamic_kw)
+            for i, t in enumerate(inputs):
+                if program.dynamic is not None:
+                    for d in program.dynamic[i]:
+                        torch._dynamo.mark_dynamic(t, d)
+                else:  # every dim the program lets vary (a LayerNorm's width must stay static)
+                    for d in range(t.dim()):
+                        torch._dynamo.maybe_mark_dynamic(t, d)
+        compiled = torch.compile(fn, backend=hooks.inductor_backend(stop), fullgraph=fullgraph, **dynamic_kw)
         try:
-            compiled(*inputs)
+            with torch.no_grad():
+                compiled(*args)
         except Exception as exc:
             reason = hooks.unsupported_reason(exc)
             if reason is not None:
                 raise CaptureError(
                     f"program {program.name!r} cannot be captured as one graph: Dynamo says {reason!r}. "
                     "Remove the graph break (data-dependent control flow, .item(), print, unsupported calls) "
-                    "and capture again."
+                    "or capture without fullgraph to get each graph's kernels."
+                ) from exc
+            if device == "fake-cuda" and hooks.data_dependent(exc):
+                raise CaptureError(
+                    f"program {program.name!r} branches on tensor values between graphs ({hooks.root_cause(exc)}); "
+                    "the fake CUDA device holds no values, so the branch cannot be taken. Capture on a real GPU "
+                    "(`--device cuda`) or make the control flow depend on shapes only."
                 ) from exc
             raise CaptureError(
                 f"compiling program {program.name!r} on {dev_label} failed: {hooks.root_cause(exc)}. "
@@ -118,19 +189,33 @@ def capture(program: Program | str, device: str = "cuda", gpu: str = "L4") -> li
             ) else None
 
     versions = hooks.installed_versions()
+    breaks = tuple(GraphBreak(b.reason, b.where) for b in rec.breaks)
+    arg_names = _arg_names(program)
+    dynamic_dims = sorted(
+        {_describe_source(src, arg_names) for g in rec.graphs for sym, srcs in g.var_sources.items() for src in srcs
+         if _SRC.fullmatch(src) and sym not in g.specialized},
+        key=_natural,
+    )
     kernels: list[CapturedKernel] = []
-    for graph in rec.graphs:
+    for gi, graph in enumerate(rec.graphs):
         sources = hooks.kernel_sources(graph.wrapper)
+        seen: set[str] = set()
         for facts in graph.kernels:
             if facts.name not in sources:
                 continue  # a kernel defined but not used by the final wrapper (e.g. benchmarked alternative)
-            kernels.append(_record(program, facts, graph, sources[facts.name], dev_label, versions))
+            if facts.name in seen:
+                continue  # Inductor reuses a kernel whose source it already defined (repeated layers): once
+            seen.add(facts.name)
+            k = _record(program, facts, graph, sources[facts.name], dev_label, versions)
+            kernels.append(replace(k, graph=gi, dynamic_dims=tuple(dynamic_dims),
+                                   graph_breaks=tuple(b.text() for b in breaks)))
     if not kernels:
         raise CaptureError(
             f"program {program.name!r} emitted no Triton kernel on {dev_label} (Inductor lowered it to views, "
             "extern calls or fallbacks). Add pointwise work that must be materialized, e.g. `.contiguous()`."
         )
-    return kernels
+    return Capture(program.name, tuple(kernels), len(rec.graphs), breaks, tuple(dynamic_dims),
+                   time.perf_counter() - t0)
 
 
 def capture_program(name_or_path: str, device: str = "cuda", out: str | Path | None = None, gpu: str = "L4"):
@@ -143,18 +228,19 @@ def capture_program(name_or_path: str, device: str = "cuda", out: str | Path | N
 
 
 def _inputs(program: Program, device: str, fake: bool):
+    """The example inputs on the capture device, and the fake mode they live in (None on a real device)."""
     import torch
 
     examples = program.example_inputs("cpu")
     if not fake:
-        return tuple(t.to(device) for t in examples)
+        return tuple(t.to(device) for t in examples), None
     from torch._subclasses.fake_tensor import FakeTensorMode
 
     mode = FakeTensorMode()
     with mode:
         return tuple(
             torch.empty_strided(tuple(t.shape), tuple(t.stride()), dtype=t.dtype, device="cuda") for t in examples
-        )
+        ), mode
 
 
 def _symbols_in(text: str) -> set[str]:
@@ -218,8 +304,11 @@ def _in_shape_symbols(expr: str, replacements: Mapping[str, str]) -> str:
         return expr
     import sympy
 
-    e = sympy.sympify(expr)
-    subs = {sympy.Symbol(k): sympy.sympify(v) for k, v in replacements.items()}
+    # parse_any, not parse_expr: symexpr's parse_expr refuses a bare symbol (sympy's Symbol is also a Boolean)
+    from workbench.symexpr import parse_any
+
+    e = parse_any(expr, "Inductor size expression")
+    subs = {sympy.Symbol(k): parse_any(v, f"Inductor precomputed size {k}") for k, v in replacements.items()}
     for _ in range(4):  # replacements may refer to other precomputed sizes
         e2 = e.xreplace(subs)
         if e2 == e:
@@ -242,16 +331,20 @@ def _arg_names(program: Program) -> list[str]:
         return []
 
 
-_SRC = re.compile(r"L\['(\w+)'\]\.size\(\)\[(\d+)\]")
+_SRC = re.compile(r"L\['(\w+)'\](?:\[(\d+)\])?\.size\(\)\[(\d+)\]")
 
 
 def _describe_source(src: str, arg_names: list[str]) -> str:
-    """``L['q1'].size()[1]`` -> ``q1.size(1) (input 0)``."""
+    """``L['q1'].size()[1]`` -> ``q1.size(1) (input 0)``; ``L['inputs'][0].size()[1]`` (a ``*inputs``
+    parameter) -> ``inputs[0].size(1) (input 0)``."""
     m = _SRC.fullmatch(src)
     if not m:
         return src
-    name, dim = m.group(1), int(m.group(2))
-    idx = f" (input {arg_names.index(name)})" if name in arg_names else ""
+    name, item, dim = m.group(1), m.group(2), int(m.group(3))
+    if item is not None:
+        return f"{name}[{item}].size({dim}) (input {item})"
+    params = [a for a in arg_names if a != "module"]
+    idx = f" (input {params.index(name)})" if name in params else ""
     return f"{name}.size({dim}){idx}"
 
 

@@ -8,6 +8,7 @@ under, and stops before anything is compiled by Triton or run (on a fake device)
   ``triton_meta``, ``inductor_meta``) and the name Inductor gave it;
 * ``GraphLowering.compile_to_module`` -> the wrapper module's text (each kernel's final source) and the
   ShapeEnv (symbol ranges, sources, guards); on the fake device it stops here;
+* ``OutputGraph.compile_subgraph`` -> each graph break's reason and the user frame where Dynamo broke;
 * without a GPU, a *fake CUDA device*: FakeTensors on ``cuda:0``, a stub Triton driver whose target is a
   chosen GPU, and patched ``torch.cuda`` device queries, so Inductor produces its GPU lowering.
 
@@ -84,7 +85,11 @@ def check_hook_points() -> list[str]:
         from torch._inductor.codegen.triton import TritonKernel, TritonScheduling
         from torch._inductor.graph import GraphLowering
 
+        from torch._dynamo.output_graph import GraphCompileReason, OutputGraph
+
         for owner, attr in (
+            (OutputGraph, "compile_subgraph"),
+            (GraphCompileReason, "__dataclass_fields__"),
             (TritonScheduling, "define_kernel"),
             (GraphLowering, "compile_to_module"),
             (GraphLowering, "codegen"),
@@ -128,6 +133,7 @@ class GraphFacts:
     var_sources: dict[str, list[str]]
     guards: list[str]
     replacements: dict[str, str]
+    specialized: frozenset[str] = frozenset()  # symbols the ShapeEnv replaced by a constant (not dynamic)
 
 
 def _bound(v: Any) -> int | None:
@@ -139,6 +145,14 @@ def _bound(v: Any) -> int | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class BreakFacts:
+    """Why Dynamo ended a graph early, and the innermost user frame where it happened."""
+
+    reason: str
+    where: str
+
+
 class Recorder:
     """Collects facts from the hooks during one compile."""
 
@@ -146,6 +160,22 @@ class Recorder:
         self.stop_after_codegen = stop_after_codegen
         self.pending: list[KernelFacts] = []
         self.graphs: list[GraphFacts] = []
+        self.breaks: list[BreakFacts] = []
+
+    # OutputGraph.compile_subgraph(self, tx, reason: GraphCompileReason, stack_pops=0)
+    def wrap_compile_subgraph(self, orig):
+        recorder = self
+
+        def compile_subgraph(output_graph, tx, reason, *args, **kwargs):
+            if getattr(reason, "graph_break", False):
+                stack = list(getattr(reason, "user_stack", []) or [])
+                frame = stack[-1] if stack else None
+                where = f"{os.path.basename(frame.filename)}:{frame.lineno} in {frame.name}" if frame else "?"
+                text = str(getattr(reason, "reason", "")).strip().splitlines()
+                recorder.breaks.append(BreakFacts(text[0] if text else "graph break", where))
+            return orig(output_graph, tx, reason, *args, **kwargs)
+
+        return compile_subgraph
 
     # TritonScheduling.define_kernel(self, src_code, node_schedule, kernel) -> kernel_name
     def wrap_define_kernel(self, orig):
@@ -197,6 +227,9 @@ class Recorder:
                     replacements={
                         str(k): str(v) for k, v in graph.sizevars.inv_precomputed_replacements.items()
                     },
+                    specialized=frozenset(
+                        str(k) for k, v in shape_env.replacements.items() if getattr(v, "is_number", False)
+                    ),
                 )
             )
             recorder.pending.clear()
@@ -308,6 +341,8 @@ def fake_cuda(profile: GpuProfile) -> Iterator[None]:
         mock.patch.object(UniformValueConstantFolder, "_deduce_value", deduce_value),
         mock.patch.object(torch.Tensor, "__getitem__", _fake_safe_getitem(torch.Tensor.__getitem__)),
         mock.patch.object(torch.Tensor, "contiguous", _fake_safe_contiguous(torch.Tensor.contiguous)),
+        mock.patch.object(torch.Tensor, "__invert__", _fake_safe_invert(torch.Tensor.__invert__)),
+        mock.patch.object(torch.Tensor, "copy_", _fake_safe_copy(torch.Tensor.copy_)),
     ]
     with contextlib.ExitStack() as stack:
         for p in patches:
@@ -403,6 +438,31 @@ def _fake_safe_contiguous(orig):
     return contiguous
 
 
+def _fake_safe_invert(orig):
+    """``~t`` without the C++ binding's CUDA device guard (the softmax decomposition of attention uses it)."""
+    import torch
+
+    def invert(self):
+        if self.device.type != "cuda":
+            return orig(self)
+        return torch.ops.aten.bitwise_not.default(self)
+
+    return invert
+
+
+def _fake_safe_copy(orig):
+    """``t.copy_(src)`` without the C++ binding's CUDA device guard (in-place activations such as
+    ``hardswish(inplace=True)`` decompose into an out-of-place op and ``copy_``)."""
+    import torch
+
+    def copy_(self, src, non_blocking=False):
+        if self.device.type != "cuda":
+            return orig(self, src, non_blocking)
+        return torch.ops.aten.copy_.default(self, src, non_blocking)
+
+    return copy_
+
+
 @contextlib.contextmanager
 def private_caches() -> Iterator[str]:
     """Point Inductor's and Triton's on-disk caches at a fresh temporary directory, removed on exit, so
@@ -434,6 +494,7 @@ def fresh_function(fn):
 
 @contextlib.contextmanager
 def recording(stop_after_codegen: bool) -> Iterator[Recorder]:
+    from torch._dynamo.output_graph import OutputGraph
     from torch._inductor.codegen.triton import TritonScheduling
     from torch._inductor.graph import GraphLowering
 
@@ -442,6 +503,8 @@ def recording(stop_after_codegen: bool) -> Iterator[Recorder]:
         TritonScheduling, "define_kernel", rec.wrap_define_kernel(TritonScheduling.define_kernel)
     ), mock.patch.object(
         GraphLowering, "compile_to_module", rec.wrap_compile_to_module(GraphLowering.compile_to_module)
+    ), mock.patch.object(
+        OutputGraph, "compile_subgraph", rec.wrap_compile_subgraph(OutputGraph.compile_subgraph)
     ):
         yield rec
 
@@ -494,6 +557,19 @@ def unsupported_reason(exc: BaseException) -> str | None:
             return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         exc = exc.__cause__
     return None
+
+
+def data_dependent(exc: BaseException) -> bool:
+    """Whether a fake tensor was asked for a value (``bool(t)``, ``t.item()`` outside a graph)."""
+    from torch._subclasses.fake_tensor import DataDependentOutputException
+
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, DataDependentOutputException):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def root_cause(exc: BaseException) -> str:

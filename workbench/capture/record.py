@@ -71,6 +71,11 @@ class CapturedKernel:
     triton_version: str
     source_hash: str
     schema: str = field(default=SCHEMA)
+    # Which of the program's graphs emitted the kernel (0 unless Dynamo broke the program into several),
+    # the input dimensions that were symbolic (``x.size(0)``), and where the program's graphs broke.
+    graph: int = 0
+    dynamic_dims: tuple[str, ...] = ()
+    graph_breaks: tuple[str, ...] = ()
 
     # -- views ------------------------------------------------------------------------------------------
     @property
@@ -91,6 +96,8 @@ class CapturedKernel:
         d["numels"] = [asdict(n) for n in self.numels]
         d["symbols"] = [dict(asdict(s), sources=list(s.sources)) for s in self.symbols]
         d["guards"] = list(self.guards)
+        d["dynamic_dims"] = list(self.dynamic_dims)
+        d["graph_breaks"] = list(self.graph_breaks)
         return d
 
     @classmethod
@@ -121,8 +128,11 @@ class CapturedKernel:
                 triton_version=d["triton_version"],
                 source_hash=d["source_hash"],
                 schema=d["schema"],
+                graph=int(d.get("graph", 0)),
+                dynamic_dims=tuple(str(x) for x in d.get("dynamic_dims", ())),
+                graph_breaks=tuple(str(x) for x in d.get("graph_breaks", ())),
             )
-        except (KeyError, TypeError) as exc:
+        except (KeyError, TypeError, ValueError) as exc:
             raise InputError(
                 f"{where}: captured-kernel record is missing or has a malformed field ({exc}); re-capture it"
             ) from None

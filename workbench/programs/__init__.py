@@ -3,7 +3,11 @@
 A :class:`Program` is what capture compiles. Registry programs describe each input as a shape over named
 dimensions (``("rows", "q")``) so one description yields example inputs, the report's shape tables and
 tiny shapes for interpreter runs. User programs come from a Python file that defines ``program(*tensors)`` and
-``example_inputs()`` (and optionally ``dynamic_dims()``), see :func:`load_file`.
+``example_inputs()`` (and optionally ``dynamic_dims()``), or ``model()`` returning an ``nn.Module`` plus
+``example_inputs()``; see :func:`load_file`. A program may own modules: module-level ``nn.Module`` objects its
+function calls, or a ``build`` function that constructs the model (capture calls it under
+``torch.device("meta")``, so a 7B-parameter config allocates no weights). The zoo's models are programs
+too (``zoo:NAME``, see :mod:`workbench.zoo`).
 
 Example sizes are only used to *trace*; they are never facts about the kernel (capture reads Inductor's
 symbolic ranges and guards instead). Each dimension that is meant to be independent gets a distinct example
@@ -47,7 +51,11 @@ class Program:
     """A torch function to compile, with how to build its inputs.
 
     ``dynamic``: for each input, the tuple of dimension indices that are dynamic; ``None`` means all
-    dimensions of all inputs (``torch.compile(dynamic=True)``).
+    dimensions of all inputs (``torch.compile(dynamic=True)``; for programs that own modules, every input
+    dimension is marked ``maybe_mark_dynamic`` instead, so parameters stay static).
+    ``build``: constructs the ``nn.Module`` that ``fn`` calls as ``fn(module, *inputs)``; capture calls it
+    under ``torch.device("meta")`` (no weight is ever allocated) and moves parameters and buffers to the
+    capture device as fake tensors.
     """
 
     name: str
@@ -59,6 +67,7 @@ class Program:
     description: str = ""
     origin: str = "registry"
     example_fn: Callable[[], tuple[Any, ...]] | None = None
+    build: Callable[[], Any] | None = None
 
     def make_inputs(self, sizes: Mapping[str, int] | None = None, device: str = "cpu", seed: int = 0):
         """Random inputs at ``sizes`` (default: the example sizes), deterministic for a seed."""
@@ -128,16 +137,30 @@ def _load_corpus() -> None:
 
 
 def resolve(name_or_path: str) -> Program:
-    """A registered name, or a path to a ``.py`` file defining a program."""
+    """A registered name, ``zoo:NAME`` (a zoo model), or a path to a ``.py`` file defining a program."""
+    if name_or_path.startswith("zoo:"):
+        from workbench.zoo.registry import program as zoo_program
+
+        return zoo_program(name_or_path.removeprefix("zoo:"))
     if name_or_path.endswith(".py") or Path(name_or_path).suffix == ".py":
         return load_file(name_or_path)
     return get(name_or_path)
 
 
-def load_file(path: str | Path) -> Program:
-    """Load a user program: ``program(*tensors)``, ``example_inputs()`` and optional ``dynamic_dims()``.
+def call_module(module, *inputs):
+    """The function a ``build`` program compiles: the module applied to the inputs."""
+    return module(*inputs)
 
-    ``dynamic_dims()`` returns, for each input, the dimension indices that are dynamic (default: all).
+
+def load_file(path: str | Path) -> Program:
+    """Load a user program: ``program(*tensors)`` or ``model()``, ``example_inputs()`` and optional
+    ``dynamic_dims()``.
+
+    ``program`` may call ``nn.Module`` objects defined at module level (capture moves their parameters and
+    buffers to the capture device as fake tensors, and puts them back afterwards). ``model()`` returns an
+    ``nn.Module`` called as ``model()(*example_inputs())``; capture calls it under ``torch.device("meta")``,
+    so it allocates no weights. ``dynamic_dims()`` returns, for each input, the dimension indices that are
+    dynamic (default: all, as far as the program allows).
     """
     path = Path(path)
     if not path.is_file():
@@ -154,12 +177,19 @@ def load_file(path: str | Path) -> Program:
         raise InputError(f"importing {str(path)!r} failed: {type(exc).__name__}: {exc}") from exc
     finally:
         sys.modules.pop(mod_name, None)
+    has_model = callable(getattr(module, "model", None))
     missing = [n for n in ("program", "example_inputs") if not callable(getattr(module, n, None))]
+    if has_model and "program" in missing:
+        missing.remove("program")
     if missing:
         raise InputError(
             f"{str(path)!r} does not define {' and '.join(f'{m}()' for m in missing)}; a program file needs "
-            "`def program(*tensors)` (the function to compile) and `def example_inputs()` returning a tuple "
-            "of tensors"
+            "`def program(*tensors)` (the function to compile) or `def model()` (returning an nn.Module), and "
+            "`def example_inputs()` returning a tuple of tensors"
+        )
+    if has_model and callable(getattr(module, "program", None)):
+        raise InputError(
+            f"{str(path)!r} defines both program() and model(); keep one (program() may call modules itself)"
         )
     examples = module.example_inputs()
     if not isinstance(examples, (tuple, list)) or not examples:
@@ -175,10 +205,10 @@ def load_file(path: str | Path) -> Program:
             f"example_inputs() in {str(path)!r}: item {bad[0]} is {type(examples[bad[0]]).__name__}, "
             "not a tensor; return only tensors"
         )
-    n_params = len(inspect.signature(module.program).parameters)
-    if n_params != len(examples) and not any(
-        p.kind == p.VAR_POSITIONAL for p in inspect.signature(module.program).parameters.values()
-    ):
+    fn = call_module if has_model else module.program
+    params = list(inspect.signature(fn).parameters.values())[1 if has_model else 0:]
+    n_params = len(params)
+    if not has_model and n_params != len(examples) and not any(p.kind == p.VAR_POSITIONAL for p in params):
         raise InputError(
             f"program() in {str(path)!r} takes {n_params} arguments but example_inputs() returns "
             f"{len(examples)} tensors; make them match"
@@ -196,11 +226,12 @@ def load_file(path: str | Path) -> Program:
     )
     return Program(
         name=path.stem,
-        fn=module.program,
+        fn=fn,
         inputs=inputs,
         example=MappingProxyType({}),
         dynamic=dynamic,
         description=(module.__doc__ or "").strip().splitlines()[0] if module.__doc__ else "",
         origin=str(path),
         example_fn=lambda: tuple(examples),
+        build=module.model if has_model else None,
     )

@@ -1,0 +1,113 @@
+"""Capture in a child process: for programs the workbench did not write.
+
+Stage: capture. A model's code can abort the interpreter (a C++ ``terminate`` inside a kernel's fake
+implementation takes the whole process down, seen with Conv2d+BatchNorm2d+ReLU on the fake device) and
+Inductor keeps process-wide state (caches, counters, Dynamo's code cache, patched config). So
+:func:`capture_isolated` runs :func:`workbench.capture.capture_run` in a fresh interpreter
+(``python -m workbench.capture.isolated``), which writes its result as JSON (the kernel record format,
+validated again on read) and exits; nothing survives from one capture to the next. A crash, a signal or a
+timeout becomes a :class:`CaptureError` naming the program and carrying the tail of the child's stderr.
+
+Plain ``subprocess`` rather than ``multiprocessing``: it works from daemonic worker processes (Dask's,
+``concurrent.futures``') that may not fork children of their own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from workbench.capture import Capture, GraphBreak, capture_run
+from workbench.capture.record import CapturedKernel
+from workbench.errors import CaptureError, WorkbenchError
+
+SCHEMA = "workbench.capture_run/1"
+STDERR_TAIL = 1200  # characters of the child's stderr kept in an error
+
+
+def to_json(c: Capture) -> dict:
+    return {
+        "schema": SCHEMA,
+        "program": c.program,
+        "graphs": c.graphs,
+        "graph_breaks": [{"reason": b.reason, "where": b.where} for b in c.graph_breaks],
+        "dynamic_dims": list(c.dynamic_dims),
+        "seconds": c.seconds,
+        "kernels": [k.to_json() for k in c.kernels],
+    }
+
+
+def from_json(d: dict, where: str) -> Capture:
+    if not isinstance(d, dict) or d.get("schema") != SCHEMA:
+        raise CaptureError(f"{where}: not a capture result (schema {d.get('schema') if isinstance(d, dict) else d!r})")
+    try:
+        return Capture(
+            program=str(d["program"]),
+            kernels=tuple(CapturedKernel.from_json(k, where) for k in d["kernels"]),
+            graphs=int(d["graphs"]),
+            graph_breaks=tuple(GraphBreak(str(b["reason"]), str(b["where"])) for b in d["graph_breaks"]),
+            dynamic_dims=tuple(str(x) for x in d["dynamic_dims"]),
+            seconds=float(d["seconds"]),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CaptureError(f"{where}: malformed capture result ({exc})") from None
+
+
+def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: float = 1800.0) -> Capture:
+    """Capture program ``ref`` (registered name, ``zoo:NAME`` or ``FILE.py``) in a fresh child process."""
+    from workbench.paths import ROOT
+
+    with tempfile.TemporaryDirectory(prefix="workbench-capture-child-") as tmp:
+        out = Path(tmp) / "capture.json"
+        env = dict(os.environ)
+        # the child imports this very checkout of the workbench, whatever its working directory
+        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+        cmd = [sys.executable, "-m", "workbench.capture.isolated", ref, "--device", device, "--gpu", gpu,
+               "--out", str(out)]
+        try:
+            proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                  timeout=timeout, cwd=tmp)
+        except subprocess.TimeoutExpired:
+            raise CaptureError(f"capturing {ref!r} took longer than {timeout:.0f} s; the child was killed") from None
+        tail = (proc.stderr or "")[-STDERR_TAIL:].strip()
+        if proc.returncode < 0:
+            sig = signal.Signals(-proc.returncode).name
+            raise CaptureError(f"capturing {ref!r} crashed the child process ({sig}); stderr ends: {tail}")
+        if proc.returncode == 2:
+            said = [ln for ln in (proc.stderr or "").splitlines() if ln.startswith("workbench: error: ")]
+            raise CaptureError(said[-1].removeprefix("workbench: error: ") if said else f"capturing {ref!r} "
+                               f"failed in the child process; stderr ends: {tail}")
+        if proc.returncode != 0 or not out.is_file():
+            raise CaptureError(f"capturing {ref!r} failed in the child process (exit {proc.returncode}); "
+                               f"stderr ends: {tail}")
+        try:
+            data = json.loads(out.read_text())
+        except json.JSONDecodeError as exc:
+            raise CaptureError(f"capture result of {ref!r} is not valid JSON ({exc})") from None
+        return from_json(data, f"capture result of {ref!r}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m workbench.capture.isolated")
+    p.add_argument("program")
+    p.add_argument("--device", default="cuda")
+    p.add_argument("--gpu", default="L4")
+    p.add_argument("--out", required=True)
+    args = p.parse_args(argv)
+    try:
+        c = capture_run(args.program, device=args.device, gpu=args.gpu)
+    except WorkbenchError as exc:
+        print("workbench: error: " + " ".join(str(exc).split()), file=sys.stderr)  # one line for the parent
+        return 2
+    Path(args.out).write_text(json.dumps(to_json(c)))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover - the child's entry point
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""CLI: ``workbench zoo list`` and ``workbench zoo run [--models a,b] [--jobs N] [--scheduler ADDRESS] --out DIR``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("zoo", help="capture and check a zoo of real models (torch.nn, torchvision, transformers)")
+    zsub = p.add_subparsers(dest="zoo_command", metavar="SUBCOMMAND")
+    lp = zsub.add_parser("list", help="list the zoo's models")
+    lp.add_argument("--all", action="store_true", help="also the opt-in models (e.g. llama_7b_dims)")
+    lp.set_defaults(func=_list)
+    rp = zsub.add_parser("run", help="capture every model, check each kernel in both modes, write zoo.json + zoo.md")
+    rp.add_argument("--models", help="comma-separated model names (default: the default zoo)")
+    rp.add_argument("--all", action="store_true", help="also the opt-in models")
+    rp.add_argument("--jobs", type=int, default=1, help="local worker processes (default 1)")
+    rp.add_argument("--scheduler", metavar="ADDRESS",
+                    help="run on an existing Dask cluster (tcp://HOST:PORT) instead of local processes")
+    rp.add_argument("--out", help="output directory (default: the workspace's zoo/ folder)")
+    rp.add_argument("--device", choices=["cuda", "fake-cuda"], default="cuda",
+                    help="cuda: the real GPU if present, else the fake CUDA device (default)")
+    rp.add_argument("--no-smt", action="store_true", help="exact procedure only (no z3) in the checker")
+    from workbench import workspace
+
+    workspace.add_argument(rp)
+    rp.set_defaults(func=_run)
+    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+
+
+def _list(args) -> int:
+    from workbench.zoo import registry
+
+    for name in registry.names(all_models=args.all):
+        m = registry.get(name)
+        print(f"{name:26s} {m.source.value:13s} {m.description}")
+    return 0
+
+
+def _run(args) -> int:
+    from tqdm import tqdm
+
+    from workbench.contract import exit_code
+    from workbench.errors import UsageError
+    from workbench.zoo import registry, report
+    from workbench.zoo.runner import run_zoo
+
+    names = registry.names(all_models=args.all)
+    if args.models:
+        names = [n.strip() for n in args.models.split(",") if n.strip()]
+        if not names:
+            raise UsageError("--models is empty; give comma-separated names (`workbench zoo list`)")
+    if args.out:
+        out = Path(args.out)
+    else:
+        from workbench import workspace
+
+        out = workspace.subdir("zoo", args.workspace)
+    config = {"device": "fake-cuda:L4" if args.device == "fake-cuda" else "cuda (fake-cuda:L4 without a GPU)",
+              "smt": not args.no_smt, "models": names}
+    bar = tqdm(total=len(names), desc="zoo", unit="model")
+    counts = {"kernels": 0, "certified": 0, "failed": 0}
+
+    def done(r, results):
+        counts["kernels"] += len(r.kernels)
+        counts["certified"] += sum(k.observable == "certified" for k in r.kernels)
+        counts["failed"] += bool(r.error)
+        bar.set_postfix(counts, refresh=False)
+        bar.update(1)
+        report.write(report.build({n: results[n] for n in names if n in results}, config), out)
+
+    from workbench.zoo.runner import load_results
+
+    previous = load_results(out) if out.is_dir() else {}
+    already = [n for n in names if n in previous]
+    for n in already:  # the bar's counts include what a previous run finished
+        counts["kernels"] += len(previous[n].kernels)
+        counts["certified"] += sum(k.observable == "certified" for k in previous[n].kernels)
+        counts["failed"] += bool(previous[n].error)
+    bar.set_postfix(counts, refresh=False)
+    bar.update(len(already))
+    results = run_zoo(names, out, jobs=args.jobs, scheduler=args.scheduler, device=args.device,
+                      smt=not args.no_smt, on_done=done)
+    bar.close()
+    doc = report.build({n: results[n] for n in names}, config)
+    pj, pm = report.write(doc, out)
+    t = doc["totals"]
+    print(f"{t['models_captured']}/{t['models']} models captured, {t['kernels']} kernels: in class {t['in_class']}, "
+          f"certified strict {t['strict']}, observable {t['observable']}"
+          + (f" (skipped {len(already)} finished)" if already else ""))
+    print(f"wrote {pj} and {pm}")
+    return exit_code(doc["verdict"])

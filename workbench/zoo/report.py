@@ -1,0 +1,165 @@
+"""The zoo table: ``zoo.json`` (contract ``workbench.zoo/1``) and ``zoo.md`` from the per-model results.
+
+Stage: zoo (reporting; pure functions of :class:`~workbench.zoo.runner.ModelResult`). Per model: kernels,
+parsed by the IR, out of class by reason, certified strict / observable, refused with and without a
+counterexample, check errors, capture and check time. Totals give the share of real kernels the checker
+reaches: *in class* (the checker models the kernel: certified or refused) and *certified* (strict and
+observable) over all captured kernels.
+
+The document's verdict is about the run, not the kernels: ``ok`` when every model captured and every kernel
+got a verdict, ``error`` when a model failed to capture or a check raised; kernel verdicts are payload.
+Rows are sorted by model name; the only run-dependent values are the timings.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from workbench.contract import Verdict, document
+from workbench.zoo.runner import ModelResult
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    model: str
+    source: str
+    error: str
+    graphs: int
+    graph_breaks: int
+    kernels: int
+    parsed: int
+    in_class: int
+    out_of_class: Mapping[str, int]
+    strict: int
+    observable: int
+    refused_cex: int
+    refused_no_cex: int
+    errors: int
+    capture_seconds: float
+    check_seconds: float
+
+
+def distinct(r: ModelResult) -> tuple:
+    """The model's kernels, each (graph, name) once: results captured before capture dropped Inductor's
+    repeated definitions of one kernel (a layer used N times) list it N times, with identical outcomes."""
+    seen: set = set()
+    out = []
+    for k in r.kernels:
+        if (k.graph, k.name) not in seen:
+            seen.add((k.graph, k.name))
+            out.append(k)
+    return tuple(out)
+
+
+def row(r: ModelResult) -> Row:
+    ks = distinct(r)
+    refused = [k for k in ks if k.observable == "refused"]
+    return Row(
+        model=r.name, source=r.source, error=r.error, graphs=r.graphs, graph_breaks=len(r.graph_breaks),
+        kernels=len(ks), parsed=sum(k.parsed for k in ks),
+        in_class=sum(k.observable in ("certified", "refused") for k in ks),
+        out_of_class=dict(sorted(Counter(k.out_of_class for k in ks if k.out_of_class).items())),
+        strict=sum(k.strict == "certified" for k in ks), observable=sum(k.observable == "certified" for k in ks),
+        refused_cex=sum(k.counterexample for k in refused), refused_no_cex=sum(not k.counterexample for k in refused),
+        errors=sum("error" in (k.strict, k.observable) for k in ks),
+        capture_seconds=round(r.capture_seconds, 1), check_seconds=round(r.check_seconds, 1),
+    )
+
+
+def totals(rows: list[Row]) -> dict:
+    n = sum(r.kernels for r in rows)
+    ooc: Counter = Counter()
+    for r in rows:
+        ooc.update(r.out_of_class)
+
+    def share(k: int) -> float:
+        return round(k / n, 4) if n else 0.0
+
+    keys = ("kernels", "parsed", "in_class", "strict", "observable", "refused_cex", "refused_no_cex", "errors")
+    t = {k: sum(getattr(r, k) for r in rows) for k in keys}
+    t.update(
+        models=len(rows), models_captured=sum(not r.error for r in rows),
+        sources=sorted({r.source for r in rows if not r.error}),
+        out_of_class=dict(sorted(ooc.items(), key=lambda kv: (-kv[1], kv[0]))),
+        share_in_class=share(t["in_class"]), share_strict=share(t["strict"]),
+        share_observable=share(t["observable"]),
+    )
+    return t
+
+
+def build(results: Mapping[str, ModelResult], config: Mapping[str, object]) -> dict:
+    """The ``zoo.json`` document."""
+    rows = [row(results[n]) for n in sorted(results)]
+    bad = any(r.error or r.errors for r in rows)
+    return document(
+        "zoo", 1, Verdict.ERROR if bad else Verdict.OK,
+        config=dict(config), totals=totals(rows),
+        models=[dict(_row_json(r), kernels_detail=[_kernel_json(k) for k in distinct(results[r.model])],
+                     graph_breaks_detail=list(results[r.model].graph_breaks),
+                     dynamic_dims=list(results[r.model].dynamic_dims)) for r in rows],
+    )
+
+
+def _row_json(r: Row) -> dict:
+    from dataclasses import asdict
+
+    return asdict(r)
+
+
+def _kernel_json(k) -> dict:
+    return {"name": k.name, "graph": k.graph, "index_dtype": k.index_dtype, "parsed": k.parsed,
+            "out_of_class": k.out_of_class, "strict": k.strict, "observable": k.observable,
+            "counterexample": k.counterexample, "reason": k.reason}
+
+
+def markdown(doc: dict) -> str:
+    """``zoo.md``: the per-model table, the out-of-class histogram, the shares."""
+    t = doc["totals"]
+    lines = [
+        "# Zoo: real models through capture and the checker",
+        "",
+        f"{t['models_captured']} of {t['models']} models captured (sources: {', '.join(t['sources']) or '-'}); "
+        f"{t['kernels']} Triton kernels. Device: {doc['config'].get('device', '?')}.",
+        "",
+        f"**Share of real kernels the checker reaches:** in class {t['in_class']}/{t['kernels']} "
+        f"({100 * t['share_in_class']:.1f}%); certified strict {t['strict']} ({100 * t['share_strict']:.1f}%), "
+        f"observable {t['observable']} ({100 * t['share_observable']:.1f}%).",
+        "",
+        "| model | source | graphs (breaks) | kernels | parsed | out of class | strict | observable "
+        "| refused, cex | refused, no cex | errors | capture s | check s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for m in doc["models"]:
+        if m["error"]:
+            lines.append(f"| {m['model']} | {m['source']} | capture failed: {_cell(m['error'][:160])} "
+                         "| | | | | | | | | " + f"{m['capture_seconds']} | |")
+            continue
+        ooc = sum(m["out_of_class"].values())
+        lines.append(
+            f"| {m['model']} | {m['source']} | {m['graphs']} ({m['graph_breaks']}) | {m['kernels']} | {m['parsed']} "
+            f"| {ooc} | {m['strict']} | {m['observable']} | {m['refused_cex']} | {m['refused_no_cex']} "
+            f"| {m['errors']} | {m['capture_seconds']} | {m['check_seconds']} |"
+        )
+    lines += ["", "## Out of class, by reason", "", "| reason | kernels |", "|---|---|"]
+    lines += [f"| {_cell(k)} | {v} |" for k, v in t["out_of_class"].items()]
+    breaks = [(m["model"], b) for m in doc["models"] for b in m["graph_breaks_detail"]]
+    if breaks:
+        lines += ["", "## Graph breaks", ""] + [f"- {m}: {_cell(b)}" for m, b in breaks]
+    lines.append("")
+    return "\n".join(lines)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def write(doc: dict, out: Path) -> tuple[Path, Path]:
+    import json
+
+    pj, pm = out / "zoo.json", out / "zoo.md"
+    pj.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    pm.write_text(markdown(doc))
+    return pj, pm

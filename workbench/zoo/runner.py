@@ -1,0 +1,247 @@
+"""One zoo model end to end (capture in a child process, check every kernel in both modes), and the fan-out.
+
+Stage: zoo. :func:`run_model` is the unit of work: it never raises for a model's own failure; a capture
+that crashes, times out or errors becomes a :class:`ModelResult` with ``error`` set, and a kernel whose
+check raises a :class:`~workbench.errors.WorkbenchError` is recorded with that error (the other kernels
+go on). The checker is reached only through its public API (``workbench.check.check_kernel``) and the IR's
+(``workbench.kir.parse``).
+
+:func:`run_zoo` fans models out over local processes (``jobs``) or an existing Dask cluster
+(``scheduler``: ``dask.distributed.Client(address)``), writes each finished model to
+``DIR/models/<name>.json`` at once (atomically), and rewrites ``zoo.json``/``zoo.md`` after each one. A rerun
+skips models whose result file exists, so an interrupted run loses nothing finished.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from multiprocessing import get_context
+from pathlib import Path
+
+from workbench.contract import Verdict
+from workbench.errors import InputError, UsageError, WorkbenchError
+
+SCHEMA = "workbench.zoo_model/1"
+MODES = ("strict", "observable")
+_REFUSED_CONSTRUCT = re.compile(r": (.+?) is not supported by the kernel IR")
+
+
+@dataclass(frozen=True, slots=True)
+class KernelOutcome:
+    """One kernel's verdicts. ``out_of_class``: why the checker does not model it ("" when in class)."""
+
+    name: str
+    graph: int
+    index_dtype: str
+    parsed: bool
+    out_of_class: str
+    strict: Verdict  # CERTIFIED | REFUSED | OUT_OF_CLASS | ERROR
+    observable: Verdict
+    counterexample: bool  # a refusal (observable mode) came with a concrete counterexample
+    reason: str  # the observable verdict's reason (or the error), first 300 characters
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class ModelResult:
+    name: str
+    source: str
+    error: str  # "" when captured; else why capture failed
+    kernels: tuple[KernelOutcome, ...]
+    graphs: int
+    graph_breaks: tuple[str, ...]
+    dynamic_dims: tuple[str, ...]
+    capture_seconds: float
+    check_seconds: float
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["schema"] = SCHEMA
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict, where: str) -> ModelResult:
+        if not isinstance(d, dict) or d.get("schema") != SCHEMA:
+            raise InputError(f"{where}: not a zoo model result (expected schema {SCHEMA!r}); delete it and rerun")
+        try:
+            return cls(
+                name=str(d["name"]), source=str(d["source"]), error=str(d["error"]),
+                kernels=tuple(KernelOutcome(**dict(k, strict=Verdict(k["strict"]), observable=Verdict(k["observable"])))
+                              for k in d["kernels"]),
+                graphs=int(d["graphs"]), graph_breaks=tuple(map(str, d["graph_breaks"])),
+                dynamic_dims=tuple(map(str, d["dynamic_dims"])),
+                capture_seconds=float(d["capture_seconds"]), check_seconds=float(d["check_seconds"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"{where}: malformed zoo model result ({exc}); delete it and rerun") from None
+
+
+def out_of_class_reason(verdict_reason: str, index_dtype: str) -> str:
+    """A short, stable category for an out-of-class verdict (the construct the IR refused by name)."""
+    if "index dtype" in verdict_reason or index_dtype not in ("tl.int32", "int32"):
+        return "int64 indexing"
+    m = _REFUSED_CONSTRUCT.search(verdict_reason)
+    if m:
+        return m.group(1)
+    return verdict_reason.split(";")[0][:60] or "unspecified"
+
+
+def check_one(record, smt: bool = True) -> KernelOutcome:
+    """Both modes' verdicts for one captured kernel, through the checker's public API."""
+    from workbench import check, kir
+
+    t0 = time.perf_counter()
+    try:
+        kir.parse(record)
+        parsed = True
+    except WorkbenchError:
+        parsed = False
+    verdicts: dict[str, Verdict] = {}
+    reason, ooc, cex = "", "", False
+    for mode in MODES:
+        try:
+            v = check.check_kernel(record, mode, smt=smt)
+        except WorkbenchError as exc:  # the checker refused the input itself: record it, go on
+            verdicts[mode] = Verdict.ERROR
+            reason = f"{type(exc).__name__}: {exc}"
+            continue
+        except Exception as exc:  # noqa: BLE001 - a checker bug on a real kernel: recorded, never fatal
+            verdicts[mode] = Verdict.ERROR
+            reason = f"internal checker error: {type(exc).__name__}: {exc}"
+            continue
+        try:
+            got = Verdict(str(getattr(v.verdict, "value", v.verdict)))
+        except ValueError:
+            got = None
+        match got:
+            case Verdict.CERTIFIED | Verdict.REFUSED:
+                pass
+            case Verdict.OUT_OF_CLASS:
+                ooc = out_of_class_reason(v.reason, record.index_dtype)
+            case _:  # the checker's vocabulary grew: say so rather than guess what it means
+                got, v = Verdict.ERROR, None
+                reason = f"unexpected checker verdict for {record.name}"
+        verdicts[mode] = got
+        if mode == "observable" and v is not None:
+            reason = v.reason
+            cex = got is Verdict.REFUSED and v.counterexample is not None
+    return KernelOutcome(record.name, record.graph, record.index_dtype, parsed, ooc, verdicts["strict"],
+                         verdicts["observable"], cex, reason[:300], time.perf_counter() - t0)
+
+
+def run_model(name: str, device: str = "cuda", gpu: str = "L4", smt: bool = True, timeout: float = 1800.0) -> dict:
+    """Capture zoo model ``name`` in a child process and check its kernels; a JSON-ready result, never a raise
+    for the model's own failure (it is recorded)."""
+    from workbench.capture.isolated import capture_isolated
+    from workbench.zoo import registry
+
+    model = registry.get(name)
+    t0 = time.perf_counter()
+    try:
+        cap = capture_isolated(f"zoo:{name}", device=device, gpu=gpu, timeout=timeout)
+    except WorkbenchError as exc:
+        return ModelResult(name, model.source.value, f"{type(exc).__name__}: {exc}"[:2000], (), 0, (), (),
+                           time.perf_counter() - t0, 0.0).to_json()
+    t1 = time.perf_counter()
+    outcomes = tuple(check_one(k, smt=smt) for k in cap.kernels)  # check_one records every failure
+    return ModelResult(name, model.source.value, "", outcomes, cap.graphs,
+                       tuple(b.text() for b in cap.graph_breaks), cap.dynamic_dims, t1 - t0,
+                       time.perf_counter() - t1).to_json()
+
+
+# -- the fan-out --------------------------------------------------------------------------------------------
+
+
+def result_path(out: Path, name: str) -> Path:
+    return out / "models" / f"{name}.json"
+
+
+def load_results(out: Path) -> dict[str, ModelResult]:
+    from workbench.jsonfile import read_json
+
+    got = {}
+    for p in sorted((out / "models").glob("*.json")):
+        r = ModelResult.from_json(read_json(p, InputError, "zoo model result", "delete it and rerun"), str(p))
+        got[r.name] = r
+    return got
+
+
+def _save(out: Path, result: dict) -> None:
+    path = result_path(out, result["name"])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with os.fdopen(fd, "w") as fh:
+        json.dump(result, fh, indent=1, sort_keys=True)
+        fh.write("\n")
+    os.replace(tmp, path)
+
+
+def run_zoo(
+    models: Iterable[str],
+    out: Path,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    device: str = "cuda",
+    smt: bool = True,
+    on_done: Callable[[ModelResult, dict[str, ModelResult]], None] | None = None,
+    task: Callable[..., dict] = run_model,
+) -> dict[str, ModelResult]:
+    """Run every model not finished under ``out``; returns all results (old and new) by name."""
+    from workbench.zoo import registry
+
+    names = list(dict.fromkeys(models))
+    for n in names:
+        registry.get(n)  # unknown names fail before any work starts
+    if jobs < 1:
+        raise UsageError(f"--jobs {jobs}: give at least 1 worker process")
+    out.mkdir(parents=True, exist_ok=True)
+    results = {n: r for n, r in load_results(out).items()}
+    todo = [n for n in names if n not in results]
+
+    def finished(d: dict) -> None:
+        _save(out, d)
+        r = ModelResult.from_json(d, f"result of {d.get('name')!r}")
+        results[r.name] = r
+        if on_done is not None:
+            on_done(r, results)
+
+    if not todo:
+        return results
+    if scheduler:
+        _run_dask(scheduler, todo, device, smt, finished, task)
+    elif jobs == 1:
+        for n in todo:
+            finished(task(n, device, "L4", smt))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+            futures = [pool.submit(task, n, device, "L4", smt) for n in todo]
+            for f in as_completed(futures):
+                finished(f.result())
+    return results
+
+
+def _run_dask(address: str, todo: list[str], device: str, smt: bool, finished, task) -> None:
+    try:
+        from dask.distributed import Client, as_completed as dask_completed
+    except ImportError:
+        from workbench.errors import ToolMissingError
+
+        raise ToolMissingError("--scheduler needs dask.distributed; install the zoo extra (`pip install -e .[zoo]`)") from None
+    try:
+        client = Client(address, timeout=10)
+    except (OSError, TimeoutError) as exc:
+        raise UsageError(f"--scheduler {address!r}: cannot reach a Dask scheduler there ({exc}); "
+                         "start one (`dask scheduler`) or drop --scheduler to run on local processes") from None
+    try:
+        futures = client.map(task, todo, device=device, gpu="L4", smt=smt, pure=False)
+        for f in dask_completed(futures):
+            finished(f.result())
+    finally:
+        client.close()
