@@ -17,16 +17,17 @@ from workbench.floats.check import Target, Verdict, check
 from workbench.floats.cuda import parse_kernel
 from workbench.floats.errors import FloatsUsageError
 from workbench.floats.gate import GATE_SIZES, gate
+from workbench.paths import ROOT
 
-CORPUS = Path("data/floats/corpus")
+CORPUS = ROOT / "data/floats/corpus"
 TARGETS = (Target(fma=True, ftz=False), Target(fma=False, ftz=False))
 
 
 def corpus_entries(root: Path = CORPUS) -> list[tuple[Path, list[Path]]]:
     root = Path(root)
     if not root.is_dir():
-        raise FloatsUsageError(f"corpus folder {str(root)!r} does not exist; run from the repository root or "
-                               "pass --corpus")
+        raise FloatsUsageError(f"corpus folder {str(root)!r} does not exist; pass --corpus DIR (a folder of "
+                               "<program>/spec.py with *.cu beside it)")
     out = []
     for d in sorted(p for p in root.iterdir() if p.is_dir()):
         if (d / "spec.py").is_file():
@@ -35,14 +36,14 @@ def corpus_entries(root: Path = CORPUS) -> list[tuple[Path, list[Path]]]:
 
 
 def check_all(root: Path = CORPUS, targets=TARGETS, workers: int = 2, progress: bool = True,
-              exhaustive: bool = True, count_mismatches: bool = True) -> list[Verdict]:
+              exhaustive: bool = True, count_mismatches: bool = True, spec_device: str = "cuda") -> list[Verdict]:
     """Every kernel x target. ``count_mismatches=False`` sweeps only the functions the case split did not
     refute (every "equivalent" is still exhaustive; refuted kernels keep their witness, without a count)."""
     from workbench.floats.spec import capture_spec
 
     verdicts: list[Verdict] = []
     for spec_path, kernels in corpus_entries(root):
-        spec = capture_spec(spec_path)
+        spec = capture_spec(spec_path, spec_device)
         parsed = [(kp, parse_kernel(kp)) for kp in kernels]
         sweeps: dict = {}
         if exhaustive and spec.arity == 1 and not spec.opaque:

@@ -7,8 +7,10 @@ binary32 reference (``workbench.floats.reference``) on hard cases and with Hypot
 
 Device semantics (``Semantics``):
 - ``ftz``: flush subnormal inputs and results of f32 arithmetic, min/max, comparisons and f64->f32
-  conversions to a zero of the same sign (nvcc ``-ftz=true``; PTX ``.ftz``). Loads, stores, selects and
-  sign-bit operations move bits and are not flushed.
+  conversions to a zero of the same sign (nvcc ``-ftz=true``; PTX ``.ftz``). ``fabsf`` and unary minus
+  compile to ``abs.ftz.f32``/``neg.ftz.f32``, which flush subnormal inputs too (PTX ISA, "abs", "neg":
+  ".ftz ... flushes subnormal inputs and results to sign-preserving zero"): |-sub| is +0, -(+sub) is -0.
+  Loads, stores, selects and copysign move bits and are not flushed.
 - ``canonical_nan``: every NaN produced by device arithmetic is 0x7FFFFFFF (PTX ISA: "NaN results are the
   canonical NaN"); only observable under the payload NaN policy.
 FMA contraction is a rewrite of the IR (``ir.contract_fma``), not an evaluator flag.
@@ -196,9 +198,9 @@ def _eval(n: Node, a, env, sem: Semantics, ev):
         case Op.SQRT:
             return out(np.sqrt(fin(a[0])).astype(_NP[ty]))
         case Op.NEG:
-            return from_bits(as_bits(a[0], ty) ^ _SIGN[ty], ty)
+            return from_bits(as_bits(fin(a[0]), ty) ^ _SIGN[ty], ty)
         case Op.ABS:
-            return from_bits(as_bits(a[0], ty) & ~_SIGN[ty], ty)
+            return from_bits(as_bits(fin(a[0]), ty) & ~_SIGN[ty], ty)
         case Op.COPYSIGN:
             return from_bits((as_bits(a[0], ty) & ~_SIGN[ty]) | (as_bits(a[1], ty) & _SIGN[ty]), ty)
         case Op.FMAX | Op.FMIN | Op.MAXIMUM | Op.MINIMUM if ty.is_float:
