@@ -114,6 +114,7 @@ class Verdict:
     functions: tuple[str, ...] = ()  # rendered element functions, as checked (after contraction)
     spec_text: str = ""
     notes: tuple[str, ...] = field(default=())
+    lines: tuple[int, ...] = ()  # kernel source lines of the stores the first witness refutes
 
     @property
     def verdict(self) -> contract.Verdict:
@@ -137,6 +138,7 @@ class Verdict:
             "safety": {"safe": self.safety.safe, "summary": self.safety.summary(),
                        "findings": [f.describe() for f in self.safety.findings]},
             "functions": list(self.functions), "spec_expr": self.spec_text, "notes": list(self.notes),
+            "lines": list(self.lines),
         }
 
 
@@ -293,6 +295,7 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
         return Verdict(status="not equivalent", summary=f"not equivalent: {witnesses[0].describe()}{count} "
                        f"(spec: PyTorch on {dev})",
                        witnesses=tuple(witnesses), mismatches=mismatches, cases=cases, exhaustive=done_exhaustive,
+                       lines=tuple(shape.lines[witnesses[0].function]),
                        functions=rendered, notes=tuple(notes), **common)
     if done_exhaustive:
         return Verdict(status="equivalent", summary="equivalent: identical on all 2**32 inputs "
