@@ -90,7 +90,8 @@ def _equivalent_only_with_an_exhaustive_sweep(table) -> None:
     for spec, kernel in [("relu", "nan_aware"), ("leaky_relu", "float_literal"), ("leaky_relu", "report_form"),
                          ("abs", "fabsf"), ("hardtanh", "ternary"), ("neg", "unary_minus")]:
         assert _v(table, spec, kernel).status == "equivalent", (spec, kernel)
-    assert _v(table, "minimum", "nan_aware").status == "no counterexample"
+    assert _v(table, "add", "plus").status == "no counterexample"
+    assert _v(table, "minimum", "nan_aware").status == "not equivalent"  # cuda: fminf(+0, -0) is -0
     assert _v(table, "sigmoid", "expf").status == "undecided"
 
 

@@ -231,11 +231,14 @@ def div(dev: SpecDevice, a, b) -> Node:
 
 
 def maximum(dev: SpecDevice, a: Node, b: Node, is_max: bool = True) -> Node:
-    """cpu (BinaryOpsKernel.cpp): the first NaN operand, else the larger (equal zeros: the second operand,
-    ``_mm*_max_ps``). cuda (MaxMinElementwiseKernel.cu): ``a != a ? a : b != b ? b : ::max(a, b)``."""
+    """cpu (BinaryOpsKernel.cpp): NaN wins, else the larger; but on zeros of different sign the vector body
+    (``_mm*_max_ps``) returns the second operand and the scalar tail orders -0 < +0, so the result depends
+    on the element's position: no per-element model, opaque. cuda (MaxMinElementwiseKernel.cu):
+    ``a != a ? a : b != b ? b : ::max(a, b)``."""
     match dev:
         case SpecDevice.CPU:
-            return _n(Op.MAXIMUM if is_max else Op.MINIMUM, a, b)
+            what = "maximum" if is_max else "minimum"
+            return opaque(f"aten.{what}[cpu: vector body and scalar tail differ at signed zeros]", a, b)
         case SpecDevice.CUDA:
             r = _n(Op.FMAX if is_max else Op.FMIN, a, b)
             return _isnan_or(a, _n(Op.SELECT, _n(Op.ISNAN, b, ty=Ty.BOOL), b, r))
