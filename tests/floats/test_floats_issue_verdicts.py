@@ -142,3 +142,13 @@ def test_launch_expressions_are_parsed_with_c_division_and_never_evaluated() -> 
         Launch(grid="__import__('os')", block="1").sizes(1)
     sources = (ROOT / "workbench/floats").rglob("*.py")
     assert not [p for p in sources if re.search(r"\beval\(|\bexec\(", p.read_text())]
+
+
+def test_approximate_intrinsics_are_undecided_with_the_stand_in_ulp_distance() -> None:
+    spec = capture_spec(CORPUS / "rsqrt/spec.py", "cpu")  # 1 / sqrt(x), two roundings
+    v = check(spec, parse_kernel(CORPUS / "rsqrt/rsqrtf.cu"), exhaustive=False, progress=False, random_cases=1 << 12)
+    assert v.status == "undecided" and v.max_ulp is not None and 0 <= v.max_ulp <= 1
+    assert "rsqrtf: 2 ulp" in v.summary
+    v = check(capture_spec(CORPUS / "reciprocal/spec.py"), parse_kernel(CORPUS / "reciprocal/fdividef.cu"),
+              exhaustive=False, progress=False, random_cases=1 << 12)
+    assert v.status == "undecided" and v.max_ulp == 0 and "__fdividef: 2 ulp" in v.summary
