@@ -130,6 +130,9 @@ KERNELS = {
     ("relu", "lt_zero"): lambda v: sel(v < 0, f32(0), v),
     ("relu", "ternary"): lambda v: sel(v > 0, v, f32(0)),
     ("relu", "nan_aware"): lambda v: nan_first(v, fmaxf(v, f32(0))),
+    ("relu", "vec4_overlap"): lambda v: sel(v < 0, f32(0), v),  # every float4 lane and the scalar tail
+    ("relu", "vec4_overrun"): lambda v: sel(v < 0, f32(0), v),
+    ("relu", "vec4_tail"): lambda v: sel(v < 0, f32(0), v),
     ("relu", "grid_stride"): lambda v: nan_first(v, fmaxf(v, f32(0))),
     ("relu6", "minmax"): lambda v: fminf(fmaxf(v, f32(0)), f32(6)),
     ("relu6", "ternary"): lambda v: sel(v < 0, f32(0), sel(v > 6, f32(6), v)),
@@ -159,7 +162,7 @@ def _rows() -> dict:
     rows = {}
     for v in doc["verdicts"]:
         if v["target"] == TARGET:
-            rows[(v["spec"], v["kernel"].split(" (")[0])] = v
+            rows[(v["spec"], v["cuda_function"].split(" (")[0])] = v
     return rows
 
 

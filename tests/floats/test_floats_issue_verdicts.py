@@ -39,7 +39,7 @@ def _fast(spec, kp: Path, target: Target = Target()):
 def test_cpu_sqrt_is_undecided_not_equivalent_and_cuda_sqrt_is_modelled(tmp_path: Path) -> None:
     sp, kp = _files(tmp_path, "(x):\n    return torch.sqrt(x)", "    if (i < n) out[i] = sqrtf(x[i]);\n")
     cpu = _fast(capture_spec(sp, "cpu"), kp)
-    assert cpu.status == "undecided" and "MKL" in cpu.summary and cpu.summary.endswith("(spec: PyTorch on cpu)")
+    assert cpu.status == "undecided" and "MKL" in cpu.summary and "(spec: PyTorch on cpu)" in cpu.summary
     cuda = _fast(capture_spec(sp), kp)
     assert cuda.status == "no counterexample" and cuda.spec_device == "cuda"
 

@@ -159,8 +159,9 @@ def case_inputs(arity: int, consts: list[int], rng: np.random.Generator, random_
     adversarial pairs (equal magnitudes, opposite signs, one-ulp neighbours)."""
     base = list(dict.fromkeys(list(SPECIAL_BITS) + consts))
     vals = np.array(base, dtype=np.uint32)
-    if arity == 1:
-        return [vals]
+    if arity == 1:  # specials, then random bit patterns and random normal values (the sweep does the rest)
+        rand = rng.integers(0, 1 << 32, random_cases, dtype=np.uint64).astype(np.uint32)
+        return [np.concatenate([vals, rand, np.float32(rng.normal(0, 4, random_cases)).view(np.uint32)])]
     k = len(vals) if arity == 2 else min(len(vals), 24)
     grids = np.meshgrid(*([vals[:k]] * arity), indexing="ij")
     cols = [g.reshape(-1) for g in grids]

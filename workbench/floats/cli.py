@@ -2,7 +2,7 @@
 
     workbench floats check SPEC.py KERNEL.cu [--spec-device cuda|cpu] [--fma on|off] [--ftz on|off]
                                              [--nan any|payload] [--json] [--lean OUT.lean] [--no-progress]
-    workbench floats check --all [--corpus DIR] [--out DIR]   (default out: the workspace's floats/)
+    workbench floats check --all [--corpus DIR] [--out DIR] [--no-sweep]   (default out: the workspace's floats/)
 
 ``--json`` prints ``workbench.floats/2``: the one verdict (safety first) plus the semantic result, the CUDA
 function under ``cuda_function``, the spec device, witnesses and the safety findings. Exit codes: 0 when the
@@ -47,7 +47,7 @@ def run_check(args) -> int:
         if args.spec or args.kernel:
             raise FloatsUsageError("--all checks the whole corpus; drop SPEC.py and KERNEL.cu, or drop --all")
         verdicts = check_all(Path(args.corpus or CORPUS), workers=args.workers, progress=progress,
-                             spec_device=args.spec_device)
+                             spec_device=args.spec_device, exhaustive=not args.no_sweep)
         jp, mp = write_table(verdicts, Path(args.out) if args.out else workspace.subdir("floats", args.workspace))
         counts: dict[str, int] = {}
         for v in verdicts:
@@ -124,6 +124,8 @@ def register(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
     p.add_argument("--lean", metavar="OUT.lean", help="write the Lean text (method or counterexample) here")
     p.add_argument("--all", action="store_true", help="check every kernel of the corpus and write the table")
+    p.add_argument("--no-sweep", action="store_true", help="with --all: skip the 2**32 sweeps (sampled verdicts "
+                   "only, no 'equivalent'; the table says so)")
     p.add_argument("--corpus", help="corpus folder for --all (default data/floats/corpus)")
     p.add_argument("--out", default=None, help="where --all writes verdicts.json and verdicts.md (default: the "
                    "workspace's floats/; the shipped table is regenerated with --out data/floats)")

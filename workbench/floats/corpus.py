@@ -124,6 +124,7 @@ def write_table(verdicts: list[Verdict], out_dir: Path) -> tuple[Path, Path]:
     doc = {
         "about": "workbench floats check --all: each corpus kernel against its PyTorch spec (NaN policy: any)",
         "spec_device": sorted({v.spec_device for v in verdicts}),
+        "exhaustive": any(v.exhaustive for v in verdicts),
         "targets": labels,
         "gate_sizes": f"n = 1..1024 and {list(GATE_SIZES[1024:])}",
         "verdicts": [v.as_dict() for v in verdicts],
@@ -140,6 +141,10 @@ def write_table(verdicts: list[Verdict], out_dir: Path) -> tuple[Path, Path]:
         "other output is compared bit for bit. \"equivalent\" means identical on all 2**32 inputs; n-ary kernels",
         "get at most \"no counterexample in N cases\". Counterexamples: input bits -> kernel vs spec output bits.",
         f"Safety gate: every thread of the launch enumerated for n = 1..1024 and {list(GATE_SIZES[1024:])}.",
+        *([] if any(v.exhaustive for v in verdicts) else [
+            "", "**Sampled table** (`--no-sweep`): no 2**32 sweep ran, so no row says \"equivalent\" and unary rows say",
+            "\"no counterexample in N cases\" (special values, 2**20 random bit patterns, 2**20 random normals);",
+            "`workbench floats check --all --out data/floats` regenerates it with the sweeps."]),
         "",
         head,
         "|" + "---|" * (4 + len(labels)),
