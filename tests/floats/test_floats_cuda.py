@@ -141,3 +141,15 @@ def test_device_helpers_with_a_final_return_are_inlined(tmp_path: Path) -> None:
     p.write_text(branchy + HEAD + "    if (i < n) out[i] = g(x[i]);\n}\n")
     with pytest.raises(CudaUnsupportedError, match=r"statement if_stmt in __device__ function `g` at k\.cu:2"):
         parse_kernel(p)
+
+
+def test_template_kernel_is_checked_as_its_explicit_instantiation(tmp_path: Path) -> None:
+    src = ("template <typename T>\n__global__ void k(const T* x, T* out, int n) {\n"
+           "    int i = threadIdx.x;\n    if (i < n) out[i] = x[i] * (T)2;\n}\n")
+    p = tmp_path / "k.cu"
+    p.write_text(src + "template __global__ void k<float>(const float*, float*, int);\n")
+    k = parse_kernel(p)
+    assert repr(k.stores[0].value).endswith("* 2.0f)") and k.stores[0].line == 4  # lines kept
+    p.write_text(src)
+    with pytest.raises(CudaParseError, match=r"template kernel in k\.cu has 0 explicit instantiations; add exactly one"):
+        parse_kernel(p)

@@ -140,6 +140,7 @@ KERNELS = {
     ("rsub", "neg_add"): lambda v: -v + f32(1),
     ("scale", "scalar_arg"): lambda x, s: x * s,
     ("scale", "div_by_inverse"): lambda x, s: x / (f32(1) / s),
+    ("scale", "template"): lambda x, s: x * s,
     ("scale_shift", "mul_add"): lambda v: fma(v, f32(0.1), f32(0.5)),
     ("scale_shift", "fmul_rn"): lambda v: v * f32(0.1) + f32(0.5),
     ("softsign", "div"): lambda v: v / (f32(1) + np.abs(v)),

@@ -79,6 +79,9 @@ def lean_text(spec, kernel, v) -> str:
     from workbench.floats.ir import contract_fma
     from workbench.floats.lean import lean_counterexample, lean_method
 
+    if kernel.scalars:
+        raise FloatsUsageError(f"--lean does not emit kernels with scalar parameters yet ({', '.join(kernel.scalars)} "
+                               f"in {kernel.name}); drop --lean")
     fns = element_functions(kernel).functions
     fns = tuple(contract_fma(f) for f in fns) if v.target.fma else fns
     if v.witnesses:

@@ -129,7 +129,7 @@ class Expressions:
     def x_unexposed_expr(self, c, kids, st: State):
         if len(kids) != 1:
             self.refuse(f"expression `{c.spelling}`", c, "write it with the operators the frontend models")
-        return self.convert(self.expr(kids[0], st), ty_of(c.type.spelling), c)
+        return self.convert(self.expr(kids[0], st), ty_of(c.type.get_canonical().spelling), c)
 
     x_paren_expr = x_unexposed_expr
 
@@ -155,14 +155,14 @@ class Expressions:
         text = literal_text(c, "int")
         if text is None:
             self.refuse("integer literal built by the preprocessor", c, "write the literal in a plain #define or inline")
-        ty = ty_of(c.type.spelling)
+        ty = ty_of(c.type.get_canonical().spelling)
         return const(int_value(text), ty if isinstance(ty, Ty) else Ty.I32)
 
     def x_floating_literal(self, c, kids, st: State):
         text = literal_text(c, "float")
         if text is None:
             self.refuse("floating literal built by the preprocessor", c, "write the literal in a plain #define or inline")
-        ty = ty_of(c.type.spelling)
+        ty = ty_of(c.type.get_canonical().spelling)
         return const(round_literal(text, ty), ty)
 
     def x_cxx_bool_literal_expr(self, c, kids, st: State):
@@ -175,7 +175,7 @@ class Expressions:
         if op == ",":
             self.refuse("comma operator", c, "write one expression per statement")
         a, b = self.expr(kids[0], st), self.expr(kids[1], st)
-        ty = ty_of(c.type.spelling)
+        ty = ty_of(c.type.get_canonical().spelling)
         if ty == "ptr" and isinstance(b, Ptr):
             a, b = b, a
         return self.arith(op, a, b, ty, c)
@@ -184,7 +184,7 @@ class Expressions:
         op = self.binop(c)
         cur = self.expr(kids[0], st)
         rhs = self.expr(kids[1], st)
-        ty = ty_of(kids[0].type.spelling)
+        ty = ty_of(kids[0].type.get_canonical().spelling)
         rty = ty if ty is not Ty.F32 or not (isinstance(rhs, Node) and rhs.ty is Ty.F64) else Ty.F64
         if isinstance(cur, Ptr):
             rty = "ptr"
@@ -224,7 +224,7 @@ class Expressions:
     def x_conditional_operator(self, c, kids, st: State):
         cond = self.convert(self.expr(kids[0], st), Ty.BOOL, c)
         a, b = self.expr(kids[1], st), self.expr(kids[2], st)
-        ty = ty_of(c.type.spelling)
+        ty = ty_of(c.type.get_canonical().spelling)
         if not isinstance(a, Node) or not isinstance(b, Node):
             self.refuse("conditional operator on pointers or vectors", c, "select scalars")
         return self.fold(Node(Op.SELECT, ty, (cond, self.convert(a, ty, c), self.convert(b, ty, c))))
@@ -239,17 +239,17 @@ class Expressions:
     def x_cstyle_cast_expr(self, c, kids, st: State):
         inner = [x for x in kids if x.kind.name != "TYPE_REF"]
         v = self.expr(inner[-1], st)
-        ty = ty_of(c.type.spelling)
+        ty = ty_of(c.type.get_canonical().spelling)
         if isinstance(v, Ptr):
-            m = re.search(r"float([24])?\s*\*", c.type.spelling)
+            m = re.search(r"float([24])?\s*\*", c.type.get_canonical().spelling)
             if not m:
-                self.refuse(f"pointer cast to `{c.type.spelling}`", c, "cast float pointers to float4*/float2* only")
+                self.refuse(f"pointer cast to `{c.type.get_canonical().spelling}`", c, "cast float pointers to float4*/float2* only")
             return replace(v, width=int(m.group(1) or 1))
         if isinstance(ty, Ty):
             return self.convert(v, ty, c)
         if isinstance(v, Vec):
             return v
-        self.refuse(f"cast to `{c.type.spelling}`", c, "cast between float, double and integer types only")
+        self.refuse(f"cast to `{c.type.get_canonical().spelling}`", c, "cast between float, double and integer types only")
 
     x_cxx_static_cast_expr = x_cxx_functional_cast_expr = x_cxx_reinterpret_cast_expr = x_cstyle_cast_expr
     x_cxx_const_cast_expr = x_cstyle_cast_expr
@@ -282,7 +282,7 @@ class Expressions:
         return self.call(name, vals, c, st)
 
     def call(self, name: str, vals: list, c, st: State):
-        ret = ty_of(c.type.spelling)
+        ret = ty_of(c.type.get_canonical().spelling)
         match name:
             case "make_float4" | "make_float2":
                 return Vec(tuple(self.convert(v, Ty.F32, c) for v in vals))

@@ -36,6 +36,30 @@ def _translation_unit(p: Path, source: str):
     return tu, fname
 
 
+_TEMPLATE = re.compile(r"^[ \t]*template\s*<\s*(?:typename|class)\s+(\w+)\s*>[ \t]*(?=\n?[ \t]*__global__)", re.M)
+_INSTANCE = re.compile(r"^[ \t]*template\s+__global__\s+void\s+(\w+)\s*<\s*([\w ]+?)\s*>\s*\([^;]*\);[ \t]*$", re.M)
+
+
+def instantiate_templates(source: str, file: str) -> str:
+    """A ``template <typename T> __global__`` kernel is checked as the instantiation the file names
+    (``template __global__ void k<float>(...);``, the explicit instantiation a .cu file compiled on its own
+    needs): the template header becomes ``typedef float T;`` on the same line and the instantiation line a
+    comment, so clang sees the instantiated kernel and every line number stays."""
+    heads = list(_TEMPLATE.finditer(source))
+    if not heads:
+        return source
+    if len(heads) > 1:
+        raise CudaParseError(f"{file} has {len(heads)} template kernels; check one per file")
+    types = {m.group(2).strip() for m in _INSTANCE.finditer(source)}
+    if len(types) != 1:
+        raise CudaParseError(f"template kernel in {file} has {len(types)} explicit instantiations; add exactly one, "
+                             "e.g. `template __global__ void kernel<float>(const float*, float*, int);`")
+    (ty,) = types
+    out = _INSTANCE.sub(lambda m: "// " + m.group(0).strip(), source)
+    head = _TEMPLATE.search(out)
+    return out[:head.start()] + f"typedef {ty} {head.group(1)};" + out[head.end():]
+
+
 def parse_kernel(path: str | Path, source: str | None = None, name: str | None = None) -> Kernel:
     """Parse one ``__global__`` kernel from a .cu file into a :class:`Kernel`."""
     p = Path(path)
@@ -45,7 +69,7 @@ def parse_kernel(path: str | Path, source: str | None = None, name: str | None =
         source = p.read_text()
     if p.suffix == ".py":
         raise CudaParseError(f"{p.name} is a Python file, not a CUDA kernel; give SPEC.py first, then KERNEL.cu")
-    tu, fname = _translation_unit(p, source)
+    tu, fname = _translation_unit(p, instantiate_templates(source, p.name))
     fe = Statements(str(p), source)
     for cur in tu.cursor.walk_preorder():
         if cur.location.file is not None and cur.location.file.name != fname:
@@ -79,12 +103,12 @@ def _kernel(fe: Statements, fn, p: Path, source: str) -> Kernel:
     for prm in fn.get_children():
         if prm.kind.name != "PARM_DECL":
             continue
-        ty = ty_of(prm.type.spelling)
+        ty = ty_of(prm.type.get_canonical().spelling)
         params.append(prm.spelling)
         if ty == "ptr":
-            if not re.match(r"^(const\s+)?float\s*\*", prm.type.spelling):
-                fe.refuse(f"parameter `{prm.spelling}` of type `{prm.type.spelling}`", prm, "use float* arrays")
-            st.env[prm.spelling] = Ptr(prm.spelling, const(0, Ty.I64), 1, prm.type.spelling.startswith("const"))
+            if not re.match(r"^(const\s+)?float\s*\*", prm.type.get_canonical().spelling):
+                fe.refuse(f"parameter `{prm.spelling}` of type `{prm.type.get_canonical().spelling}`", prm, "use float* arrays")
+            st.env[prm.spelling] = Ptr(prm.spelling, const(0, Ty.I64), 1, prm.type.get_canonical().spelling.startswith("const"))
             arrays.append(prm.spelling)
         elif ty is Ty.F32:
             # a scalar argument: one value for every thread, any float32 (universally quantified input)
@@ -94,7 +118,7 @@ def _kernel(fe: Statements, fn, p: Path, source: str) -> Kernel:
             st.env[prm.spelling] = Node(Op.PARAM, ty, name="n")
             ints.append(prm.spelling)
         else:
-            fe.refuse(f"parameter `{prm.spelling}` of type `{prm.type.spelling}`", prm,
+            fe.refuse(f"parameter `{prm.spelling}` of type `{prm.type.get_canonical().spelling}`", prm,
                       "use float* arrays, float scalars and one integer element count")
     if len(ints) != 1:
         fe.refuse(f"{len(ints)} integer parameters", fn, "pass exactly one integer: the element count n")

@@ -92,9 +92,9 @@ class Statements(Expressions):
         toks = [t.spelling for t in d.get_tokens()]
         if "__shared__" in toks or any("SHARED" in ch.kind.name for ch in d.get_children()):
             self.refuse("shared memory", d, "elementwise kernels need no shared memory")
-        ty = ty_of(d.type.spelling)
-        if ty is None or "[" in d.type.spelling:
-            self.refuse(f"local of type `{d.type.spelling}`", d, "use float, double, integer, bool, float4 or pointers")
+        ty = ty_of(d.type.get_canonical().spelling)
+        if ty is None or "[" in d.type.get_canonical().spelling:
+            self.refuse(f"local of type `{d.type.get_canonical().spelling}`", d, "use float, double, integer, bool, float4 or pointers")
         inits = [x for x in d.get_children() if x.kind.name != "TYPE_REF"]
         if not inits:
             undef = Node(Op.OPAQUE, ty if isinstance(ty, Ty) else Ty.F32, name="uninitialized")
@@ -104,8 +104,8 @@ class Statements(Expressions):
         if isinstance(ty, Ty):
             v = self.convert(v, ty, d)
         elif ty == "ptr" and isinstance(v, Ptr):
-            m = re.search(r"float([24])?\s*\*", d.type.spelling)
-            v = replace(v, width=int(m.group(1) or 1) if m else v.width, const="const" in d.type.spelling)
+            m = re.search(r"float([24])?\s*\*", d.type.get_canonical().spelling)
+            v = replace(v, width=int(m.group(1) or 1) if m else v.width, const="const" in d.type.get_canonical().spelling)
         st.env[d.spelling] = v
 
     def data_dependent(self, n: Node) -> bool:
@@ -260,7 +260,7 @@ class Statements(Expressions):
         body = [b for b in fn.get_children() if b.kind.name == "COMPOUND_STMT"][0]
         env = {}
         for prm, v in zip(params, vals):
-            ty = ty_of(prm.type.spelling)
+            ty = ty_of(prm.type.get_canonical().spelling)
             env[prm.spelling] = self.convert(v, ty, c) if isinstance(ty, Ty) else v
         local = State(st.guard, env, st.accesses)
         self.inlining.append(name)
@@ -272,7 +272,7 @@ class Statements(Expressions):
                         self.decl(d, local)
                 elif s_.kind.name == "RETURN_STMT" and k == len(stmts) - 1:
                     ret = list(s_.get_children())
-                    ty = ty_of(fn.result_type.spelling)
+                    ty = ty_of(fn.result_type.get_canonical().spelling)
                     v = self.expr(ret[0], local)
                     return self.convert(v, ty, s_) if isinstance(ty, Ty) else v
                 elif s_.kind.is_expression():
