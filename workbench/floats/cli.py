@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from workbench import workspace
+from workbench import contract, workspace
 from workbench.floats.errors import FloatsUsageError
 
 
@@ -38,7 +38,6 @@ def _paths(spec: str, kernel: str) -> None:
 
 
 def run_check(args) -> int:
-    from workbench import contract, workspace
     from workbench.floats.check import Target, check_files
     from workbench.floats.corpus import CORPUS, check_all, write_table
 
