@@ -103,7 +103,14 @@ def select(c, a, b):
     shape = np.broadcast_shapes(c.shape, a.shape, b.shape)
     if not shape:
         return np.where(c, a, b)[()]
-    out = np.empty(shape, dtype=np.result_type(a.dtype, b.dtype))
+    dtype = np.result_type(a.dtype, b.dtype)
+    # A uniform condition picks one side whole (common in sweeps: a chunk lies in one exponent band). The
+    # result is a read-only view when it broadcasts, so nothing downstream can write into a shared operand.
+    if c.all():
+        return np.broadcast_to(a.astype(dtype, copy=False), shape)
+    if not c.any():
+        return np.broadcast_to(b.astype(dtype, copy=False), shape)
+    out = np.empty(shape, dtype=dtype)
     np.copyto(out, b)
     np.copyto(out, a, where=c)
     return out
@@ -212,7 +219,9 @@ def _eval(n: Node, a, env, sem: Semantics, ev):
                 # equal operands (only +0/-0 differ in bits): maximumNumber keeps +0, minimumNumber -0.
                 # torch.maximum/minimum keep the second operand (AVX2 max_ps/min_ps, ATen's vectorized
                 # path; its scalar tail orders -0 < +0 instead: measured, see docs/floats.md).
-                r = select(x == y, from_bits((bx & by) if is_max else (bx | by), ty), r)
+                eq = x == y
+                if eq.any():  # the bit merge is only needed where the operands are equal
+                    r = select(eq, from_bits((bx & by) if is_max else (bx | by), ty), r)
             nx, ny = np.isnan(x), np.isnan(y)
             if n.op in (Op.FMAX, Op.FMIN):  # maximumNumber: a NaN operand is ignored
                 r = select(nx, y, select(ny, x, r))
