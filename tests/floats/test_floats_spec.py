@@ -26,7 +26,7 @@ def test_corpus_has_at_least_fifteen_programs_each_with_a_kernel() -> None:
 
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: p.parent.name)
 def test_spec_ir_matches_torch_eager_bit_for_bit(path: Path) -> None:
-    spec = capture_spec(path)
+    spec = capture_spec(path, "cpu")  # torch eager here runs the CPU kernels
     if spec.opaque:
         assert all(name.startswith("aten.") for name in spec.opaque)
         return
@@ -49,7 +49,7 @@ def test_spec_ir_matches_torch_eager_bit_for_bit(path: Path) -> None:
 
 
 def test_leaky_relu_default_slope_is_restored_as_a_float_constant() -> None:
-    spec = capture_spec(ROOT / "data/floats/corpus/leaky_relu/spec.py")
+    spec = capture_spec(ROOT / "data/floats/corpus/leaky_relu/spec.py", "cpu")
     assert spec.ops == ("aten.leaky_relu.default",)  # the slope is not in the graph
     consts = [n for n in walk(spec.expr) if n.op is Op.CONST and n.value not in (0.0,)]
     assert [(c.ty, float(np.float32(c.value))) for c in consts] == [(Ty.F32, float(np.float32(0.01)))]
@@ -58,7 +58,20 @@ def test_leaky_relu_default_slope_is_restored_as_a_float_constant() -> None:
 def test_unsupported_spec_op_is_named_with_its_line(tmp_path: Path) -> None:
     p = tmp_path / "spec.py"
     p.write_text("import torch\n\n\ndef program(x):\n    return torch.floor(x)\n")
-    with pytest.raises(SpecOpUnsupportedError, match=r"aten\.floor\.default at spec\.py:5 has no float32 rule"):
+    with pytest.raises(SpecOpUnsupportedError, match=r"aten\.floor\.default at spec\.py:5 has no float32 rule; "
+                       r"supported ATen ops: .*abs\.default, .*rsub\.Scalar.*where\.ScalarOther"):
+        capture_spec(p)
+
+
+def test_a_call_form_the_rule_does_not_take_names_the_op_and_its_parameters(tmp_path: Path, monkeypatch) -> None:
+    from workbench.floats import aten
+
+    narrow = aten.Rule(lambda dev, x: x, "test", "test")  # a rule without the slope parameter
+    monkeypatch.setitem(aten.RULES, "aten.leaky_relu.default", narrow)
+    p = tmp_path / "spec.py"
+    p.write_text("import torch.nn.functional as F\n\n\ndef program(x):\n    return F.leaky_relu(x, 0.2)\n")
+    with pytest.raises(SpecOpUnsupportedError, match=r"aten\.leaky_relu\.default at spec\.py:5 is called as "
+                       r"aten\.leaky_relu\.default\(tensor, 0\.2\), a form .*\(its parameters: x\)"):
         capture_spec(p)
 
 

@@ -14,8 +14,11 @@ Every reported counterexample is re-evaluated with the gmpy2 reference (``refere
 a disagreement with the vectorized evaluator is a bug and raises.
 
 Device semantics (``Target``): FMA contraction on (nvcc's default ``-fmad=true``) rewrites the kernel with
-``ir.contract_fma``; FTZ flushes subnormals (``-ftz=true``). The spec is always PyTorch CPU float32: no
-contraction, no flushing. The safety gate (``gate.gate``) is part of every verdict.
+``ir.contract_fma``; FTZ flushes subnormals (``-ftz=true``). The spec is PyTorch on ``spec.device`` (cuda by
+default: the kernel replaces PyTorch's CUDA kernel; cpu on request), each op modelled as ATen implements it
+there (``aten.py``), never flushed. The safety gate (``gate.gate``) is part of every verdict, and the one
+overall verdict orders safety first (``workbench.contract.overall``): unsafe > not-equivalent > undecided >
+no-counterexample > equivalent.
 """
 
 from __future__ import annotations
@@ -24,13 +27,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from workbench.floats.cuda import Kernel
+from workbench import contract
+from workbench.floats import standins
+from workbench.floats.cuda import Kernel, parse_kernel
 from workbench.floats.errors import FloatsUsageError
 from workbench.floats.evaluate import HOST, Semantics, evaluate
 from workbench.floats.gate import Safety, Shape, element_functions, gate
 from workbench.floats.ir import Node, Op, contract_fma, opaque_names, walk
 from workbench.floats.reference import evaluate_scalar, f32_bits, f32_from_bits
-from workbench.floats.spec import Spec
+from workbench.floats.spec import Spec, capture_spec
 from workbench.floats.sweep import same, signed_class, sweep_unary
 
 NAN_POLICIES = ("any", "payload")
@@ -86,15 +91,22 @@ def _pretty(bits: int) -> str:
     return repr(float(np.float32(v)))
 
 
+# semantic status -> the project's verdict vocabulary
+SEMANTIC = {"equivalent": contract.Verdict.EQUIVALENT, "not equivalent": contract.Verdict.NOT_EQUIVALENT,
+            "no counterexample": contract.Verdict.NO_COUNTEREXAMPLE, "undecided": contract.Verdict.UNDECIDED,
+            "not elementwise": contract.Verdict.OUT_OF_CLASS}
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     spec: str
-    kernel: str
+    kernel: str  # the CUDA function's name
     target: Target
     nan: str
-    status: str  # "equivalent" | "not equivalent" | "no counterexample" | "undecided" | "not elementwise"
+    status: str  # semantic result: "equivalent" | "not equivalent" | "no counterexample" | "undecided" | "not elementwise"
     summary: str
     safety: Safety
+    spec_device: str = "cuda"
     witnesses: tuple[Witness, ...] = ()
     mismatches: int | None = None  # exact count over all 2**32 inputs (unary sweeps only)
     cases: int = 0
@@ -103,14 +115,22 @@ class Verdict:
     functions: tuple[str, ...] = ()  # rendered element functions, as checked (after contraction)
     spec_text: str = ""
     notes: tuple[str, ...] = field(default=())
+    lines: tuple[int, ...] = ()  # kernel source lines of the stores the first witness refutes
+    max_ulp: int | None = None  # undecided: largest ulp distance with correctly rounded stand-ins
+
+    @property
+    def verdict(self) -> contract.Verdict:
+        """The one verdict, safety first: an unsafe kernel is unsafe whatever its semantic result."""
+        return contract.overall([SEMANTIC[self.status]] + ([] if self.safety.safe else [contract.Verdict.UNSAFE]))
 
     @property
     def accepted(self) -> bool:
-        return self.status == "equivalent" and self.safety.safe
+        return self.verdict in contract.ACCEPTED
 
     def as_dict(self) -> dict:
         return {
-            "spec": self.spec, "kernel": self.kernel, "target": self.target.label, "fma": self.target.fma,
+            "verdict": self.verdict.value, "spec_device": self.spec_device,
+            "spec": self.spec, "cuda_function": self.kernel, "target": self.target.label, "fma": self.target.fma,
             "ftz": self.target.ftz, "nan": self.nan, "status": self.status, "summary": self.summary,
             "accepted": self.accepted, "exhaustive": self.exhaustive, "cases": self.cases,
             "mismatches": self.mismatches, "opaque": list(self.opaque),
@@ -120,6 +140,7 @@ class Verdict:
             "safety": {"safe": self.safety.safe, "summary": self.safety.summary(),
                        "findings": [f.describe() for f in self.safety.findings]},
             "functions": list(self.functions), "spec_expr": self.spec_text, "notes": list(self.notes),
+            "lines": list(self.lines), "max_ulp": self.max_ulp,
         }
 
 
@@ -138,8 +159,9 @@ def case_inputs(arity: int, consts: list[int], rng: np.random.Generator, random_
     adversarial pairs (equal magnitudes, opposite signs, one-ulp neighbours)."""
     base = list(dict.fromkeys(list(SPECIAL_BITS) + consts))
     vals = np.array(base, dtype=np.uint32)
-    if arity == 1:
-        return [vals]
+    if arity == 1:  # specials, then random bit patterns and random normal values (the sweep does the rest)
+        rand = rng.integers(0, 1 << 32, random_cases, dtype=np.uint64).astype(np.uint32)
+        return [np.concatenate([vals, rand, np.float32(rng.normal(0, 4, random_cases)).view(np.uint32)])]
     k = len(vals) if arity == 2 else min(len(vals), 24)
     grids = np.meshgrid(*([vals[:k]] * arity), indexing="ij")
     cols = [g.reshape(-1) for g in grids]
@@ -207,14 +229,21 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
         raise FloatsUsageError(f"NaN policy {nan!r} is not one of {NAN_POLICIES}; use --nan any or --nan payload")
     if len(kernel.inputs) != spec.arity:
         raise FloatsUsageError(
-            f"kernel {kernel.name} reads {len(kernel.inputs)} input arrays ({', '.join(kernel.inputs)}) but "
+            f"kernel {kernel.name} reads {len(kernel.inputs)} inputs ({', '.join(kernel.inputs)}) but "
             f"program in {spec.path} takes {spec.arity}; pair the kernel with a spec of the same arity")
+    k_scalars = tuple(i for i, x in enumerate(kernel.inputs) if x in kernel.scalars)
+    if k_scalars != tuple(spec.scalars):
+        raise FloatsUsageError(
+            f"kernel {kernel.name}'s inputs ({', '.join(kernel.inputs)}) have scalars at positions {list(k_scalars)} "
+            f"but program in {spec.path} at {list(spec.scalars)}; annotate the program's scalar parameters "
+            "`: float` and keep the kernel's parameter order")
     safety = safety if safety is not None else gate(kernel)
+    dev = str(spec.device)
     common = dict(spec=spec.name, kernel=kernel.name, target=target, nan=nan, safety=safety,
-                  spec_text=repr(spec.expr))
+                  spec_text=repr(spec.expr), spec_device=dev)
     shape: Shape = element_functions(kernel)
     if not shape.elementwise:
-        return Verdict(status="not elementwise", summary=shape.problem, **common)
+        return Verdict(status="not elementwise", summary=f"{shape.problem} (spec: PyTorch on {dev})", **common)
     fns = shape.functions
     if target.fma:
         fns = tuple(contract_fma(f) for f in fns)
@@ -227,7 +256,24 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
             parts.append(f"{', '.join(k_opaque)} on the device")
         if s_opaque:
             parts.append(f"{', '.join(s_opaque)} in PyTorch")
-        return Verdict(status="undecided", summary="undecided: depends on " + " and ".join(parts),
+        summary = "undecided: depends on " + " and ".join(parts) + f" (spec: PyTorch on {dev})"
+        ulps = None
+        if all(standins.replaceable(f, spec.expr) or not opaque_names(f) for f in fns) and \
+                (not s_opaque or standins.replaceable(spec.expr)):
+            rng = np.random.default_rng(SEED)
+            cols = case_inputs(spec.arity, _constants(spec.expr, *fns), rng, min(random_cases, 1 << 16))
+            if spec.arity == 1:  # the case split is special values only: add random bit patterns
+                cols = [np.concatenate([cols[0], rng.integers(0, 1 << 32, 1 << 16, dtype=np.uint64).astype(np.uint32)])]
+            xs = {i: c.view(np.float32) for i, c in enumerate(cols)}
+            found = [standins.max_ulp(spec.expr, f, xs, target.semantics(nan)) for f in fns]
+            if all(u is not None for u, _ in found):
+                ulps = max(u for u, _ in found)
+                summary += (f"; with each approximation read as its correctly rounded counterpart the two sides "
+                            f"differ by at most {ulps} ulp on {found[0][1]:,} inputs (documented: "
+                            f"{standins.documented(*fns, spec.expr)})")
+            else:
+                summary += "; even with correctly rounded stand-ins one side is NaN where the other is not"
+        return Verdict(status="undecided", summary=summary, max_ulp=ulps,
                        opaque=k_opaque + s_opaque, functions=rendered, **common)
     sem = target.semantics(nan)
     witnesses, cases = _search(spec, fns, sem, nan, random_cases)
@@ -265,15 +311,26 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
         notes.append(f"{len(fns)} distinct store sites, each checked: lines {list(shape.lines)}")
     if witnesses:
         count = f"; {mismatches:,} of 2**32 inputs differ" if mismatches is not None else ""
-        return Verdict(status="not equivalent", summary=f"not equivalent: {witnesses[0].describe()}{count}",
+        return Verdict(status="not equivalent", summary=f"not equivalent: {witnesses[0].describe()}{count} "
+                       f"(spec: PyTorch on {dev})",
                        witnesses=tuple(witnesses), mismatches=mismatches, cases=cases, exhaustive=done_exhaustive,
+                       lines=tuple(shape.lines[witnesses[0].function]),
                        functions=rendered, notes=tuple(notes), **common)
     if done_exhaustive:
         return Verdict(status="equivalent", summary="equivalent: identical on all 2**32 inputs "
-                       f"(NaN policy: {nan})", mismatches=0, cases=cases, exhaustive=True, functions=rendered,
+                       f"(NaN policy: {nan}; spec: PyTorch on {dev})", mismatches=0, cases=cases, exhaustive=True, functions=rendered,
                        notes=tuple(notes), **common)
-    return Verdict(status="no counterexample", summary=f"no counterexample in {cases:,} cases (not exhaustive)",
+    return Verdict(status="no counterexample", summary=f"no counterexample in {cases:,} cases (not exhaustive; "
+                   f"spec: PyTorch on {dev})",
                    cases=cases, functions=rendered, notes=tuple(notes), **common)
 
 
-__all__ = ["Target", "Verdict", "Witness", "check", "case_inputs", "NAN_POLICIES"]
+def check_files(spec_path, kernel_path, target: Target = Target(), nan: str = "any", *, spec_device: str = "cuda",
+                **options) -> tuple[Spec, Kernel, Verdict]:
+    """SPEC.py and KERNEL.cu paths -> (spec, kernel, verdict): capture, parse, check."""
+    spec = capture_spec(spec_path, spec_device)
+    kernel = parse_kernel(kernel_path)
+    return spec, kernel, check(spec, kernel, target, nan, **options)
+
+
+__all__ = ["NAN_POLICIES", "Target", "Verdict", "Witness", "case_inputs", "check", "check_files"]

@@ -1,19 +1,22 @@
 """``workbench floats ...``: check a CUDA kernel against its PyTorch spec, or the whole corpus.
 
-    workbench floats check SPEC.py KERNEL.cu [--fma on|off] [--ftz on|off] [--nan any|payload] [--json]
-                                             [--lean OUT.lean] [--no-progress]
-    workbench floats check --all [--corpus data/floats/corpus] [--out data/floats]
+    workbench floats check SPEC.py KERNEL.cu [--spec-device cuda|cpu] [--fma on|off] [--ftz on|off]
+                                             [--nan any|payload] [--json] [--lean OUT.lean] [--no-progress]
+    workbench floats check --all [--corpus DIR] [--out DIR] [--no-sweep]   (default out: the workspace's floats/)
 
-Exit codes: 0 when the kernel is accepted (equivalent on all inputs and safe) or the table was written,
-1 when the check ran and the kernel was not accepted, 2 on bad input (printed by ``workbench.cli``).
+``--json`` prints ``workbench.floats/2``: the one verdict (safety first) plus the semantic result, the CUDA
+function under ``cuda_function``, the spec device, witnesses and the safety findings. Exit codes: 0 when the
+kernel is accepted (equivalent on all inputs and safe) or the table was written, 1 when the check ran and
+the kernel was not accepted, 2 on bad input such as swapped arguments (one line, printed by
+``workbench.cli``).
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
+from workbench import contract, workspace
 from workbench.floats.errors import FloatsUsageError
 
 
@@ -23,18 +26,28 @@ def _onoff(flag: str, value: str) -> bool:
     return value == "on"
 
 
+def _paths(spec: str, kernel: str) -> None:
+    """Refuse swapped or wrong arguments before any work: SPEC.py first, then KERNEL.cu."""
+    if spec.endswith(".cu") and kernel.endswith(".py"):
+        raise FloatsUsageError(f"arguments are swapped ({spec!r} is a kernel, {kernel!r} a spec); give SPEC.py "
+                               "first, then KERNEL.cu")
+    if not spec.endswith(".py"):
+        raise FloatsUsageError(f"SPEC {spec!r} is not a .py file; give SPEC.py (defining program) first, then KERNEL.cu")
+    if not kernel.endswith((".cu", ".cuh")):
+        raise FloatsUsageError(f"KERNEL {kernel!r} is not a .cu file; give SPEC.py first, then KERNEL.cu")
+
+
 def run_check(args) -> int:
-    from workbench.floats.check import Target, check
-    from workbench.floats.cuda import parse_kernel
+    from workbench.floats.check import Target, check_files
     from workbench.floats.corpus import CORPUS, check_all, write_table
-    from workbench.floats.spec import capture_spec
 
     progress = not args.no_progress and sys.stderr.isatty() or args.progress
     if args.all:
         if args.spec or args.kernel:
             raise FloatsUsageError("--all checks the whole corpus; drop SPEC.py and KERNEL.cu, or drop --all")
-        verdicts = check_all(Path(args.corpus or CORPUS), workers=args.workers, progress=progress)
-        jp, mp = write_table(verdicts, Path(args.out))
+        verdicts = check_all(Path(args.corpus or CORPUS), workers=args.workers, progress=progress,
+                             spec_device=args.spec_device, exhaustive=not args.no_sweep)
+        jp, mp = write_table(verdicts, Path(args.out) if args.out else workspace.subdir("floats", args.workspace))
         counts: dict[str, int] = {}
         for v in verdicts:
             counts[v.status] = counts.get(v.status, 0) + 1
@@ -45,17 +58,18 @@ def run_check(args) -> int:
     if not args.spec or not args.kernel:
         raise FloatsUsageError("give SPEC.py and KERNEL.cu (e.g. `workbench floats check "
                                "data/floats/corpus/relu/spec.py data/floats/corpus/relu/ternary.cu`), or --all")
+    _paths(args.spec, args.kernel)
     target = Target(fma=_onoff("--fma", args.fma), ftz=_onoff("--ftz", args.ftz))
-    spec = capture_spec(args.spec)
-    kernel = parse_kernel(args.kernel)
-    v = check(spec, kernel, target, args.nan, workers=args.workers, progress=progress)
+    spec, kernel, v = check_files(args.spec, args.kernel, target, args.nan, spec_device=args.spec_device,
+                                  workers=args.workers, progress=progress)
     if args.lean:
         Path(args.lean).write_text(lean_text(spec, kernel, v))
     if args.json:
-        print(json.dumps(v.as_dict(), indent=1, sort_keys=True))
-    else:
-        print(report(spec, kernel, v))
-    return 0 if v.accepted else 1
+        payload = {k: x for k, x in v.as_dict().items() if k != "verdict"}
+        payload["kernel_file"] = kernel.path
+        return contract.emit(contract.document("floats", 2, v.verdict, **payload))
+    print(report(spec, kernel, v))
+    return contract.exit_code(v.verdict)
 
 
 def lean_text(spec, kernel, v) -> str:
@@ -64,6 +78,9 @@ def lean_text(spec, kernel, v) -> str:
     from workbench.floats.ir import contract_fma
     from workbench.floats.lean import lean_counterexample, lean_method
 
+    if kernel.scalars:
+        raise FloatsUsageError(f"--lean does not emit kernels with scalar parameters yet ({', '.join(kernel.scalars)} "
+                               f"in {kernel.name}); drop --lean")
     fns = element_functions(kernel).functions
     fns = tuple(contract_fma(f) for f in fns) if v.target.fma else fns
     if v.witnesses:
@@ -83,7 +100,10 @@ def report(spec, kernel, v) -> str:
         f"grid = {kernel.launch.grid}, block = {kernel.launch.block})",
     ]
     lines += [f"         element function: {f}" for f in v.functions]
-    lines += [f"target   {v.target.label}   NaN policy: {v.nan}", f"verdict  {v.summary}"]
+    lines += [f"target   {v.target.label}   NaN policy: {v.nan}   spec device: {v.spec_device} "
+              f"(PyTorch's {v.spec_device} kernels)",
+              f"verdict  {v.verdict.value}" + (" (safety first)" if v.verdict.value == "unsafe" else ""),
+              f"result   {v.summary}"]
     for w in v.witnesses[1:6]:
         lines.append(f"         also {w.describe()}")
     lines.append(f"safety   {v.safety.summary()}")
@@ -97,6 +117,8 @@ def register(subparsers) -> None:
     p = sub.add_parser("check", help="check KERNEL.cu against SPEC.py bit-exactly, or the corpus with --all")
     p.add_argument("spec", nargs="?", help="SPEC.py defining program(x, ...)")
     p.add_argument("kernel", nargs="?", help="KERNEL.cu with one __global__ kernel")
+    p.add_argument("--spec-device", default="cuda", choices=("cuda", "cpu"),
+                   help="the device whose PyTorch kernels define the spec (default cuda)")
     p.add_argument("--fma", default="on", choices=("on", "off"), help="FMA contraction (nvcc default: on)")
     p.add_argument("--ftz", default="off", choices=("on", "off"), help="flush subnormals to zero (default: off)")
     p.add_argument("--nan", default="any", choices=("any", "payload"),
@@ -104,10 +126,14 @@ def register(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
     p.add_argument("--lean", metavar="OUT.lean", help="write the Lean text (method or counterexample) here")
     p.add_argument("--all", action="store_true", help="check every kernel of the corpus and write the table")
+    p.add_argument("--no-sweep", action="store_true", help="with --all: skip the 2**32 sweeps (sampled verdicts "
+                   "only, no 'equivalent'; the table says so)")
     p.add_argument("--corpus", help="corpus folder for --all (default data/floats/corpus)")
-    p.add_argument("--out", default="data/floats", help="where --all writes verdicts.json and verdicts.md")
+    p.add_argument("--out", default=None, help="where --all writes verdicts.json and verdicts.md (default: the "
+                   "workspace's floats/; the shipped table is regenerated with --out data/floats)")
     p.add_argument("--workers", type=int, default=2, help="processes for the 2**32 sweep (default 2)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--progress", action="store_true", help="progress bar even when stderr is not a terminal")
+    workspace.add_argument(p)
     p.set_defaults(func=run_check)
     floats.set_defaults(func=lambda args: (floats.print_help(), 1)[1])

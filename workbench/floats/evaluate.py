@@ -7,8 +7,10 @@ binary32 reference (``workbench.floats.reference``) on hard cases and with Hypot
 
 Device semantics (``Semantics``):
 - ``ftz``: flush subnormal inputs and results of f32 arithmetic, min/max, comparisons and f64->f32
-  conversions to a zero of the same sign (nvcc ``-ftz=true``; PTX ``.ftz``). Loads, stores, selects and
-  sign-bit operations move bits and are not flushed.
+  conversions to a zero of the same sign (nvcc ``-ftz=true``; PTX ``.ftz``). ``fabsf`` and unary minus
+  compile to ``abs.ftz.f32``/``neg.ftz.f32``, which flush subnormal inputs too (PTX ISA, "abs", "neg":
+  ".ftz ... flushes subnormal inputs and results to sign-preserving zero"): |-sub| is +0, -(+sub) is -0.
+  Loads, stores, selects and copysign move bits and are not flushed.
 - ``canonical_nan``: every NaN produced by device arithmetic is 0x7FFFFFFF (PTX ISA: "NaN results are the
   canonical NaN"); only observable under the payload NaN policy.
 FMA contraction is a rewrite of the IR (``ir.contract_fma``), not an evaluator flag.
@@ -101,7 +103,14 @@ def select(c, a, b):
     shape = np.broadcast_shapes(c.shape, a.shape, b.shape)
     if not shape:
         return np.where(c, a, b)[()]
-    out = np.empty(shape, dtype=np.result_type(a.dtype, b.dtype))
+    dtype = np.result_type(a.dtype, b.dtype)
+    # A uniform condition picks one side whole (common in sweeps: a chunk lies in one exponent band). The
+    # result is a read-only view when it broadcasts, so nothing downstream can write into a shared operand.
+    if c.all():
+        return np.broadcast_to(a.astype(dtype, copy=False), shape)
+    if not c.any():
+        return np.broadcast_to(b.astype(dtype, copy=False), shape)
+    out = np.empty(shape, dtype=dtype)
     np.copyto(out, b)
     np.copyto(out, a, where=c)
     return out
@@ -196,9 +205,9 @@ def _eval(n: Node, a, env, sem: Semantics, ev):
         case Op.SQRT:
             return out(np.sqrt(fin(a[0])).astype(_NP[ty]))
         case Op.NEG:
-            return from_bits(as_bits(a[0], ty) ^ _SIGN[ty], ty)
+            return from_bits(as_bits(fin(a[0]), ty) ^ _SIGN[ty], ty)
         case Op.ABS:
-            return from_bits(as_bits(a[0], ty) & ~_SIGN[ty], ty)
+            return from_bits(as_bits(fin(a[0]), ty) & ~_SIGN[ty], ty)
         case Op.COPYSIGN:
             return from_bits((as_bits(a[0], ty) & ~_SIGN[ty]) | (as_bits(a[1], ty) & _SIGN[ty]), ty)
         case Op.FMAX | Op.FMIN | Op.MAXIMUM | Op.MINIMUM if ty.is_float:
@@ -210,7 +219,9 @@ def _eval(n: Node, a, env, sem: Semantics, ev):
                 # equal operands (only +0/-0 differ in bits): maximumNumber keeps +0, minimumNumber -0.
                 # torch.maximum/minimum keep the second operand (AVX2 max_ps/min_ps, ATen's vectorized
                 # path; its scalar tail orders -0 < +0 instead: measured, see docs/floats.md).
-                r = select(x == y, from_bits((bx & by) if is_max else (bx | by), ty), r)
+                eq = x == y
+                if eq.any():  # the bit merge is only needed where the operands are equal
+                    r = select(eq, from_bits((bx & by) if is_max else (bx | by), ty), r)
             nx, ny = np.isnan(x), np.isnan(y)
             if n.op in (Op.FMAX, Op.FMIN):  # maximumNumber: a NaN operand is ignored
                 r = select(nx, y, select(ny, x, r))

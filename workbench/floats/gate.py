@@ -62,6 +62,7 @@ class Safety:
     findings: tuple[Finding, ...]  # the first finding of each kind, smallest n first
     failing_sizes: tuple[int, ...]  # every checked n with a finding
     checked: str
+    unmodelled: tuple[int, ...] = ()  # sizes left out: more grid-stride trips than the frontend unrolled
 
     def summary(self) -> str:
         if self.safe:
@@ -104,9 +105,29 @@ def _batches(sizes: tuple[int, ...]) -> list[tuple[int, ...]]:
     return ([small] if small else []) + [(n,) for n in sizes if n > 4096]
 
 
+def unrolled_sizes(kernel: Kernel, sizes: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Split ``sizes`` into those where every grid-stride loop ends within its unrolled trips (the model is
+    complete there) and those where some thread would run more trips (not modelled: excluded from claims)."""
+    trips = [a for a in kernel.accesses if a.kind == "trip"]
+    if not trips:
+        return tuple(sizes), ()
+    over: set[int] = set()
+    for batch in _batches(tuple(sizes)):
+        env = thread_env(kernel, batch)
+        rows = len(env["__tid"])
+        for a in trips:
+            mask = np.broadcast_to(np.asarray(evaluate(a.guard, env), dtype=bool), (rows,))
+            over |= {int(x) for x in np.unique(env["n"][mask])}
+    return tuple(n for n in sizes if n not in over), tuple(n for n in sizes if n in over)
+
+
 def gate(kernel: Kernel, sizes: tuple[int, ...] = GATE_SIZES) -> Safety:
     first: dict[str, Finding] = {}
     failing: set[int] = set()
+    sizes, unmodelled = unrolled_sizes(kernel, tuple(sizes))
+    if not sizes:
+        return Safety(safe=False, findings=(), failing_sizes=(), checked="no size: every checked n needs more "
+                      "grid-stride trips than are unrolled", unmodelled=unmodelled)
     for batch in _batches(tuple(sizes)):
         for f in _check_sizes(kernel, batch):
             failing.add(f.n)
@@ -117,9 +138,15 @@ def gate(kernel: Kernel, sizes: tuple[int, ...] = GATE_SIZES) -> Safety:
     small = [s for s in sizes if s <= 1024]
     large = [s for s in sizes if s > 1024]
     checked = f"n = {min(small)}..{max(small)}" if small else ""
+    if len(small) != (max(small) - min(small) + 1 if small else 0):
+        checked = f"{len(small)} sizes in n = {min(small)}..{max(small)}"
     if large:
         checked += (" and " if checked else "") + f"n in {{{', '.join(str(s) for s in large)}}}"
-    return Safety(safe=not findings, findings=findings, failing_sizes=tuple(sorted(failing)), checked=checked)
+    if unmodelled:
+        checked += (f" (not checked: {len(unmodelled)} sizes from n = {min(unmodelled)} on, where a thread runs "
+                    "more grid-stride trips than are unrolled)")
+    return Safety(safe=not findings, findings=findings, failing_sizes=tuple(sorted(failing)), checked=checked,
+                  unmodelled=unmodelled)
 
 
 def _first_per_n(kind: str, mask, nrow, tid, idx, line: int, array: str, access: str, other=None) -> list[Finding]:
@@ -140,10 +167,11 @@ def _check_sizes(kernel: Kernel, sizes: tuple[int, ...]) -> list[Finding]:
     tid, nrow = env["__tid"], env["n"]
     rows = len(tid)
     out: list[Finding] = []
-    nodes = [x for a in kernel.accesses for x in (a.guard, a.index, a.align if a.align is not None else a.index)]
+    memory = kernel.memory
+    nodes = [x for a in memory for x in (a.guard, a.index, a.align if a.align is not None else a.index)]
     vals = evaluate_all(nodes, env)
     w_n, w_idx, w_tid, w_line = [], [], [], []
-    for k, a in enumerate(kernel.accesses):
+    for k, a in enumerate(memory):
         mask = np.broadcast_to(np.asarray(vals[3 * k], dtype=bool), (rows,))
         if not mask.any():
             continue
@@ -201,7 +229,7 @@ class Shape:
 def element_functions(kernel: Kernel, sizes: tuple[int, ...] = SHAPE_SIZES) -> Shape:
     problems: list[str] = []
     for a in kernel.stores:
-        bad = [x for x in walk(a.value) if x.op in (Op.THREAD, Op.PARAM)]
+        bad = [x for x in walk(a.value) if _index_leaf(x)]
         if bad and not _only_inside_loads(a.value):
             raise CudaUnsupportedError(
                 f"the value stored at {kernel.path.split('/')[-1]}:{a.line} depends on `{bad[0].name}`, not only on "
@@ -231,7 +259,8 @@ def element_functions(kernel: Kernel, sizes: tuple[int, ...] = SHAPE_SIZES) -> S
     funcs: list[Node] = []
     lines: list[list[int]] = []
     for a in kernel.stores:
-        f = substitute(a.value, lambda x, args: arg(kernel.inputs.index(x.name)) if x.op is Op.LOAD else None)
+        f = substitute(a.value, lambda x, args: arg(kernel.inputs.index(x.name))
+                       if x.op is Op.LOAD or (x.op is Op.PARAM and x.ty.is_float) else None)
         if f in funcs:
             i = funcs.index(f)
             if a.line not in lines[i]:
@@ -242,12 +271,17 @@ def element_functions(kernel: Kernel, sizes: tuple[int, ...] = SHAPE_SIZES) -> S
     return Shape(True, tuple(funcs), tuple(tuple(sorted(x)) for x in lines))
 
 
+def _index_leaf(n: Node) -> bool:
+    """A thread index or the element count (a float PARAM is a scalar input, not an index)."""
+    return n.op is Op.THREAD or (n.op is Op.PARAM and not n.ty.is_float)
+
+
 def _only_inside_loads(value: Node) -> bool:
     """True when every THREAD/PARAM node of ``value`` sits inside a LOAD's index."""
     def visit(n: Node) -> bool:
         if n.op is Op.LOAD:
             return True
-        if n.op in (Op.THREAD, Op.PARAM):
+        if _index_leaf(n):
             return False
         return all(visit(a) for a in n.args)
 

@@ -107,7 +107,8 @@ class Node:
     args: tuple["Node", ...] = ()
     value: float | int | bool | None = None
     name: str = ""
-    # False for a product nvcc must not contract into an fma (``__fmul_rn``); ignored elsewhere.
+    # False for an operation nvcc must not contract into an fma (``__fmul_rn``, ``__fadd_rn``, ``__fsub_rn``:
+    # "will never be merged into a floating-point multiply-add", CUDA Math API); ignored elsewhere.
     contract: bool = True
 
     def __repr__(self) -> str:  # compact, deterministic: used in error messages and golden files
@@ -172,14 +173,15 @@ def contract_fma(node: Node) -> Node:
     """nvcc's default floating-point contraction (``-fmad=true``): a product feeding an add or subtract
     becomes one fused multiply-add, as LLVM's DAG combiner does (``fadd (fmul a b) c -> fma a b c``,
     ``fsub (fmul a b) c -> fma a b (fneg c)``, ``fsub c (fmul a b) -> fma (fneg a) b c``). When both
-    operands are products the left one is fused. Products marked ``contract=False`` (``__fmul_rn``) are kept.
+    operands are products the left one is fused. Products and sums marked ``contract=False`` (``__fmul_rn``,
+    ``__fadd_rn``, ``__fsub_rn``) are never fused.
     """
 
     def is_mul(n: Node, ty: Ty) -> bool:
         return n.op is Op.MUL and n.ty is ty and n.contract
 
     def rule(n: Node, a: tuple[Node, ...]):
-        if n.op not in (Op.ADD, Op.SUB) or not n.ty.is_float:
+        if n.op not in (Op.ADD, Op.SUB) or not n.ty.is_float or not n.contract:
             return None
         x, y = a
         if n.op is Op.ADD:

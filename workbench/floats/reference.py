@@ -83,10 +83,10 @@ def evaluate_scalar(node: Node, args: dict, ftz: bool = False):
                     return getattr(ctx, name)
                 ins = [_flush32(x) if ftz and ty is Ty.F32 else x for x in a]
                 return fl(n, _round(ty, fn, *ins))
-            case Op.NEG:
-                return -a[0] if not math.isnan(a[0]) else a[0]
+            case Op.NEG:  # neg.ftz.f32 / abs.ftz.f32 flush a subnormal input first (PTX ISA)
+                return -fl(n, a[0]) if not math.isnan(a[0]) else a[0]
             case Op.ABS:
-                return abs(a[0])
+                return abs(fl(n, a[0]))
             case Op.COPYSIGN:
                 return math.copysign(a[0], a[1])
             case Op.FMAX | Op.FMIN | Op.MAXIMUM | Op.MINIMUM:

@@ -9,11 +9,8 @@ def fminf (a b : Float32) : Float32 :=  -- C99 fmin = IEEE 754-2019 minimumNumbe
   if a.isNaN then b else if b.isNaN then a else if a < b then a else if b < a then b
   else Float32.ofBits (a.toBits ||| b.toBits)
 
-def torch_minimum (a b : Float32) : Float32 :=  -- ATen, vectorized path
-  if a.isNaN then a else if b.isNaN then b else if a < b then a else b
-
 def spec (x0 : Float32) (x1 : Float32) : Float32 :=
-  (torch_minimum x0 x1)
+  (if (x0).isNaN then x0 else (if (x1).isNaN then x1 else (fminf x0 x1)))
 
 def kernel (x0 : Float32) (x1 : Float32) : Float32 :=
   (fminf x0 x1)

@@ -5,8 +5,12 @@ Each statement is closed, so `decide` can evaluate it with Lean's bit-level Floa
 Text only: this file has not been checked by Lean.
 -/
 
+def fmaxf (a b : Float32) : Float32 :=  -- C99 fmax = IEEE 754-2019 maximumNumber
+  if a.isNaN then b else if b.isNaN then a else if a < b then b else if b < a then a
+  else Float32.ofBits (a.toBits &&& b.toBits)
+
 def spec (x0 : Float32) : Float32 :=
-  (if (decide (x0 < (Float32.ofBits 0x00000000))) then (Float32.ofBits 0x00000000) else x0)
+  (if (x0).isNaN then x0 else (fmaxf x0 (Float32.ofBits 0x00000000)))
 
 def kernel (x0 : Float32) : Float32 :=
   (if (decide (x0 > (Float32.ofBits 0x00000000))) then x0 else (Float32.ofBits 0x00000000))

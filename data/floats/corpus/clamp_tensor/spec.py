@@ -1,0 +1,7 @@
+"""clamp with tensor bounds (aten.clamp.Tensor)."""
+
+import torch
+
+
+def program(x, lo, hi):
+    return torch.clamp(x, lo, hi)
