@@ -129,3 +129,54 @@ def phase(desc: str) -> Iterator[None]:
                 ok = True
             finally:
                 row.close(1 if ok else 0, ok)
+
+
+class Counter:
+    """A bar advanced by hand (``update(n)``, ``note(text)``), for work that reports as it finishes (worker
+    processes, callbacks). Same three forms as :func:`track`; in the quiet form every call does nothing."""
+
+    def __init__(self, total: int | None, desc: str, unit: str, scale: bool = False, enabled: bool = True):
+        self.n, self.total, self._tqdm, self._row, self._note = 0, total, None, None, ""
+        match backend() if enabled else Backend.QUIET:
+            case Backend.QUIET:
+                pass
+            case Backend.TERMINAL:
+                from tqdm import tqdm
+
+                self._tqdm = tqdm(total=total, desc=desc, unit=unit, unit_scale=scale, file=sys.stderr,
+                                  mininterval=0.5)
+            case Backend.WIDGET:
+                self._row = _WidgetBar(desc, total, unit)
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+        if self._tqdm is not None:
+            self._tqdm.update(n)
+        elif self._row is not None:
+            self._row.update(self.n)
+
+    def note(self, text: str) -> None:
+        """A short status beside the counts (e.g. ``certified=12 failed=1``)."""
+        self._note = text
+        if self._tqdm is not None:
+            self._tqdm.set_postfix_str(text, refresh=False)
+        elif self._row is not None:
+            self._row.counts.value = self._row._text(self.n) + f" · {text}"
+
+    def close(self, ok: bool = True) -> None:
+        if self._tqdm is not None:
+            self._tqdm.close()
+        elif self._row is not None:
+            self._row.close(self.n, ok)
+
+
+@contextlib.contextmanager
+def counter(total: int | None, desc: str, unit: str = "item", scale: bool = False) -> Iterator[Counter]:
+    """``with counter(n, "oracle", "kernel") as bar: ... bar.update()``; the widget turns red on an exception."""
+    c = Counter(total, desc, unit, scale)
+    ok = False
+    try:
+        yield c
+        ok = True
+    finally:
+        c.close(ok)

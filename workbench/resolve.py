@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from workbench.errors import InputError, UsageError
+from workbench.errors import CaptureError, InputError, UsageError, WorkbenchError
 
 RECORD_SCHEMA = "workbench.captured_kernel/"
 CERTIFICATE_SCHEMA = "workbench.certificate/"
@@ -99,9 +99,16 @@ def capture_into_workspace(target: str, workspace=None, device: str = "cuda", gp
     from workbench.capture import capture, save
     from workbench.programs import resolve as resolve_program
 
-    program = resolve_program(target)
-    out = kernel_roots(workspace)[0] / folder_for(program)
-    kernels = capture(program, device=device, gpu=gpu)
+    try:
+        program = resolve_program(target)
+        out = kernel_roots(workspace)[0] / folder_for(program)
+        kernels = capture(program, device=device, gpu=gpu)
+    except WorkbenchError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the user's program raised: one line, exit 2, never a traceback
+        first = (str(exc).strip().splitlines() or [""])[0][:200]
+        raise CaptureError(f"capturing {target!r} failed: {type(exc).__name__}: {first}; check the program's "
+                           "example_inputs() (real CPU tensors) and program(*tensors)") from None
     shutil.rmtree(out, ignore_errors=True)  # a kernel that is no longer emitted must not linger
     return out, [Located(k, save(k, out)) for k in kernels]
 

@@ -67,9 +67,7 @@ def _import(args: argparse.Namespace) -> int:
 def _static(args: argparse.Namespace) -> int:
     import tempfile
 
-    from tqdm import tqdm
-
-    from workbench import contract
+    from workbench import contract, progress
     from workbench.bench import static, static_report
 
     if args.redraw:
@@ -80,7 +78,7 @@ def _static(args: argparse.Namespace) -> int:
     kernels = static.select(args.names, args.results)
     authors = None
     with tempfile.TemporaryDirectory(prefix="wb-static-") as tmp:
-        bar = lambda jobs: tqdm(jobs, desc="compile wide+narrowed", unit="kernel x arch")  # noqa: E731
+        bar = lambda jobs: progress.track(jobs, desc="compile wide+narrowed", unit="kernel x arch")  # noqa: E731
         rows, skipped = static.measure_all(kernels, arches, Path(tmp), progress=bar, xblock=args.xblock,
                                            num_warps=args.num_warps)
         if "sm_89" in arches and any(k[0] == "nested_cat_add_distinct" for k in kernels):
@@ -142,13 +140,11 @@ def _authors_rows(rows: list, work: Path, args: argparse.Namespace) -> list:
 
 
 def _pack(args: argparse.Namespace) -> int:
-    from workbench import contract
+    from workbench import contract, progress
     from workbench.bench import pack
 
-    from tqdm import tqdm
-
-    with tqdm(total=len(pack.PHASES), desc="pack", unit="phase") as bar:
-        files = pack.build(args.plan, lambda phase: (bar.set_postfix_str(phase), bar.update()))
+    with progress.counter(len(pack.PHASES), "pack", "phase") as bar:
+        files = pack.build(args.plan, lambda phase: (bar.note(phase), bar.update()))
     out = pack.write(files, args.out)
     doc = contract.document("bench.pack", 1, contract.Verdict.OK, out=str(out), files=sorted(files),
                             bytes=out.stat().st_size,

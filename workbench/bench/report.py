@@ -230,9 +230,9 @@ def report(record_path: str | Path, out_dir: str | Path = "figures", plan_path: 
             todo += [lambda: figures.sequence_times(rec, out / f"{stem}-sequence.png"),
                      lambda: figures.telemetry(rec, out / f"{stem}-telemetry.png")]
     if progress:
-        from tqdm import tqdm
+        from workbench import progress as progress_mod
 
-        todo = tqdm(todo, desc="figures", unit="figure")
+        todo = progress_mod.track(todo, desc="figures", unit="figure")
     figs = [draw() for draw in todo]
     text = "\n".join(head).rstrip() + "\n"
     md = out / f"{stem}.md"

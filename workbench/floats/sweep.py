@@ -109,12 +109,12 @@ def _run(start: int) -> tuple[list[int], list[dict[str, int]]]:
 def sweep_unary(spec: Node, fns: tuple[Node, ...], sem: Semantics, nan: str = "any", workers: int = 2,
                 progress: bool = True, desc: str = "sweep") -> list[SweepResult]:
     """Compare ``spec`` with each of ``fns`` (unary, ARG 0) on every float32 input."""
-    from tqdm import tqdm
+    from workbench import progress as progress_mod
 
     starts = list(range(0, TOTAL, TASK))
     counts = [0] * len(fns)
     mins: list[dict[str, int]] = [{} for _ in fns]
-    bar = tqdm(total=TOTAL, unit="in", unit_scale=True, desc=desc, disable=not progress, mininterval=0.5)
+    bar = progress_mod.Counter(TOTAL, desc, "in", scale=True, enabled=progress)
 
     def absorb(res):
         c, m = res
@@ -123,7 +123,7 @@ def sweep_unary(spec: Node, fns: tuple[Node, ...], sem: Semantics, nan: str = "a
             for k, v in m[i].items():
                 mins[i][k] = min(v, mins[i].get(k, v))
         bar.update(TASK)
-        bar.set_postfix_str(f"mismatches={sum(counts):,}", refresh=False)
+        bar.note(f"mismatches={sum(counts):,}")
 
     if workers <= 1:
         _init(spec, fns, sem, nan)

@@ -132,6 +132,10 @@ def _from_certificates(source: str, workspace) -> list:
             found.append((label, None, f"certified, not emitted: {exc}"))
     if not found:
         raise InstanceError(f"{source}: no kernel found to emit; `workbench show {source}` lists what resolves")
+    if len(found) == 1 and found[0][1] is None and found[0][2].startswith("certified, not emitted"):
+        # one certificate that does not fit its record (stale, edited): an input error, not a verdict
+        print(f"skip {found[0][0]}: {found[0][2]}")
+        raise InstanceError(f"{source}: {found[0][2]}")
     return found
 
 

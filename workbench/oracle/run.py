@@ -253,7 +253,7 @@ def check(targets: list[Target], seed: int = 0, jobs: int = 1, shapes: Mapping[s
           progress: bool = True) -> list[KernelResult]:
     """Run the oracle over ``targets``; ``shapes`` (by ``program/kernel``) replaces the shape search, e.g. for
     a control outside the guards. Results keep the order of ``targets``."""
-    from tqdm import tqdm
+    from workbench import progress as progress_mod
 
     prepared = [_prepare(i, t, None if shapes is None else shapes.get(t.record.key), seed)
                 for i, t in enumerate(targets)]
@@ -266,8 +266,7 @@ def check(targets: list[Target], seed: int = 0, jobs: int = 1, shapes: Mapping[s
         by_key = {p.job["key"]: p for p in planned}
         with tempfile.TemporaryFile("w+") as errs:
             procs = [_start([p.job for p in g], lines, errs) for g in groups]
-            bar = tqdm(total=len(planned), desc="oracle", unit="kernel", delay=2, disable=not progress,
-                       file=sys.stderr)
+            bar = progress_mod.Counter(len(planned), "oracle", "kernel", enabled=progress)
             try:
                 done_streams = 0
                 while done_streams < len(procs):

@@ -39,8 +39,7 @@ def _list(args) -> int:
 
 
 def _run(args) -> int:
-    from tqdm import tqdm
-
+    from workbench import progress
     from workbench.contract import exit_code
     from workbench.errors import UsageError
     from workbench.zoo import registry, report
@@ -59,14 +58,14 @@ def _run(args) -> int:
         out = workspace.subdir("zoo", args.workspace)
     config = {"device": "fake-cuda:L4" if args.device == "fake-cuda" else "cuda (fake-cuda:L4 without a GPU)",
               "smt": not args.no_smt, "models": names}
-    bar = tqdm(total=len(names), desc="zoo", unit="model")
+    bar = progress.Counter(len(names), "zoo", "model")
     counts = {"kernels": 0, "certified": 0, "failed": 0}
 
     def done(r, results):
         counts["kernels"] += len(r.kernels)
         counts["certified"] += sum(k.observable == "certified" for k in r.kernels)
         counts["failed"] += bool(r.error)
-        bar.set_postfix(counts, refresh=False)
+        bar.note(" ".join(f"{k}={v}" for k, v in counts.items()))
         bar.update(1)
         report.write(report.build({n: results[n] for n in names if n in results}, config), out)
 
@@ -78,7 +77,7 @@ def _run(args) -> int:
         counts["kernels"] += len(previous[n].kernels)
         counts["certified"] += sum(k.observable == "certified" for k in previous[n].kernels)
         counts["failed"] += bool(previous[n].error)
-    bar.set_postfix(counts, refresh=False)
+    bar.note(" ".join(f"{k}={v}" for k, v in counts.items()))
     bar.update(len(already))
     results = run_zoo(names, out, jobs=args.jobs, scheduler=args.scheduler, device=args.device,
                       smt=not args.no_smt, on_done=done)
