@@ -6,8 +6,7 @@ Allowed, each because it provably never sees file text:
 * ``ast.literal_eval(`` (reads Python literals only; never runs code);
 * the restricted parser ``workbench/symexpr.py``, whose docstring mentions ``sympify`` to say it replaces it.
 
-Sites in files other engineers are converting at the same time are listed by file in :data:`KNOWN_ELSEWHERE`
-and expected to fail (xfail) until they merge; everything else must be clean now.
+There are no known exceptions: every site in the package is a failure.
 """
 
 from __future__ import annotations
@@ -27,15 +26,8 @@ PATTERNS = {
 }
 ALLOWED_FILES = {"symexpr.py"}  # the restricted parser (its docstring names what it replaces)
 
-# Outside this branch's area (capture, lean, bench, floats), being converted in parallel; the integrator
-# removes each entry as its branch merges.
-KNOWN_ELSEWHERE = (
-    "capture/__init__.py",
-    "lean/instance.py",
-    "lean/adapter.py",
-    "bench/harness.py",
-    "floats/cuda.py",
-)
+# Every branch that had a site has merged: nothing is expected anywhere (an entry here would be a regression).
+KNOWN_ELSEWHERE: tuple[str, ...] = ()
 
 
 def _sites(path: Path) -> list[str]:
@@ -63,13 +55,6 @@ def _all_sites() -> dict[str, list[str]]:
 def test_no_eval_exec_sympify_or_pickle_in_the_package():
     found = {k: v for k, v in _all_sites().items() if k not in KNOWN_ELSEWHERE}
     assert not found, "file content may be evaluated:\n" + "\n".join(s for v in found.values() for s in v)
-
-
-@pytest.mark.parametrize("rel", KNOWN_ELSEWHERE)
-def test_known_sites_elsewhere(rel):
-    sites = _all_sites().get(rel, [])
-    if sites:
-        pytest.xfail(f"{rel} still has {len(sites)} site(s), being converted on another branch: {sites[0]}")
 
 
 def test_the_grep_finds_what_it_looks_for(tmp_path):
