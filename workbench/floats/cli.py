@@ -3,6 +3,8 @@
     workbench floats check SPEC.py KERNEL.cu [--fma on|off] [--ftz on|off] [--nan any|payload] [--json]
                                              [--lean OUT.lean] [--no-progress]
     workbench floats check --all [--corpus data/floats/corpus] [--out data/floats]
+    workbench floats check SPEC.py KERNEL.cu --level ptx [--arch sm_89] [--nvcc-flags "..."]  (floats/ptx)
+    workbench floats flags SPEC.py KERNEL.cu [--arch sm_89] [--json]                          (floats/ptx)
 
 Exit codes: 0 when the kernel is accepted (equivalent on all inputs and safe) or the table was written,
 1 when the check ran and the kernel was not accepted, 2 on bad input (printed by ``workbench.cli``).
@@ -24,6 +26,12 @@ def _onoff(flag: str, value: str) -> bool:
 
 
 def run_check(args) -> int:
+    if getattr(args, "level", "source") == "ptx":
+        from workbench.floats.ptx.cli import run_check_ptx
+
+        return run_check_ptx(args)
+    if getattr(args, "arch", None) or getattr(args, "nvcc_flags", ""):
+        raise FloatsUsageError("--arch and --nvcc-flags apply to --level ptx; add --level ptx or drop them")
     from workbench.floats.check import Target, check
     from workbench.floats.cuda import parse_kernel
     from workbench.floats.corpus import CORPUS, check_all, write_table
@@ -109,5 +117,9 @@ def register(subparsers) -> None:
     p.add_argument("--workers", type=int, default=2, help="processes for the 2**32 sweep (default 2)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--progress", action="store_true", help="progress bar even when stderr is not a terminal")
+    from workbench.floats.ptx.cli import add_check_arguments, register_flags
+
+    add_check_arguments(p)
     p.set_defaults(func=run_check)
+    register_flags(sub)
     floats.set_defaults(func=lambda args: (floats.print_help(), 1)[1])

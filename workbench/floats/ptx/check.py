@@ -119,7 +119,10 @@ def search(spec, fns, nan: str, random_cases: int = RANDOM_CASES) -> tuple[list[
 
 def check_ptx(spec, cu: str | Path, flags: Flags = Flags(), arch: str = DEFAULT_ARCH, nan: str = "any", *,
               workers: int = 2, progress: bool = True, exhaustive: bool = True, random_cases: int = RANDOM_CASES,
-              count_mismatches: bool = True, extraction: Extraction | None = None) -> PtxVerdict:
+              count_mismatches: bool = True, extraction: Extraction | None = None,
+              sweeps: dict | None = None) -> PtxVerdict:
+    """``sweeps`` caches exhaustive results by ``(spec expr, element function, nan)`` across calls (flag sets
+    that emit the same function are swept once)."""
     if nan not in ("any", "payload"):
         raise FloatsUsageError(f"NaN policy {nan!r} is not any or payload; use --nan any or --nan payload")
     x = extraction or extract(cu, flags, arch)
@@ -141,8 +144,13 @@ def check_ptx(spec, cu: str | Path, flags: Flags = Flags(), arch: str = DEFAULT_
     witnesses, cases = search(spec, fns, nan, random_cases)
     mismatches, done = None, False
     if spec.arity == 1 and exhaustive and (count_mismatches or not witnesses):
-        results = sweep_ptx(spec.expr, fns, nan, workers=workers, progress=progress,
-                            desc=f"{x.kernel.name} ptx {flags.label}")
+        cache = sweeps if sweeps is not None else {}
+        missing = tuple(dict.fromkeys(f for f in fns if (spec.expr, f, nan) not in cache))
+        if missing:
+            for f, r in zip(missing, sweep_ptx(spec.expr, missing, nan, workers=workers, progress=progress,
+                                               desc=f"{x.kernel.name} ptx {flags.label}")):
+                cache[(spec.expr, f, nan)] = r
+        results = [cache[(spec.expr, f, nan)] for f in fns]
         mismatches, done, cases = sum(r.mismatches for r in results), True, 1 << 32
         seen = {w.inputs for w in witnesses}
         for fi, r in enumerate(results):

@@ -97,7 +97,9 @@ def decode(mnemonic: str, line: int) -> Op:
     for m in mods:
         if m in TYPES:
             continue
-        if m in ROUNDINGS:
+        if name == "setp" and m in CMP and not f.get("cmp"):
+            f["cmp"] = m
+        elif m in ROUNDINGS:
             f["rnd"] = ROUNDINGS[m]
         elif m in INT_ROUNDINGS:
             f["rnd"], f["int_rnd"] = INT_ROUNDINGS[m], True
@@ -111,8 +113,6 @@ def decode(mnemonic: str, line: int) -> Op:
             f["approx"] = m
         elif m in ("lo", "hi", "wide"):
             f["part"] = m
-        elif name == "setp" and m in CMP and not f.get("cmp"):
-            f["cmp"] = m
         elif name == "setp" and m in ("and", "or", "xor"):
             f["bool_op"] = m
         elif m in ("uni", "global", "nc", "param", "to", "v2", "v4", "ca", "cg", "cs", "lu", "cv", "wb", "wt"):
@@ -295,7 +295,8 @@ def _cvt(op: Op, a, canonical: bool):
                     r = x.astype(FLOAT[dw])
             return _finish(Op("cvt", dst, ftz=op.ftz, sat=op.sat), r, canonical)
         # float -> integer: round to integral, saturate to the destination range, NaN -> 0
-        r = round_integral(x.astype(np.float64), mode)
+        with np.errstate(invalid="ignore"):
+            r = round_integral(x.astype(np.float64), mode)
         lo, hi = (-(2.0 ** (dw - 1)), 2.0 ** (dw - 1) - 1) if dst.startswith("s") else (0.0, 2.0**dw - 1)
         r = np.where(np.isnan(r), 0.0, np.clip(r, lo, hi))
         if dw == 64:  # 2**63 - 1 and 2**64 - 1 are not doubles: clip maps them to 2**63 / 2**64
