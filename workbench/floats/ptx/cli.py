@@ -78,8 +78,8 @@ def run_flags(args) -> int:
         raise FloatsUsageError("give SPEC.py and KERNEL.cu (e.g. `workbench floats flags data/floats/corpus/"
                                "scale_shift/spec.py data/floats/corpus/scale_shift/mul_add.cu`), or --all")
     rows = flags_table(args.spec, args.kernel, arch, args.nan, workers=args.workers, progress=progress)
-    doc = document("floats", 1, Verdict.OK, level="ptx", arch=arch, kind="flags", spec=str(args.spec),
-                   kernel=str(args.kernel), nan=args.nan, rows=rows,
+    doc = document("floats", 1, Verdict.OK, level="ptx", arch=arch, command="flags", spec=str(args.spec),
+                   kernel=str(args.kernel), nan=args.nan, rows=rows, flags=[r["flags"] for r in rows],
                    worst=overall(r["verdict"] for r in rows).value)
     if args.json:
         emit(doc)

@@ -44,6 +44,7 @@ def gate(x: Extraction) -> Safety:
             idx = off // 4
             oob = m & ((off < 0) | (idx >= lanes.n))
             if oob.any():
+                failing.update(int(v) for v in np.unique(lanes.n[oob]))
                 i = int(np.flatnonzero(oob)[0])
                 note("out of bounds", i, a.array, int(idx[i]), a.line, a.kind)
             if a.kind == "store":
@@ -51,6 +52,7 @@ def gate(x: Extraction) -> Safety:
         off0 = np.broadcast_to(a.offset, m.shape)
         mis = m & (off0 % (a.width * a.count) != 0)
         if mis.any():
+            failing.update(int(v) for v in np.unique(lanes.n[mis]))
             i = int(np.flatnonzero(mis)[0])
             note("misaligned", i, a.array, int(off0[i] // 4), a.line, a.kind)
     if written and x.output >= 0:
@@ -60,13 +62,12 @@ def gate(x: Extraction) -> Safety:
         order = np.lexsort((thread, elem, launch))
         launch, elem, thread = launch[order], elem[order], thread[order]
         dup = (launch[1:] == launch[:-1]) & (elem[1:] == elem[:-1]) & (thread[1:] != thread[:-1])
-        for j in np.flatnonzero(dup)[:1]:
+        hits = np.flatnonzero(dup)
+        failing.update(x.launches[int(li)].n for li in np.unique(launch[hits + 1]))
+        for j in hits[:1]:
             n = x.launches[int(launch[j + 1])].n
-            i = int(np.flatnonzero((lanes.launch == launch[j + 1]) & (lanes.thread == thread[j + 1]))[0])
-            failing.add(n)
-            found.setdefault("overlap", Finding("overlap", n, int(thread[j + 1]), x.names[x.output], int(elem[j]),
-                                                0, int(thread[j])))
-            _ = i
+            found["overlap"] = Finding("overlap", n, int(thread[j + 1]), x.names[x.output], int(elem[j]), 0,
+                                       int(thread[j]))
         for li, l in enumerate(x.launches):
             got = np.unique(elem[(launch == li) & (elem >= 0) & (elem < l.n)])
             if got.size < l.n:

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.floats.evaluate import fma_f32
 from workbench.floats.ptx.parse import PtxUnsupportedError
 from workbench.floats.ptx.rounding import Rnd, add32, div32, fma32, from_int32, mul32, round32, round_integral, sqrt32
 
@@ -197,7 +198,12 @@ def _float_arith(op: Op, args, canonical: bool):
             case "mul":
                 r = mul32(xs[0], xs[1], mode) if ty == "f32" else xs[0] * xs[1]
             case "fma" | "mad":
-                r = fma32(xs[0], xs[1], xs[2], mode) if ty == "f32" else _fma64_rn(*xs)
+                if ty == "f64":
+                    r = _fma64_rn(*xs)
+                elif mode is Rnd.RN:  # the source level's exact RN fma (double + round-to-odd repair): faster
+                    r = fma_f32(xs[0], xs[1], xs[2])
+                else:
+                    r = fma32(xs[0], xs[1], xs[2], mode)
             case "div":
                 r = div32(xs[0], xs[1], mode) if ty == "f32" else xs[0] / xs[1]
             case "rcp":
