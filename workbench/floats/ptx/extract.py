@@ -8,8 +8,9 @@ parameter order) are the kernel's element functions at the PTX level. The launch
 file's ``// launch: grid = ..., block = ...`` comment (default ``(n + 255) / 256`` blocks of 256), read with
 the restricted expression parser, never evaluated as code.
 
-Limits: stores under a data-dependent branch are refused (nvcc emitted ``selp`` for every corpus kernel);
-a thread storing one element twice is checked store by store.
+Stores on data-dependent paths (a branch on a loaded value: paths never re-merge) are combined into one
+``selp`` chain over the path conditions when the paths cover every input; otherwise refused by name.
+Limits: a thread storing one element twice on a path without conditions is checked store by store.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from workbench.errors import InputError
 from workbench.floats.ptx.execute import Access, Expr, Lanes, Launch, Sym, run
 from workbench.floats.ptx.nvcc import DEFAULT_ARCH, Flags, compile_ptx
 from workbench.floats.ptx.parse import PtxKernel, PtxUnsupportedError, parse_ptx
+from workbench.floats.ptx.semantics import Op
 from workbench.symexpr import parse_expr
 
 SIZES = tuple(range(1, 65)) + (127, 128, 129, 255, 256, 257, 1023, 1024, 1025)
@@ -122,12 +124,10 @@ def extract(cu: str | Path, flags: Flags = Flags(), arch: str = DEFAULT_ARCH, pt
     pos = {j: i for i, j in enumerate(inputs)}
     memo: dict = {}
     fns: dict[Expr, list[int]] = {}
+    groups: dict[tuple[bytes, bytes, int], list[tuple[Access, int]]] = {}
     for a in accesses:
         if a.kind != "store":
             continue
-        if a.conds:
-            raise PtxUnsupportedError(f"PTX line {a.line} of {k.name}: a store under a data-dependent branch is "
-                                      "not modelled by the PTX level")
         for c, v in enumerate(a.values):
             idx = (a.offset + 4 * c) // 4
             if isinstance(v, Sym):
@@ -140,13 +140,69 @@ def extract(cu: str | Path, flags: Flags = Flags(), arch: str = DEFAULT_ARCH, pt
                             problem=(f"PTX line {a.line}: thread {int(lanes.thread[i])} stores {names[out]}"
                                      f"[{int(idx[i])}] from {names[arr]}[{int(np.broadcast_to(lidx, idx.shape)[i])}]"
                                      f" when n = {int(lanes.n[i])}: not elementwise"))
-                e = _rename(v.expr, pos, memo)
             else:
                 live = np.broadcast_to(np.asarray(v), a.mask.shape)[a.mask]
                 if not (live == live[0]).all():
                     return Extraction(inputs=inputs, output=out, functions=(), sites=(), **common,
                                       problem=f"PTX line {a.line}: the stored constant depends on the thread")
-                e = Expr("const", "f32", int(live[0]))
-            fns.setdefault(e, []).append(a.line)
+            if a.conds:  # stores on data-dependent paths: combined below, per (lanes, element) group
+                key = (a.mask.tobytes(), np.broadcast_to(idx, a.mask.shape)[a.mask].tobytes(), 0)
+                groups.setdefault(key, []).append((a, c))
+                continue
+            fns.setdefault(_value(v, pos, memo, a.mask), []).append(a.line)
+    for events in groups.values():
+        f = _combine(events, pos, memo, k.name)
+        fns.setdefault(f, []).extend(a.line for a, _ in events)
     return Extraction(inputs=inputs, output=out, functions=tuple(fns), problem="",
                       sites=tuple(", ".join(str(x) for x in sorted(set(v))) for v in fns.values()), **common)
+
+
+def _value(v, pos: dict, memo: dict, mask: np.ndarray) -> Expr:
+    if isinstance(v, Sym):
+        return _rename(v.expr, pos, memo)
+    return Expr("const", "f32", int(np.broadcast_to(np.asarray(v), mask.shape)[mask][0]))
+
+
+def _complete(conds: list[tuple[Expr, ...]]) -> bool:
+    """Do these path conditions cover every input? They do when they are the leaves of the fork tree: all
+    empty, or all split on one first condition c / not c, each side complete on the rest."""
+    if conds == [()]:
+        return True
+    if not conds or any(not c for c in conds):
+        return False
+    first = conds[0][0]
+    base = first.args[0] if first.kind == "op" and first.op.name == "not" else first
+
+    def side(c: Expr) -> int:
+        if c is base or c == base:
+            return 1
+        if c.kind == "op" and c.op.name == "not" and (c.args[0] is base or c.args[0] == base):
+            return 0
+        return -1
+
+    sides = [side(c[0]) for c in conds]
+    if -1 in sides:
+        return False
+    return (_complete([c[1:] for c, s in zip(conds, sides) if s == 1])
+            and _complete([c[1:] for c, s in zip(conds, sides) if s == 0]))
+
+
+def _combine(events: list[tuple[Access, int]], pos: dict, memo: dict, kernel: str) -> Expr:
+    """One element function from the stores of complementary data-dependent paths:
+    selp(c1, v1, selp(c2, v2, ...)) with the last path's value unconditional (the paths cover every input)."""
+    last: dict[tuple, tuple[Access, int]] = {}
+    for a, c in events:  # a path that stores one element twice: the later store wins
+        last[tuple(id(x) for x in a.conds)] = (a, c)
+    chosen = list(last.values())
+    if not _complete([a.conds for a, _ in chosen]):
+        raise PtxUnsupportedError(f"{kernel}: PTX line(s) {sorted({a.line for a, _ in chosen})} store an element "
+                                  "on some data-dependent paths only; the PTX level needs every path to store it")
+    f = _value(chosen[-1][0].values[chosen[-1][1]], pos, memo, chosen[-1][0].mask)
+    for a, c in reversed(chosen[:-1]):
+        cond = _rename(a.conds[0], pos, memo)
+        for extra in a.conds[1:]:
+            cond = Expr("op", "pred", op=Op("and", "pred"), args=(cond, _rename(extra, pos, memo)), text="and.pred",
+                        line=a.line)
+        f = Expr("op", "f32", op=Op("selp", "f32"), args=(_value(a.values[c], pos, memo, a.mask), f, cond),
+                 text="selp.f32", line=a.line)
+    return f

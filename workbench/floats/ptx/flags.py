@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from workbench.floats.errors import FloatsUnsupportedError
 from workbench.floats.ptx.nvcc import FLAG_SETS, nvcc_version
+from workbench.floats.ptx.parse import PtxUnsupportedError
 
 
 def row(label: str, v) -> dict:
@@ -34,8 +36,14 @@ def flags_table(spec_path, kernel_path, arch: str, nan: str = "any", *, workers:
     sweeps = {} if sweeps is None else sweeps
     rows = []
     for label, flags in FLAG_SETS:
-        v = check_ptx(spec, kernel_path, flags, arch, nan, workers=workers, progress=progress, sweeps=sweeps,
-                      exhaustive=exhaustive, count_mismatches=count_mismatches)
+        try:
+            v = check_ptx(spec, kernel_path, flags, arch, nan, workers=workers, progress=progress, sweeps=sweeps,
+                          exhaustive=exhaustive, count_mismatches=count_mismatches)
+        except (PtxUnsupportedError, FloatsUnsupportedError) as e:  # refused by name: a row, not a crash
+            rows.append({"flags": label, "argv": list(flags.argv), "status": "refused", "verdict": "refused",
+                         "mismatches": None, "exhaustive": False, "cases": 0, "safe": True, "witness": None,
+                         "undecided": [], "summary": f"refused: {e}"})
+            continue
         rows.append(row(label, v))
     return rows
 
@@ -51,6 +59,8 @@ def cell(r: dict) -> str:
             text = f"differs at {', '.join(w['inputs'])}: {w['kernel']} vs {w['spec']}{count}"
         case "undecided":
             text = "undecided: " + ", ".join(u.split(" (")[0] for u in r["undecided"])
+        case "refused":
+            text = r["summary"]
         case _:
             text = r["status"]
     return text if r["safe"] else text + " (unsafe)"
