@@ -40,7 +40,7 @@ TEST_KERNELS = {
     "fmul_rn": "    if (i < n) out[i] = __fmul_rn(x[i], 0.1f) + 0.5f;\n",
     "sub_mul": "    if (i < n) out[i] = 0.5f - x[i] * 0.1f;\n",
     "fminf_fmaxf": "    if (i < n) out[i] = fminf(fmaxf(x[i], -1.0f), 1.0f);\n",
-    "macro": "#define RELU(v) ((v) > 0.0f ? (v) : 0.0f)\n    if (i < n) out[i] = RELU(x[i]);\n",
+    "macro": "    if (i < n) out[i] = RELU(x[i]);\n",
     "double_literal": "    if (i < n) { float v = x[i]; out[i] = v > 0.0f ? v : v * 0.01; }\n",
     "division": "    if (i < n) { float v = x[i]; out[i] = v / (1.0f + fabsf(v)); }\n",
 }
@@ -75,13 +75,18 @@ def test_source_model_matches_the_ptx_for_every_corpus_kernel(path):
         assert c.agree, f"{path} {label}: {c.disagreement}"
 
 
-@pytest.mark.parametrize("name", [pytest.param(
-    n, marks=pytest.mark.xfail(strict=True, reason="source-level model bug found by this oracle: it contracts "
-                               "x*0.1f into __fadd_rn's fma, nvcc emits mul.f32 + add.rn.f32 (never fused)"))
-    if n == "fadd_rn" else n for n in sorted(TEST_KERNELS)])
+# Disagreements this oracle found in the source level (reported to its owner; xfail until fixed there).
+SOURCE_BUGS = {
+    "fadd_rn": "source model contracts x*0.1f into __fadd_rn's operand (an fma); nvcc emits mul.f32 + add.rn.f32",
+    "macro": "source frontend raises ValueError (Fraction of macro text) on a function-like macro",
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=SOURCE_BUGS[n]))
+                                  if n in SOURCE_BUGS else n for n in sorted(TEST_KERNELS)])
 def test_source_model_matches_the_ptx_for_the_source_tests_kernels(tmp_path, name):
     p = tmp_path / f"{name}.cu"
-    p.write_text(HEAD + TEST_KERNELS[name] + "}\n")
+    p.write_text("#define RELU(v) ((v) > 0.0f ? (v) : 0.0f)\n" + HEAD + TEST_KERNELS[name] + "}\n")
     for label, flags, target in SOURCE_TARGETS[:2]:
         c = compare(p, label, flags, target)
         assert c.agree and not c.skipped, f"{name} {label}: {c.disagreement or c.skipped}"
@@ -97,13 +102,14 @@ def test_a_wrong_source_model_is_caught_naming_instruction_and_input(tmp_path):
 
 
 def test_check_cli_ptx_level_json_and_exit_codes(capsys):
-    rc = main(["floats", "check", str(CORPUS / "relu/spec.py"), str(CORPUS / "relu/ternary.cu"), "--level", "ptx",
-               "--nvcc-flags", "--fmad=false", "--json", "--no-progress", "--workers", "1"])
+    rc = main(["floats", "check", str(CORPUS / "add/spec.py"), str(CORPUS / "add/plus.cu"), "--level", "ptx",
+               "--nvcc-flags=--fmad=false --ftz=true", "--json", "--no-progress"])
     doc = json.loads(capsys.readouterr().out)
     assert rc == 1 and doc["verdict"] == "not-equivalent" and doc["level"] == "ptx"
-    assert doc["flags"] == ["--fmad=false"] and doc["arch"] == "sm_89" and doc["mismatches"] == 16_777_215
-    rc = main(["floats", "check", str(CORPUS / "relu/spec.py"), str(CORPUS / "relu/ternary.cu"), "--nvcc-flags",
-               "-O3", "--level", "ptx"])
+    assert doc["flags"] == ["--fmad=false", "--ftz=true"] and doc["arch"] == "sm_89"
+    assert doc["witnesses"][0]["inputs"] == ["0x00000000", "0x00000001"]
+    rc = main(["floats", "check", str(CORPUS / "relu/spec.py"), str(CORPUS / "relu/ternary.cu"),
+               "--nvcc-flags=-O3", "--level", "ptx"])
     assert rc == 2 and "'-O3' is not accepted" in capsys.readouterr().err
     rc = main(["floats", "check", str(CORPUS / "relu/spec.py"), str(CORPUS / "relu/ternary.cu"), "--arch", "sm_90"])
     assert rc == 2 and "apply to --level ptx" in capsys.readouterr().err
