@@ -155,15 +155,16 @@ def _finish(op: Op, x, canonical: bool):
     """Result handling shared by arithmetic: NaN -> canonical NaN, .sat, .ftz on the result."""
     bits = _b(x, op.ty)
     isnan = np.isnan(x)
+    anynan = bool(isnan.any())
     if op.ty == "f32":
-        if canonical:
+        if canonical and anynan:
             bits = np.where(isnan, CANONICAL_NAN32, bits)
         if op.sat:  # clamp to [0, 1]; NaN and -0.0 give +0.0
             v = np.asarray(x, np.float32)
             bits = np.where(isnan | (v <= 0), np.uint32(0), np.where(v > 1, np.uint32(0x3F800000), bits))
         if op.ftz:
             bits = flush(bits, "f32")
-    elif canonical:
+    elif canonical and anynan:
         bits = np.where(isnan, CANONICAL_NAN64, bits)
     return bits
 
@@ -221,18 +222,19 @@ def _minmax(op: Op, a, b):
     if op.ftz:
         a, b = flush(a, ty), flush(b, ty)
     x, y = _f(a, ty), _f(b, ty)
-    nx, ny = np.isnan(x), np.isnan(y)
-    sign = DTYPE[TYPES[ty]](1 << (TYPES[ty] - 1))
     bx, by = np.asarray(a), np.asarray(b)
-    if op.name == "min":  # -0.0 < +0.0: on equal values prefer the operand with the sign bit set
-        pick_x = (x < y) | ((x == y) & ((bx & sign) != 0))
-    else:
-        pick_x = (x > y) | ((x == y) & ((bx & sign) == 0))
-    r = np.where(pick_x, bx, by)
-    r = np.where(nx & ~ny, by, np.where(ny & ~nx, bx, r))
-    nan_bits = CANONICAL_NAN32 if ty == "f32" else CANONICAL_NAN64
-    both = (nx | ny) if op.nan else (nx & ny)
-    return np.where(both, nan_bits, r)
+    with np.errstate(invalid="ignore"):
+        # fmax/fmin: one NaN operand -> the other operand (IEEE 754-2019 maximumNumber/minimumNumber)
+        r = np.asarray((np.fmax if op.name == "max" else np.fmin)(x, y)).view(bx.dtype)
+        eq = x == y  # equal values have equal bits except +0/-0: max keeps +0 (AND of bits), min -0 (OR)
+        if np.any(eq & (x == 0)):
+            r = np.where(eq, bx & by if op.name == "max" else bx | by, r)
+        nan_bits = CANONICAL_NAN32 if ty == "f32" else CANONICAL_NAN64
+        nx, ny = np.isnan(x), np.isnan(y)
+        if np.any(nx) or np.any(ny):  # fmax/fmin may return a signalling NaN quieted: pick the operand itself
+            r = np.where(nx & ~ny, by, np.where(ny & ~nx, bx, r))
+            r = np.where((nx | ny) if op.nan else (nx & ny), nan_bits, r)
+    return r
 
 
 def _setp(op: Op, a, b):
@@ -241,13 +243,15 @@ def _setp(op: Op, a, b):
         if op.ftz:
             a, b = flush(a, ty), flush(b, ty)
         x, y = _f(a, ty), _f(b, ty)
-        un = np.isnan(x) | np.isnan(y)
         base = c[:-1] if c.endswith("u") else c
-        match base:
+        if base in ("num", "nan"):
+            un = np.isnan(x) | np.isnan(y)
+            return ~un if base == "num" else un
+        match base:  # numpy's comparisons are IEEE's: false with a NaN operand, except != (true)
             case "eq":
                 r = x == y
             case "ne":
-                r = (x != y) & ~un
+                r = x != y
             case "lt":
                 r = x < y
             case "le":
@@ -256,13 +260,11 @@ def _setp(op: Op, a, b):
                 r = x > y
             case "ge":
                 r = x >= y
-            case "num":
-                return ~un
-            case "nan":
-                return un
             case _:
                 raise PtxUnsupportedError(f"setp.{c}.{ty} is not a float comparison")
-        return r | un if c.endswith("u") else r & ~un
+        if c.endswith("u"):  # unordered: also true when an operand is NaN
+            return r | np.isnan(x) | np.isnan(y) if base != "ne" else r
+        return r & ~(np.isnan(x) | np.isnan(y)) if base == "ne" else r
     w = TYPES[ty]
     x, y = np.asarray(a), np.asarray(b)
     if ty.startswith("s"):
