@@ -71,7 +71,8 @@ def run_flags(args) -> int:
     if args.all:
         if args.spec or args.kernel:
             raise FloatsUsageError("--all runs the whole corpus; drop SPEC.py and KERNEL.cu, or drop --all")
-        paths = run_corpus(Path(args.corpus or "data/floats/corpus"), Path(args.out), arch, args.workers, progress)
+        paths = run_corpus(Path(args.corpus or "data/floats/corpus"), Path(args.out), arch, args.workers, progress,
+                           count_mismatches=args.count_all, exhaustive=not args.quick)
         print(f"wrote {paths[0]} and {paths[1]}")
         return 0
     if not args.spec or not args.kernel:
@@ -106,6 +107,8 @@ def register_flags(sub) -> None:
     p.add_argument("--all", action="store_true", help="developer: every corpus kernel; writes flags.json/flags.md")
     p.add_argument("--corpus", help="corpus folder for --all (default data/floats/corpus)")
     p.add_argument("--out", default="data/floats", help="where --all writes flags.json and flags.md")
+    p.add_argument("--quick", action="store_true", help="--all: case split only, no 2**32 sweeps")
+    p.add_argument("--count-all", action="store_true", help="--all: also sweep refuted unary kernels for counts")
     p.add_argument("--workers", type=int, default=2, help="processes for the 2**32 sweep (default 2)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--progress", action="store_true", help="progress bar even when stderr is not a terminal")
