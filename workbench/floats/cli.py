@@ -3,7 +3,7 @@
     workbench floats check SPEC.py KERNEL.cu [--fma on|off] [--ftz on|off] [--nan any|payload] [--json]
                                              [--lean OUT.lean] [--no-progress]
     workbench floats check --all [--corpus data/floats/corpus] [--out data/floats]
-    workbench floats check SPEC.py KERNEL.cu --level ptx [--arch sm_89] [--nvcc-flags "..."]  (floats/ptx)
+    workbench floats check SPEC.py KERNEL.cu --level ptx [--arch sm_89] [--nvcc-flags="..."]  (floats/ptx)
     workbench floats flags SPEC.py KERNEL.cu [--arch sm_89] [--json]                          (floats/ptx)
 
 Exit codes: 0 when the kernel is accepted (equivalent on all inputs and safe) or the table was written,

@@ -1,6 +1,6 @@
 """``workbench floats check --level ptx`` and ``workbench floats flags`` (stage: floats/ptx).
 
-    workbench floats check SPEC.py KERNEL.cu --level ptx [--arch sm_89] [--nvcc-flags "--fmad=false"] [--json]
+    workbench floats check SPEC.py KERNEL.cu --level ptx [--arch sm_89] [--nvcc-flags="--fmad=false"] [--json]
     workbench floats flags SPEC.py KERNEL.cu [--arch sm_89] [--json]
     workbench floats flags --all [--corpus data/floats/corpus] [--out data/floats]   (developer: the table)
 
