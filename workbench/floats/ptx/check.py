@@ -32,6 +32,7 @@ from workbench.floats.ptx.evaluate import evaluate_many, implementation_defined,
 from workbench.floats.ptx.extract import Extraction, extract
 from workbench.floats.ptx.gate import gate
 from workbench.floats.ptx.nvcc import DEFAULT_ARCH, Flags, nvcc_version
+from workbench.floats.ptx.parse import demangle
 from workbench.floats.ptx.sweep import sweep_ptx
 from workbench.floats.reference import f32_bits
 from workbench.floats.sweep import same, signed_class
@@ -127,7 +128,7 @@ def check_ptx(spec, cu: str | Path, flags: Flags = Flags(), arch: str = DEFAULT_
         raise FloatsUsageError(f"NaN policy {nan!r} is not any or payload; use --nan any or --nan payload")
     x = extraction or extract(cu, flags, arch)
     safety = gate(x)
-    common = dict(spec=spec.name, kernel=x.kernel.name, arch=arch, flags=flags, nan=nan, safety=safety)
+    common = dict(spec=spec.name, kernel=demangle(x.kernel.name), arch=arch, flags=flags, nan=nan, safety=safety)
     if not x.elementwise:
         return PtxVerdict(status="not elementwise", summary=f"not elementwise: {x.problem}", **common)
     if len(x.inputs) != spec.arity:
@@ -148,7 +149,7 @@ def check_ptx(spec, cu: str | Path, flags: Flags = Flags(), arch: str = DEFAULT_
         missing = tuple(dict.fromkeys(f for f in fns if (spec.expr, f, nan) not in cache))
         if missing:
             for f, r in zip(missing, sweep_ptx(spec.expr, missing, nan, workers=workers, progress=progress,
-                                               desc=f"{x.kernel.name} ptx {flags.label}")):
+                                               desc=f"{demangle(x.kernel.name)} ptx {flags.label}")):
                 cache[(spec.expr, f, nan)] = r
         results = [cache[(spec.expr, f, nan)] for f in fns]
         mismatches, done, cases = sum(r.mismatches for r in results), True, 1 << 32

@@ -170,7 +170,7 @@ def parse_ptx(text: str, name: str | None = None) -> PtxKernel:
             raise PtxParseError(f"the PTX holds several kernels ({names}); name one")
         m = entries[0]
     else:
-        found = [m for m in entries if m.group(1) == name or _demangled(m.group(1)) == name]
+        found = [m for m in entries if m.group(1) == name or demangle(m.group(1)) == name]
         if not found:
             raise PtxParseError(f"no kernel {name!r} in the PTX (has {', '.join(m.group(1) for m in entries)})")
         m = found[0]
@@ -192,7 +192,8 @@ def parse_ptx(text: str, name: str | None = None) -> PtxKernel:
     return PtxKernel(m.group(1), params, *_body(body_text, base_line, m.group(1)), target=target.group(1) if target else "")
 
 
-def _demangled(mangled: str) -> str:
+def demangle(mangled: str) -> str:
+    """`_Z14mul_add_kernelPKfS0_S0_Pfi` -> `mul_add_kernel` (the Itanium prefix only; other names unchanged)."""
     m = re.fullmatch(r"_Z(\d+)(\w+)", mangled)
     return m.group(2)[: int(m.group(1))] if m else mangled
 
