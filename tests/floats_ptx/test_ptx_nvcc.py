@@ -47,6 +47,18 @@ TEST_KERNELS = {
 HEAD = "__global__ void k(const float* x, float* out, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _compile_each_file_once():
+    """Both tests below compile the same corpus files with the same flags: compile each once per module."""
+    import workbench.floats.ptx.extract as ex
+
+    real = ex.compile_ptx
+    cached = lru_cache(maxsize=None)(lambda cu, flags, arch: real(cu, flags, arch))
+    ex.compile_ptx = lambda cu, flags=Flags(), arch="sm_89": cached(Path(cu).resolve(), flags, arch)
+    yield
+    ex.compile_ptx = real
+
+
 @lru_cache(maxsize=None)
 def spec(prog: str):
     return capture_spec(CORPUS / prog / "spec.py")
