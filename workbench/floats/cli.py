@@ -3,6 +3,8 @@
     workbench floats check SPEC.py KERNEL.cu [--spec-device cuda|cpu] [--fma on|off] [--ftz on|off]
                                              [--nan any|payload] [--json] [--lean OUT.lean] [--no-progress]
     workbench floats check --all [--corpus DIR] [--out DIR] [--no-sweep]   (default out: the workspace's floats/)
+    workbench floats check SPEC.py KERNEL.cu --level ptx [--arch sm_89] [--nvcc-flags="..."]  (floats/ptx)
+    workbench floats flags SPEC.py KERNEL.cu [--arch sm_89] [--json]                          (floats/ptx)
 
 ``--json`` prints ``workbench.floats/2``: the one verdict (safety first) plus the semantic result, the CUDA
 function under ``cuda_function``, the spec device, witnesses and the safety findings. Exit codes: 0 when the
@@ -38,6 +40,12 @@ def _paths(spec: str, kernel: str) -> None:
 
 
 def run_check(args) -> int:
+    if getattr(args, "level", "source") == "ptx":
+        from workbench.floats.ptx.cli import run_check_ptx
+
+        return run_check_ptx(args)
+    if getattr(args, "arch", None) or getattr(args, "nvcc_flags", ""):
+        raise FloatsUsageError("--arch and --nvcc-flags apply to --level ptx; add --level ptx or drop them")
     from workbench.floats.check import Target, check_files
     from workbench.floats.corpus import CORPUS, check_all, write_table
 
@@ -135,5 +143,9 @@ def register(subparsers) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--progress", action="store_true", help="progress bar even when stderr is not a terminal")
     workspace.add_argument(p)
+    from workbench.floats.ptx.cli import add_check_arguments, register_flags
+
+    add_check_arguments(p)
     p.set_defaults(func=run_check)
+    register_flags(sub)
     floats.set_defaults(func=lambda args: (floats.print_help(), 1)[1])

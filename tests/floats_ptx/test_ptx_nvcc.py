@@ -1,0 +1,138 @@
+"""Tests that compile with nvcc (skipped, with the reason shown, where nvcc is not installed): the held-out
+style cases decide the same at both levels, and the cross-validation of the source level's model against
+the PTX nvcc emits, for every corpus kernel and the kernels of the source-level tests."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from workbench.cli import main
+from workbench.errors import WorkbenchError
+from workbench.floats.check import Target, check
+from workbench.floats.cuda import parse_kernel
+from workbench.floats.ptx.check import check_ptx
+from workbench.floats.ptx.nvcc import Flags, find_nvcc
+from workbench.floats.ptx.xval import SOURCE_TARGETS, compare
+from workbench.floats.spec import capture_spec
+
+try:
+    find_nvcc()
+    NVCC = ""
+except WorkbenchError as e:
+    NVCC = str(e)
+pytestmark = pytest.mark.skipif(bool(NVCC), reason=f"needs nvcc: {NVCC}")
+
+CORPUS = Path("data/floats/corpus")
+KERNELS = sorted(CORPUS.glob("*/*.cu"))
+# the held-out style cases of issue 17: abs, hardtanh, ReLU, scale-shift with fma on/off, float4 safety
+HELD_OUT = [("abs", "fabsf"), ("abs", "ternary"), ("hardtanh", "minmax"), ("hardtanh", "ternary"), ("relu", "ternary"),
+            ("relu", "fmaxf"), ("scale_shift", "mul_add"), ("scale_shift", "fmul_rn"), ("relu", "vec4_overrun"),
+            ("relu", "vec4_overlap"), ("relu", "vec4_tail")]
+# kernels of the source-level tests (tests/floats), written out here
+TEST_KERNELS = {
+    "planted": "    if (i < n) {\n        float v = x[i];\n        out[i] = (v * 3.0f == 4.5f || v * 3.0f == -4.5f) ? 7.0f"
+               " : (v < 0.0f ? 0.0f : v);\n    }\n",
+    "fadd_rn": "    if (i < n) out[i] = __fadd_rn(x[i] * 0.1f, 0.5f);\n",
+    "fmul_rn": "    if (i < n) out[i] = __fmul_rn(x[i], 0.1f) + 0.5f;\n",
+    "sub_mul": "    if (i < n) out[i] = 0.5f - x[i] * 0.1f;\n",
+    "fminf_fmaxf": "    if (i < n) out[i] = fminf(fmaxf(x[i], -1.0f), 1.0f);\n",
+    "macro": "    if (i < n) out[i] = RELU(x[i]);\n",
+    "double_literal": "    if (i < n) { float v = x[i]; out[i] = v > 0.0f ? v : v * 0.01; }\n",
+    "division": "    if (i < n) { float v = x[i]; out[i] = v / (1.0f + fabsf(v)); }\n",
+}
+HEAD = "__global__ void k(const float* x, float* out, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _compile_each_file_once():
+    """Both tests below compile the same corpus files with the same flags: compile each once per module."""
+    import workbench.floats.ptx.extract as ex
+
+    real = ex.compile_ptx
+    cached = lru_cache(maxsize=None)(lambda cu, flags, arch: real(cu, flags, arch))
+    ex.compile_ptx = lambda cu, flags=Flags(), arch="sm_89": cached(Path(cu).resolve(), flags, arch)
+    yield
+    ex.compile_ptx = real
+
+
+@lru_cache(maxsize=None)
+def spec(prog: str):
+    return capture_spec(CORPUS / prog / "spec.py")
+
+
+@pytest.mark.parametrize(("prog", "kernel", "fma"), [(p, k, True) for p, k in HELD_OUT] +
+                         [("scale_shift", "mul_add", False), ("scale_shift", "fmul_rn", False)], ids=lambda x: str(x))
+def test_held_out_cases_decide_the_same_at_both_levels(prog, kernel, fma):
+    path = CORPUS / prog / f"{kernel}.cu"
+    src = check(spec(prog), parse_kernel(path), Target(fma=fma), exhaustive=False, progress=False,
+                random_cases=1 << 12)
+    ptx = check_ptx(spec(prog), path, Flags(fmad=fma), exhaustive=False, progress=False, random_cases=1 << 12)
+    assert (ptx.status, ptx.safety.safe) == (src.status, src.safety.safe), (ptx.summary, src.summary)
+    assert sorted(f.kind for f in ptx.safety.findings) == sorted(f.kind for f in src.safety.findings)
+    if src.witnesses:  # the source level's first witness separates the PTX from the spec too
+        assert src.witnesses[0].inputs in {w.inputs for w in ptx.witnesses} or ptx.witnesses
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", KERNELS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_source_model_matches_the_ptx_for_every_corpus_kernel(path):
+    targets = SOURCE_TARGETS if path.parent.name in ("scale_shift", "mul_add", "hardsigmoid", "relu") else \
+        SOURCE_TARGETS[:1]
+    for label, flags, target in targets:
+        c = compare(path, label, flags, target)
+        assert c.agree, f"{path} {label}: {c.disagreement}"
+
+
+# Disagreements this oracle found in the source level (reported to its owner; xfail until fixed there).
+SOURCE_BUGS = {
+    "fadd_rn": "source model contracts x*0.1f into __fadd_rn's operand (an fma); nvcc emits mul.f32 + add.rn.f32",
+    "macro": "source frontend raises ValueError (Fraction of macro text) on a function-like macro",
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=SOURCE_BUGS[n]))
+                                  if n in SOURCE_BUGS else n for n in sorted(TEST_KERNELS)])
+def test_source_model_matches_the_ptx_for_the_source_tests_kernels(tmp_path, name):
+    p = tmp_path / f"{name}.cu"
+    p.write_text("#define RELU(v) ((v) > 0.0f ? (v) : 0.0f)\n" + HEAD + TEST_KERNELS[name] + "}\n")
+    for label, flags, target in SOURCE_TARGETS[:2]:
+        c = compare(p, label, flags, target)
+        assert c.agree and not c.skipped, f"{name} {label}: {c.disagreement or c.skipped}"
+
+
+def test_a_wrong_source_model_is_caught_naming_instruction_and_input(tmp_path):
+    """Tell the source level fma is off while nvcc contracts: the disagreement names the fma and an input."""
+    p = tmp_path / "k.cu"
+    p.write_text(HEAD + "    if (i < n) out[i] = x[i] * 0.1f + 0.2f;\n}\n")
+    c = compare(p, "default", Flags(), Target(fma=False))
+    assert not c.agree
+    assert "fma.rn.f32" in c.disagreement and "input 0x" in c.disagreement and "PTX line" in c.disagreement
+
+
+def test_check_cli_ptx_level_json_and_exit_codes(capsys):
+    rc = main(["floats", "check", str(CORPUS / "add/spec.py"), str(CORPUS / "add/plus.cu"), "--level", "ptx",
+               "--nvcc-flags=--fmad=false --ftz=true", "--json", "--no-progress"])
+    doc = json.loads(capsys.readouterr().out)
+    assert rc == 1 and doc["verdict"] == "not-equivalent" and doc["level"] == "ptx"
+    assert doc["flags"] == ["--fmad=false", "--ftz=true"] and doc["arch"] == "sm_89"
+    assert doc["witnesses"][0]["inputs"] == ["0x00000000", "0x00000001"]
+    rc = main(["floats", "check", str(CORPUS / "relu/spec.py"), str(CORPUS / "relu/ternary.cu"),
+               "--nvcc-flags=-O3", "--level", "ptx"])
+    assert rc == 2 and "'-O3' is not accepted" in capsys.readouterr().err
+    rc = main(["floats", "check", str(CORPUS / "relu/spec.py"), str(CORPUS / "relu/ternary.cu"), "--arch", "sm_90"])
+    assert rc == 2 and "apply to --level ptx" in capsys.readouterr().err
+
+
+def test_flags_command_table(capsys):
+    rc = main(["floats", "flags", str(CORPUS / "add/spec.py"), str(CORPUS / "add/plus.cu"), "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert rc == 0 and doc["schema"] == "workbench.floats/1" and doc["level"] == "ptx"
+    rows = {r["flags"]: r for r in doc["rows"]}
+    assert list(rows) == ["default", "--fmad=false", "--ftz=true", "-use_fast_math"]
+    assert rows["default"]["status"] == "no counterexample"
+    assert rows["--ftz=true"]["status"] == "not equivalent"  # subnormal inputs flushed: 0 + 2**-149 gives 0
+    assert rows["--ftz=true"]["witness"]["inputs"] == ["0x00000000", "0x00000001"]

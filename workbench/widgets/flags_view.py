@@ -1,0 +1,95 @@
+"""FlagsView: one kernel's verdict under nvcc's common flag sets, as a table (stage: widgets).
+
+Holds the rows of ``workbench.floats.ptx.flags.flags_table`` (one per flag set: status, mismatch count,
+witness) and renders them; it computes nothing. ``FlagsView.for_kernel(spec, kernel)`` reads the committed
+table ``data/floats/flags.json`` when it has the kernel (no nvcc needed, instant) and otherwise runs the
+experiment through an injected ``runner`` (default: the PTX level, which needs nvcc); the "recompute"
+button always runs it.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Callable
+
+import ipywidgets as W
+
+TABLE = Path("data/floats/flags.json")
+_COLOUR = {"equivalent": "#1a7f37", "not equivalent": "#cf222e", "no counterexample": "#9a6700",
+           "undecided": "#6e7781", "not elementwise": "#cf222e", "refused": "#6e7781"}
+
+
+def rows_html(rows: list[dict]) -> str:
+    head = "<tr><th>nvcc flags</th><th>verdict</th><th>mismatches</th><th>witness (input: kernel vs spec)</th></tr>"
+    body = []
+    for r in rows:
+        colour = _COLOUR.get(r["status"], "#000")
+        count = "all 2**32 checked: 0" if r["status"] == "equivalent" and r.get("exhaustive") else (
+            f"{r['mismatches']:,} of 2**32" if r.get("mismatches") is not None else "&mdash;")
+        w = r.get("witness")
+        wtext = html.escape(w["text"]) if w else html.escape(", ".join(r.get("undecided", [])) or "")
+        safety = "" if r.get("safe", True) else " <b style='color:#cf222e'>(unsafe)</b>"
+        body.append(f"<tr><td><code>{html.escape(r['flags'])}</code></td><td style='color:{colour};font-weight:"
+                    f"bold'>{html.escape(r['status'])}{safety}</td><td>{count}</td><td>{wtext}</td></tr>")
+    return f"<table class='flags'>{head}{''.join(body)}</table>"
+
+
+def committed_rows(kernel_path: str | Path, table: Path = TABLE) -> list[dict] | None:
+    """The kernel's rows in the committed table, or None when the table or the kernel is not there."""
+    if not Path(table).is_file():
+        return None
+    doc = json.loads(Path(table).read_text())
+    want = Path(kernel_path).as_posix()
+    for e in doc.get("kernels", []):
+        if e["path"] == want or want.endswith("/" + e["path"]):
+            return e["rows"]
+    return None
+
+
+class FlagsView(W.VBox):
+    """Title, the flag table, and a button that re-runs the experiment through ``runner``."""
+
+    def __init__(self, title: str, rows: list[dict] | None = None, runner: Callable[[], list[dict]] | None = None,
+                 source: str = ""):
+        self.title = title
+        self.rows: list[dict] = rows or []
+        self.runner = runner
+        self.source = source  # where the rows came from ("committed table" / "computed")
+        self.header = W.HTML()
+        self.table = W.HTML()
+        self.run = W.Button(description="recompute", disabled=runner is None)
+        self.run.on_click(lambda _b: self.recompute())
+        super().__init__([self.header, self.table, self.run])
+        self.render()
+
+    def render(self) -> None:
+        src = f" <i>({html.escape(self.source)})</i>" if self.source else ""
+        self.header.value = f"<b>{html.escape(self.title)}</b>{src}"
+        self.table.value = rows_html(self.rows) if self.rows else "<i>not run yet</i>"
+
+    def show(self, rows: list[dict], source: str = "computed") -> None:
+        self.rows, self.source = rows, source
+        self.render()
+
+    def recompute(self) -> None:
+        if self.runner is not None:
+            self.show(self.runner(), "computed")
+
+    @classmethod
+    def for_kernel(cls, spec_path: str | Path, kernel_path: str | Path, arch: str = "sm_89", *,
+                   table: Path = TABLE, runner: Callable[[], list[dict]] | None = None, workers: int = 2) -> "FlagsView":
+        if runner is None:
+            def runner() -> list[dict]:
+                from workbench.floats.ptx.flags import flags_table
+
+                return flags_table(spec_path, kernel_path, arch, workers=workers)
+
+        title = f"{kernel_path} against {spec_path} (PTX level, {arch})"
+        rows = committed_rows(kernel_path, table)
+        if rows is not None:
+            return cls(title, rows, runner, source=f"committed table {Path(table).as_posix()}")
+        view = cls(title, None, runner)
+        view.recompute()
+        return view
