@@ -37,11 +37,24 @@ TORCH = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16, "
 class Recorder:
     def __init__(self):
         self.events, self.bases, self.fill, self.pid, self.nprog = [], {}, {}, (0, 0, 0), (1, 1, 1)
+        self.tags, self.untagged = {}, 0
+
+    def addptr(self, ptr, offset):
+        out = ORIG_ADDPTR(ptr, offset)
+        for name, base in self.bases.items():  # the pointer parameter itself: its data is exactly the base
+            if ptr.data.size and np.all(ptr.data.astype(np.uint64) == np.uint64(base)):
+                self.tags[id(out)] = (name, out)
+        return out
 
     def where(self, ptrs):
         addrs = ptrs.data.astype(np.uint64)
         elem = ptrs.get_element_ty()
         size = max(1, elem.primitive_bitwidth // 8)
+        tag = self.tags.get(id(ptrs))
+        if tag is not None and tag[1] is ptrs:
+            d = (addrs - np.uint64(self.bases[tag[0]])).view(np.int64)
+            return tag[0], d // size, elem
+        self.untagged += 1
         # the base is the one whose distance is smallest in absolute value (offsets may be negative)
         best = None
         for name, base in self.bases.items():
@@ -69,6 +82,13 @@ class Recorder:
 
 R = Recorder()
 B = I.interpreter_builder
+ORIG_ADDPTR = B.create_addptr
+ORIG_SUB = B.create_sub
+B.create_addptr = R.addptr
+# LLVM's i1 ``sub`` is subtraction modulo 2 (xor); numpy refuses ``-`` on booleans, so the interpreter cannot
+# run ``(a < b) - True`` at all. Everything else is the interpreter's own arithmetic.
+B.create_sub = lambda lhs, rhs: (I.TensorHandle(np.bitwise_xor(lhs.data, rhs.data), lhs.dtype.scalar)
+                                 if lhs.data.dtype == np.bool_ else ORIG_SUB(lhs, rhs))
 B.create_masked_load = R.load
 B.create_masked_store = R.store
 B.create_get_program_id = lambda axis: I.TensorHandle(np.array([R.pid[axis]], dtype=np.int32), tl.int32)
@@ -91,7 +111,7 @@ def kernel_of(source, name, tmp):
 
 
 def run(job, kern, narrow):
-    R.events, R.bases = [], {}
+    R.events, R.bases, R.tags, R.untagged = [], {}, {}, 0
     R.fill = job.get("fill", {})
     R.pid, R.nprog = tuple(job["pid"]), tuple(job["nprog"])
     call = {}
@@ -108,6 +128,8 @@ def run(job, kern, narrow):
                 typ = "i32"
             call[arg] = scalar(v, typ)
     kern[(1,)](**call)
+    if R.untagged:
+        raise RuntimeError(f"{R.untagged} accesses not attributed to a pointer parameter")
     return R.events
 
 
