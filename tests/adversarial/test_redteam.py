@@ -30,7 +30,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "redteam"))
 
-from cases import ALL, FINDINGS, INPUT_ERROR, NO_TRACEBACK, NOT_CERTIFIED, directory  # noqa: E402
+from cases import ALL, FINDINGS, INPUT_ERROR, NO_TRACEBACK, NOT_CERTIFIED, TIMELY, directory  # noqa: E402
 
 from workbench.capture.record import load  # noqa: E402
 from workbench.check.api import check_kernel  # noqa: E402
@@ -38,6 +38,7 @@ from workbench.errors import WorkbenchError  # noqa: E402
 
 ROOT = Path(__file__).parents[2]
 MODES = ("strict", "observable")
+TIMELY_SECONDS = 8
 
 
 def _path(case) -> Path:
@@ -57,6 +58,22 @@ def _outcome(case):
 @pytest.mark.parametrize("case", ALL, ids=[c.id for c in ALL])
 def test_redteam_record(case, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    if case.expect == TIMELY:
+        import signal
+
+        def over(*_):
+            raise TimeoutError
+
+        old = signal.signal(signal.SIGALRM, over)
+        signal.alarm(TIMELY_SECONDS)
+        try:
+            _outcome(case)
+        except TimeoutError:
+            pytest.fail(f"{case.id}: no answer within {TIMELY_SECONDS} s ({case.note})")
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, old)
+        return
     if case.expect == NO_TRACEBACK:
         try:
             _outcome(case)

@@ -22,11 +22,12 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from build import record  # noqa: E402
-from records import TILE, base, chain, module, rename_symbol, signature, size, src, symbol  # noqa: E402
+from records import TILE, base, chain, guards, module, rename_symbol, signature, size, src, symbol  # noqa: E402
 
 from workbench.capture.record import source_hash  # noqa: E402
 
 NOT_CERTIFIED, INPUT_ERROR, NO_TRACEBACK = "not-certified", "input-error", "no-traceback"
+TIMELY = "timely"  # a verdict or an input error within TIMELY_SECONDS
 C, R, O = "certified", "refused", "out-of-class"
 
 STORE = "tl.store(out_ptr0 + (x2), tmp0, xmask)"
@@ -145,6 +146,11 @@ FINDINGS = [
          "prints a traceback and exits 1."),
     Case("abs-size-arg", edited(TILE, size("ks1", "Abs(s27)")), NO_TRACEBACK, "real expressions that crash",
          "ks1 = Abs(s27): the same KeyError."),
+    Case("pow-nested-guard", edited(TILE, guards(lambda gs: gs + ["((s27 + s77)**64)**64 >= 0"])), TIMELY,
+         "records are data: resource limits",
+         "a 28-character guard of degree 4096 (each exponent is within symexpr's limit of 64, nesting is not "
+         "bounded): the checker expands it and runs for minutes (over 40 s measured, not finished); a degree "
+         "limit would make it an input error."),
     Case("duplicate-json-key", duplicate_guards, INPUT_ERROR, "records are data: ambiguous JSON",
          "two \"guards\" keys: json keeps the last (here an empty list) silently; another reader keeps the "
          "first. An ambiguous record should be an input error.", raw=True),
