@@ -91,6 +91,17 @@ FINDINGS = [
          "at s27=357913941, s77=3 (xnumel=2147483646): lane 342 of block 1398101 (xindex=1431655766, x0=2) "
          "stores at 2147483648 in W and -2147483648 in N.",
          {"args": {"ks0": 715827882, "ks1": 357913941, "xnumel": 2147483646}, "pid": 1398101, "xblock": 1024}),
+    Case("uint32-literal-with-bool", edited(TILE, src(STORE, "u = (x0 < 3) + 3000000000\n    w = u + ks0 + ks0 + ks0\n"
+                                                              "    tl.store(out_ptr0 + (x2), tmp0, xmask & (w < 2147483647))")),
+         NOT_CERTIFIED, "1. integer literals (unsigned)",
+         "3000000000 is uint32 (to_tensor_type) and a bool operand does not absorb a weak int (rule 0 needs the "
+         "scalar's kind <= the tensor's), so (x0<3) + 3000000000 is uint32 in Triton, and u + ks0 stays uint32 in "
+         "N (u32 with i32 -> u32) but is int64 in W; kir types the literal as its int64 placeholder without "
+         "refusing. Observable certifies. Oracle at s27=2**28, s77=2 (ks0=2**29): u + 3*ks0 is 4610612736 in W "
+         "(mask false) and wraps to 315645440 in N (mask true): the store happens in N only. Triton's own "
+         "frontend (TTIR, CPU): the comparison is `arith.cmpi ult ... i32` with ks0 i32 and `cmpi slt ... i64` "
+         "with ks0 i64.",
+         {"args": {"ks0": 2**29, "ks1": 2**28, "xnumel": 2**30}, "pid": 0, "xblock": 8}),
     Case("int-payload-add", edited(TILE, signature("in_ptr0", "*i32"), signature("out_ptr0", "*i64"),
                                    src(STORE, "tmp1 = tmp0 + ks0\n    tl.store(out_ptr0 + (x2), tmp1, xmask)")),
          NOT_CERTIFIED, "integer arithmetic on loaded values (payload)",
