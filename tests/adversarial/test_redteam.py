@@ -129,7 +129,8 @@ def test_oracle_confirms_findings(tmp_path):
         o = c.oracle
         jobs.append({"id": c.id, "name": d["name"], "signature": d["signature"], "args": o["args"],
                      # the function as Python and Triton read the module (cut by characters, not lines)
-                     "source": "import triton\nimport triton.language as tl\n\n" + text[text.index("@triton.jit"):],
+                     "source": "import triton\nimport triton.language as tl\n" + o.get("prelude", "") + "\n\n"
+                               + text[text.index("@triton.jit"):],
                      "pid": [o["pid"], 0, 0], "nprog": [o["pid"] + 1, 1, 1], "blocks": {"XBLOCK": o["xblock"]},
                      "fill": o.get("fill", {})})
     (tmp_path / "jobs.json").write_text(json.dumps(jobs))

@@ -153,8 +153,10 @@ def main():
     jobs = json.load(open(sys.argv[1]))
     with tempfile.TemporaryDirectory() as tmp:
         sys.path.insert(0, tmp)
+        saved = dict(vars(tl))
         for job in jobs:
             res = {"id": job["id"]}
+            vars(tl).update(saved)  # a job's module-level statements (tl.int64 = tl.int32) must not leak
             try:
                 kern = kernel_of(job["source"], job["name"], tmp)
                 w = run(job, kern, narrow=False)
