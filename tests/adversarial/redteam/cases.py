@@ -108,15 +108,6 @@ FINDINGS = [
          "as uint32-literal-with-bool, through tl.where (semantic.where promotes its branches like a binary op). "
          "Oracle: the store mask differs at s27=2**28, s77=2.",
          {"args": {"ks0": 2**29, "ks1": 2**28, "xnumel": 2**30}, "pid": 0, "xblock": 8}),
-    Case("module-rebinds-tl-int64", edited(TILE, src(STORE, "tl.store(out_ptr0 + (x2.to(tl.int64) * 2 - ks0), tmp0, xmask)"),
-                                           module("triton_helpers.set_driver_to_gpu()", "triton_helpers.set_driver_to_gpu()\ntl.int64 = tl.int32")),
-         NOT_CERTIFIED, "which text is the kernel: module-level statements",
-         "validate accepts any module-level statement except a rebinding of the kernel's name; `tl.int64 = "
-         "tl.int32` (run when the module is imported) makes .to(tl.int64) a cast to int32, while the checker "
-         "reads tl.int64 by name. Observable certifies (the same kernel without the statement is correctly "
-         "certified: probe/module-rebind-control). Oracle (the statement included): at s27=2**29-1, s77=2, "
-         "xindex=2**30 the store offset is -3221225470 in W and 1073741826 in N.",
-         {"args": TILE_BIG, "pid": 2**20, "xblock": 1024, "prelude": "tl.int64 = tl.int32"}),
     Case("int-payload-add", edited(TILE, signature("in_ptr0", "*i32"), signature("out_ptr0", "*i64"),
                                    src(STORE, "tmp1 = tmp0 + ks0\n    tl.store(out_ptr0 + (x2), tmp1, xmask)")),
          NOT_CERTIFIED, "integer arithmetic on loaded values (payload)",
@@ -206,9 +197,9 @@ PROBES = [
          "a shape symbol spelled like a kernel argument is just a symbol (tile's facts, renamed): certified, and "
          "the oracle finds no disagreement at the tile's last block.",
          {"args": TILE_BIG, "pid": LAST_BLOCK, "xblock": 1024, "agree": True}),
-    Case("probe/module-rebind-control", edited(TILE, src(STORE, "tl.store(out_ptr0 + (x2.to(tl.int64) * 2 - ks0), tmp0, xmask)")),
-         (R, C), "which text is the kernel", "without the module-level statement: strict refuses (x2*2 leaves "
-         "int32), observable certifies, and the oracle agrees at the same lane.",
+    Case("probe/int64-cast-then-sub", edited(TILE, src(STORE, "tl.store(out_ptr0 + (x2.to(tl.int64) * 2 - ks0), tmp0, xmask)")),
+         (R, C), "which text is the kernel", "strict refuses (x2*2 leaves int32), observable certifies, and the "
+         "oracle agrees at xindex=2**30 (where the int32 product would wrap).",
          {"args": TILE_BIG, "pid": 2**20, "xblock": 1024, "agree": True}),
     Case("probe/lower-bound-absent", edited(TILE, symbol("s27", lower=None)), (R, R), "classic",
          "no lower bound: ks1 may be <= 0: refused."),
