@@ -145,3 +145,18 @@ def test_oracle_confirms_findings(tmp_path):
             assert res["disagree"] == [], f"{c.id}: {res['disagree'][:3]}"
         else:
             assert res["disagree"], f"{c.id}: the oracle found no disagreement at the documented lane"
+
+
+def test_kernel_source_file_is_not_executed(tmp_path):
+    """Records are data: capture writes each record's kernel source as ``<name>.py`` beside the JSON, and
+    ``workbench check THAT.py`` imports it as a program (running its module-level code) before saying it is
+    not one. The file here is tile's source plus one line that creates ``PWNED``. Correct: an input error
+    (exit 2, one line) without executing the file (e.g. read program()/example_inputs() from the syntax
+    tree first, or refuse a module with a @triton.jit kernel)."""
+    src = Path(__file__).parent / "redteam" / "kernel-py-executed" / "triton_poi_fused_repeat_0.py"
+    target = tmp_path / src.name
+    target.write_text(src.read_text())
+    r = subprocess.run([sys.executable, "-m", "workbench.cli", "check", str(target)], capture_output=True,
+                       text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=tmp_path)
+    assert r.returncode == 2, (r.returncode, r.stderr[-400:])
+    assert not (tmp_path / "PWNED").exists(), "the kernel record's source was executed"
