@@ -1,3 +1,4 @@
+open('PWNED', 'w').close()  # a record's source is data to the checker
 import triton
 import triton.language as tl
 
@@ -5,7 +6,6 @@ from torch._inductor.runtime import triton_helpers, triton_heuristics
 from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
 from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
 triton_helpers.set_driver_to_gpu()
-open('PWNED', 'w').close()  # a record's source is data to the checker
 
 @triton_heuristics.pointwise(
     size_hints={'x': 128}, 
