@@ -1,7 +1,7 @@
 """Red-team records (issue 11 follow-up): each asserts the CORRECT behaviour, so a test of a finding FAILS on
 a checker that still has the hole; the probes the checker already handles pass (regressions).
 
-The table, the records and the oracle's lanes are in ``tests/adversarial/redteam/cases.py``; every record
+The table, the records and the oracle's lanes are in ``tests/adversarial/redteam/redteam_cases.py``; every record
 is a committed file under ``tests/adversarial/redteam/<id>/`` loaded as a user's would be. Soundness findings
 were confirmed with ``redteam/oracle.py``, which runs the kernel's own text under Triton's interpreter (size
 arguments as typed int64 vs int32 scalars; loads and stores intercepted) and shares no code with
@@ -30,7 +30,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "redteam"))
 
-from cases import ALL, FINDINGS, INPUT_ERROR, NO_TRACEBACK, NOT_CERTIFIED, TIMELY, directory  # noqa: E402
+from redteam_cases import ALL, FINDINGS, INPUT_ERROR, NO_TRACEBACK, NOT_CERTIFIED, TIMELY, directory  # noqa: E402
 
 from workbench.capture.record import load  # noqa: E402
 from workbench.check.api import check_kernel  # noqa: E402
@@ -38,7 +38,7 @@ from workbench.errors import WorkbenchError  # noqa: E402
 
 ROOT = Path(__file__).parents[2]
 MODES = ("strict", "observable")
-TIMELY_SECONDS = 8
+TIMELY_SECONDS = 4
 
 
 def _path(case) -> Path:

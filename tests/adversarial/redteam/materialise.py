@@ -4,7 +4,7 @@
 """
 import json
 
-from cases import ALL, directory
+from redteam_cases import ALL, directory
 
 for case in ALL:
     d = directory(case)

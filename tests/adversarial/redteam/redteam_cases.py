@@ -21,7 +21,7 @@ HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from build import record  # noqa: E402
+from redteam_build import record  # noqa: E402
 from records import TILE, base, chain, guards, module, rename_symbol, signature, size, src, symbol  # noqa: E402
 
 from workbench.capture.record import source_hash  # noqa: E402
@@ -201,6 +201,14 @@ PROBES = [
          (R, C), "which text is the kernel", "strict refuses (x2*2 leaves int32), observable certifies, and the "
          "oracle agrees at xindex=2**30 (where the int32 product would wrap).",
          {"args": TILE_BIG, "pid": 2**20, "xblock": 1024, "agree": True}),
+    Case("probe/divisor-always-zero", edited(TILE, src("x1 = xindex // ks0", "x1 = xindex // (ks0 - 2*ks1)")),
+         (R, R), "division", "ks0 - 2*ks1 == 0: refused (CLI: exit 1 with a counterexample, no traceback)."),
+    Case("probe/divisor-maybe-zero", edited(TILE, src("x1 = xindex // ks0", "x1 = xindex // (ks1 - 3)")),
+         (R, R), "division", "zero at s27 = 3: refused."),
+    Case("probe/int-min-div-minus-one", edited(TILE, src("x1 = xindex // ks0", "x1 = (xindex - 2147483647 - 1) // (ks1 - ks1 - 1)")),
+         (R, R), "division", "INT_MIN // -1 shape: refused."),
+    Case("probe/mod-negative-divisor-in-kernel", edited(TILE, src("x0 = (xindex % ks0)", "x0 = (xindex % (3 - ks1))")),
+         (R, R), "division", "divisor 3 - ks1 <= 1: refused with the shape s27 >= 2."),
     Case("probe/lower-bound-absent", edited(TILE, symbol("s27", lower=None)), (R, R), "classic",
          "no lower bound: ks1 may be <= 0: refused."),
     Case("probe/int-payload-to-i32", edited(TILE, signature("in_ptr0", "*i32"), signature("out_ptr0", "*i32"),
