@@ -1,6 +1,6 @@
 """Adversarial records (issue 11): hand-edited copies of real captured kernels, each with its expected outcome.
 
-A red-teamer's edits aimed at the checker's own assumptions (``cases.py``): Triton's literal typing, the
+A red-teamer's edits aimed at the checker's own assumptions (``adv_cases.py``): Triton's literal typing, the
 launch-index bound, side-condition identity, which function is the kernel, declared types, the auxiliary
 namespace, record text that would run code, real expressions that used to crash, and the classic attacks.
 Each case is written to a temporary directory and loaded as a user's file would be. A ``certified`` case must
@@ -17,8 +17,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from cases import CASES_MIN, cases  # noqa: E402
-from run import outcome  # noqa: E402
+from adv_cases import CASES_MIN, cases  # noqa: E402
+from adv_run import outcome  # noqa: E402
 
 from workbench.check.api import check_kernel  # noqa: E402
 from workbench.check.checker import Widths  # noqa: E402

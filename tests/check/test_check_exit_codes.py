@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "adversarial"))
 
-from records import TILE, materialise, signature, src  # noqa: E402
+from adv_records import TILE, materialise, signature, src  # noqa: E402
 
 from workbench.cli import main  # noqa: E402
 

@@ -11,7 +11,7 @@ assumptions, named in its comment.
 
 from __future__ import annotations
 
-from records import (BCAST, FLIP, MOVEDIM, NESTED, ROTARY, TILE, chain, field, guards, keep_hash, module,
+from adv_records import (BCAST, FLIP, MOVEDIM, NESTED, ROTARY, TILE, chain, field, guards, keep_hash, module,
                      rename_symbol, signature, size, src, symbol)
 
 C, R, O, E = "certified", "refused", "out-of-class", "input-error"

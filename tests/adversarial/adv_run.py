@@ -5,7 +5,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from records import materialise
+from adv_records import materialise
 
 from workbench.capture.record import load
 from workbench.errors import WorkbenchError
