@@ -2,7 +2,7 @@
 handled correctly, with the expected behaviour and, for soundness findings, the shape and lane where the
 independent oracle (``oracle.py``, Triton's interpreter) shows the wide and narrowed kernels disagree.
 
-Records are built from real captured ones (``data/kernels/``) by ``tests/adversarial/records.py``'s edits or
+Records are built from real captured ones (``data/kernels/``) by ``tests/adversarial/adv_records.py``'s edits or
 by ``build.record``; ``materialise.py`` writes them under ``tests/adversarial/redteam/<id>/`` (committed), and
 the tests load those files as a user would. Expected outcomes:
 
@@ -22,7 +22,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from redteam_build import record  # noqa: E402
-from records import TILE, base, chain, guards, module, rename_symbol, signature, size, src, symbol  # noqa: E402
+from adv_records import TILE, base, chain, guards, module, rename_symbol, signature, size, src, symbol  # noqa: E402
 
 from workbench.capture.record import source_hash  # noqa: E402
 
