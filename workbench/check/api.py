@@ -227,6 +227,9 @@ def _no_bound_detail(sc: SideCondition) -> str:
             return "the access's mask does not contain the launch-range mask, so tail lanes may touch memory"
         case Reason.DEFINED_VALUE:
             return "a load without other= may be masked off where its value reaches the store"
+        case Reason.PAYLOAD_TYPE:
+            return ("integer data combined with a narrowed size argument is computed in another type in the "
+                    "narrowed kernel, and its full value (not only the low bits of a store) is used")
         case _:
             return "the interval analysis found no bound for this subexpression on this lane class"
 

@@ -429,6 +429,13 @@ class _Parser(CallRules):
             return _Function(base.name, attr)
         if isinstance(base, Node):
             if attr == "dtype":
+                # The type is read at parse time; narrowing re-derives types, so a type that depends on a size
+                # argument (the argument itself or anything computed from it) differs between W and N.
+                sizes = sorted({m.attr for m in walk(base) if m.op is Op.ARG and self.params[m.attr].kind == "size"})
+                if sizes:
+                    raise self.refuse(".dtype of a value narrowing retypes", f"{ast.unparse(v)}.dtype depends on "
+                                      f"{', '.join(sizes)}, whose type is int64 in the kernel and int32 narrowed",
+                                      "name the type (tl.int64 / tl.int32) instead of reading .dtype")
                 return base.type
             if attr == "shape":
                 return _Shape()
