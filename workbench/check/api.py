@@ -22,7 +22,7 @@ from workbench import kir
 from workbench.capture.record import CapturedKernel, validate
 from workbench.check.certificate import CertPremises, Certificate
 from workbench.check.checker import Analysis, Widths, retyped
-from workbench.check.discharge import find_multipliers, guards_hold, smt_check
+from workbench.check.discharge import contradiction, find_multipliers, guards_hold, smt_check
 from workbench.check.trusted.recheck import recheck
 from workbench.check.errors import CertificateError, OutOfClassError
 from workbench.check.poly import Poly
@@ -262,6 +262,11 @@ def check_kernel(
                 f"index dtype {premises.index_dtype}: Inductor already indexes in 64 bits; nothing to narrow")
     except (UnsupportedError, OutOfClassError) as exc:
         return Verdict(record.name, record.program, mode, "out-of-class", str(exc), (), None,
+                       seconds=time.perf_counter() - t0, size_args=size_args)
+    vacuous = contradiction(premises)
+    if vacuous:
+        return Verdict(record.name, record.program, mode, "refused",
+                       f"premises are contradictory (no shape satisfies them): {vacuous}", (), None,
                        seconds=time.perf_counter() - t0, size_args=size_args)
     try:
         kir.instantiate(k, widths.narrow)
