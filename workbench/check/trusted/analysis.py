@@ -3,8 +3,10 @@
 Stage: check (trusted). The analysis is split by law: :mod:`.launch` (the exact launch forms),
 :mod:`.intervals` (bounds), :mod:`.agreement` (which values must agree where), :mod:`.conditions` (emission
 and identity). No caches across runs and no search here: the search drives the same class through an oracle
-and a look-ahead hook (:meth:`Analysis.lookahead`) defined outside this folder. Question (issue 4): is declaring a kernel's ``ks*`` size arguments int32 exact? The wide
-kernel ``W`` is the kernel as emitted; the narrowed kernel ``N`` is ``kir.instantiate(kernel, NARROW)``
+and a look-ahead hook (:meth:`Analysis.lookahead`) defined outside this folder.
+
+Question (issue 4): is declaring a kernel's ``ks*`` size arguments int32 exact? The wide kernel ``W`` is the
+kernel as emitted; the narrowed kernel ``N`` is ``kir.instantiate(kernel, NARROW)``
 (size arguments int32, Triton's promotions re-derived). Both are evaluated on the same lane.
 
 Agreement, node by node (every node is paired with its re-typed counterpart in W and in N):
@@ -33,8 +35,9 @@ mask must have the range masks as conjuncts, so neither kernel touches memory th
 Interval rules (bounds are polynomials in the shape symbols, ``None`` for "no bound"; sign tests use the
 exact shift-and-coefficients test with no multipliers):
 
-* ``ks*``/``xnumel``: the point interval of its recorded expression; launch indices: ``[0, 2**31-1]``
-  (assumption: the grid's linear index does not wrap), refined by the range atoms to ``[0, numel-1]``;
+* ``ks*``/``xnumel``: the point interval of its recorded expression; launch indices, only in the exact
+  forms of :mod:`.launch`: ``[0, 2**31-1]`` (assumption: the grid's linear index does not wrap), refined
+  by the range atoms to ``[0, numel-1]``; any other term built from them is ordinary arithmetic;
 * ``+ - neg``: interval arithmetic; ``*``: by a constant, or both factors non-negative;
 * ``x // d`` (x >= 0, d >= 1), by the certificate's *quotient rule*: ``exact`` (``d`` a point and
   ``hi(x)+1 = d*Q`` exactly: ``[0, Q-1]``), ``const`` (``lo(d)`` a positive constant ``c``:
