@@ -52,11 +52,29 @@ class PayloadRules:
             elif _int_bits(n) is None or n.op is Op.WHERE or n.attr in EXACT_OF_VALUES:
                 # float math, an int converted, compared or selected: the same values give the same result
                 continue
-            elif self.W[id(n)].type != self.N[id(n)].type or any(
-                id(a) in out or self.W[id(a)].type != self.N[id(a)].type for a in n.args
-            ):
+            elif self.W[id(n)].type != self.N[id(n)].type or self._narrowed_type(n) != n.type:
                 out.add(id(n))
         return out
+
+    def _narrowed_type(self, n: Node) -> kir.Type | None:
+        """The type Triton computes integer payload ``n`` in, in N: C's usual conversions of its operands'
+        N types, an operand converted by a payload ``.to`` counted at its source type (kir does not mark
+        which conversions were implicit, so an explicit one is treated as implicit: never narrower than
+        Triton's choice, only more refusals); a weak literal takes the other operand's type. ``None`` (retyped) for anything else whose operands retype."""
+        types = []
+        for a in n.args:
+            if kir.build.is_weak(a) and a.op is not Op.FCONST:
+                continue  # a Python int (or constexpr) next to typed payload takes its type (rule 0)
+            src = a.args[0] if a.op is Op.PAYLOAD and a.attr == "to" and len(a.args) == 1 else a
+            t = self.N[id(src)].type
+            if not isinstance(t, kir.IntType):
+                return None
+            types.append(t)
+        if len(types) == 1 and (n.attr == "neg" or len(n.args) == 2):
+            return types[0]
+        if n.attr in ("add", "sub", "mul", "and", "or", "floordiv", "mod") and len(types) == 2:
+            return kir.types.integer_promote(*types)
+        return n.type if all(self.W[id(a)].type == self.N[id(a)].type for a in n.args) else None
 
     def _keeps_low_bits(self, n: Node) -> bool:
         if n.op is Op.WHERE:
