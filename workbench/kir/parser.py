@@ -46,7 +46,7 @@ from workbench.kir.calls import (  # noqa: F401 - re-exported: the refusal vocab
     _is_float,
 )
 from workbench.kir.errors import KernelSourceError, RefusedConstruct
-from workbench.kir.nodes import Binding, Kernel, Node, Param, walk
+from workbench.kir.nodes import Binding, Kernel, Node, Param, type_sources, walk
 from workbench.kir.ops import Op
 from workbench.kir.types import TL_DTYPES, FloatType, IntType, PtrType, Type, parse_signature_type
 
@@ -431,7 +431,7 @@ class _Parser(CallRules):
             if attr == "dtype":
                 # The type is read at parse time; narrowing re-derives types, so a type that depends on a size
                 # argument (the argument itself or anything computed from it) differs between W and N.
-                sizes = self._type_sizes(base)
+                sizes = type_sources(base, lambda name: self.params[name].kind == "size")
                 if sizes:
                     raise self.refuse(".dtype of a value narrowing retypes", f"{ast.unparse(v)}.dtype depends on "
                                       f"{', '.join(sizes)}, whose type is int64 in the kernel and int32 narrowed",
@@ -447,22 +447,6 @@ class _Parser(CallRules):
                 return base.type
             raise self.refuse("attribute outside the supported set", f"pointer .{attr}")
         raise self.refuse("attribute outside the supported set", f".{attr}")
-
-    def _type_sizes(self, n: Node) -> list[str]:
-        """The size arguments ``n``'s *type* depends on (narrowing re-derives it): a size argument itself and
-        what promotion computes from it; not a load (its pointer's element type), a comparison (int1), an
-        explicit cast or a float (Triton's float promotion ignores the integer's width)."""
-        deps: dict[int, frozenset[str]] = {}
-        for m in walk(n):
-            if m.op is Op.ARG:
-                got = frozenset({m.attr}) if self.params[m.attr].kind == "size" else frozenset()
-            elif (m.op in (Op.LOAD, Op.UNDEF, Op.CONST, Op.FCONST) or isinstance(m.type, FloatType)
-                  or (m.op is Op.CAST and m.attr is None) or (m.type == IntType(1) and m.op is not Op.WHERE)):
-                got = frozenset()
-            else:
-                got = frozenset().union(*(deps[id(a)] for a in m.args))
-            deps[id(m)] = got
-        return sorted(deps[id(n)])
 
     def _subscript(self, v: ast.expr, sl: ast.expr) -> Node:
         base = self._value(self._expr(v))
