@@ -263,7 +263,7 @@ def check_kernel(
     except (UnsupportedError, OutOfClassError) as exc:
         return Verdict(record.name, record.program, mode, "out-of-class", str(exc), (), None,
                        seconds=time.perf_counter() - t0, size_args=size_args)
-    vacuous = contradiction(premises)
+    vacuous = contradiction(premises, smt)
     if vacuous:
         return Verdict(record.name, record.program, mode, "refused",
                        f"premises are contradictory (no shape satisfies them): {vacuous}", (), None,

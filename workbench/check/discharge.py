@@ -142,14 +142,16 @@ def smt_check(p: Poly, premises: Premises, timeout_ms: int = 2000, extra: tuple[
 
 
 @lru_cache(maxsize=1024)
-def contradiction(premises: Premises) -> str:
+def contradiction(premises: Premises, smt: bool = True) -> str:
     """Why no shape satisfies the premises ("" when some may): a symbol whose lower bound exceeds its upper
-    bound, or z3 proving ``-1 >= 0`` from them (the guards of its unsat core are named). Conditions proved
-    from contradictory premises hold vacuously; a checker must say so instead of certifying."""
+    bound, or (``smt``) z3 proving ``-1 >= 0`` from them (the guards of its unsat core are named). Conditions
+    proved from contradictory premises hold vacuously; a checker must say so instead of certifying."""
     lower = premises.lower_map
     for s, hi in premises.upper:
         if s in lower and lower[s] > hi:
             return f"{s} >= {lower[s]} and {s} <= {hi}"
+    if not smt:
+        return ""
     r = smt_check(Poly.const(-1), premises)
     if r.status == "proved":
         return "z3 finds no shape satisfying " + ("; ".join(r.guards_used) if r.guards_used else "the bounds")
