@@ -93,3 +93,20 @@ def test_program_file_is_read_before_it_runs(tmp_path):
         with pytest.raises(InputError):
             load_file(f)
         assert not marker.exists()
+
+
+def test_check_runs_a_program_file_in_a_child_process(tmp_path):
+    """`workbench check FILE.py` captures a user program in a child process: its module code does not run in
+    the checker's process (the file records the pid it ran in)."""
+    import os
+
+    pytest.importorskip("torch")
+    from workbench.check.cli import records_for
+
+    pidfile = tmp_path / "pid"
+    prog = tmp_path / "user_add.py"
+    prog.write_text(f"import os, torch\nopen({str(pidfile)!r}, 'w').write(str(os.getpid()))\n"
+                    "def program(a, b):\n    return a[:, :2] + b\n"
+                    "def example_inputs():\n    return (torch.randn(4, 3), torch.randn(4, 2))\n")
+    kernels = records_for(str(prog))
+    assert kernels and int(pidfile.read_text()) != os.getpid()

@@ -8,6 +8,7 @@ input or usage error (one line on stderr). ``--json`` prints one ``workbench.che
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 
@@ -23,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def records_for(target: str):
-    """The captured kernels a target names (capturing a registered program or FILE.py when needed)."""
+    """The captured kernels a target names (capturing a registered program, or FILE.py in a child process,
+    when needed)."""
     from workbench.capture.record import load, load_dir
 
     path = Path(target)
@@ -37,7 +39,50 @@ def records_for(target: str):
         saved = KERNELS / target
         if saved.is_dir() and list(saved.glob("*.json")):
             return load_dir(saved)
-    return _capture(target)
+        return _capture(target)
+    return _capture_in_child(target)
+
+
+_CHILD = """
+import json, sys
+from workbench.check.cli import _capture
+from workbench.errors import WorkbenchError
+try:
+    kernels = _capture(sys.argv[1])
+except WorkbenchError as exc:
+    print(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__, file=sys.stderr)
+    sys.exit(2)
+print("@@workbench-records@@" + json.dumps([k.to_json() for k in kernels]))
+"""
+
+
+def _capture_in_child(target: str):
+    """Capture a user's FILE.py in a child Python process: the program's code (module level, program(),
+    example_inputs()) runs there, never in this process; the records come back as JSON and are validated
+    like files. The file was first read as a syntax tree (``programs.load_file``, in the child) so a kernel
+    source or a non-program is refused before anything in it runs."""
+    import os
+    import subprocess
+    import sys
+
+    import workbench
+    from workbench.capture.record import CapturedKernel, validate
+    from workbench.errors import CaptureError
+
+    root = str(Path(workbench.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+    r = subprocess.run([sys.executable, "-c", _CHILD, target], capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        lines = [ln for ln in r.stderr.strip().splitlines() if ln.strip()]
+        raise CaptureError(lines[-1] if lines else f"capturing {target!r} failed (exit {r.returncode})")
+    out = [ln for ln in r.stdout.split("\n") if ln.startswith("@@workbench-records@@")]
+    if not out:
+        raise CaptureError(f"capturing {target!r} returned no records")
+    data = json.loads(out[-1][len("@@workbench-records@@"):])
+    kernels = [CapturedKernel.from_json(d, where=f"{target} (captured)") for d in data]
+    for k in kernels:
+        validate(k, where=f"{target} (captured)")
+    return kernels
 
 
 def _capture(target: str):
