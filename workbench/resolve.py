@@ -93,22 +93,77 @@ def _records_in(folder: Path) -> list[Located]:
     return out
 
 
-def capture_into_workspace(target: str, workspace=None, device: str = "cuda", gpu: str = "L4", progress=None):
-    """Capture a registered program or FILE.py into ``<workspace>/kernels/<folder>/`` (replacing what an
-    earlier capture of the same folder left); returns ``(folder path, [Located])``."""
-    from workbench.capture import capture, save
+def _capture_here(target: str, device: str, gpu: str) -> list:
+    """Capture a registered program or FILE.py in this process; the program's exceptions become one line."""
+    from workbench.capture import capture
     from workbench.programs import resolve as resolve_program
 
     try:
-        program = resolve_program(target)
-        out = kernel_roots(workspace)[0] / folder_for(program)
-        kernels = capture(program, device=device, gpu=gpu)
+        return list(capture(resolve_program(target), device=device, gpu=gpu))
     except WorkbenchError:
         raise
     except Exception as exc:  # noqa: BLE001 - the user's program raised: one line, exit 2, never a traceback
         first = (str(exc).strip().splitlines() or [""])[0][:200]
         raise CaptureError(f"capturing {target!r} failed: {type(exc).__name__}: {first}; check the program's "
                            "example_inputs() (real CPU tensors) and program(*tensors)") from None
+
+
+_CHILD = """
+import json, sys
+from workbench.errors import WorkbenchError
+from workbench.resolve import _capture_here
+try:
+    kernels = _capture_here(sys.argv[1], sys.argv[2], sys.argv[3])
+except WorkbenchError as exc:
+    print(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__, file=sys.stderr)
+    sys.exit(2)
+print("@@workbench-records@@" + json.dumps([k.to_json() for k in kernels]))
+"""
+
+
+def _capture_in_child(target: str, device: str, gpu: str) -> list:
+    """Capture a user's FILE.py in a child Python process: the program's code (module level, program(),
+    example_inputs()) never runs in this process; the records come back as JSON and are validated like files.
+    The file is first read as a syntax tree (``programs.load_file``) so a kernel source or a non-program is
+    refused before anything in it runs."""
+    import os
+    import subprocess
+    import sys
+
+    import workbench
+    from workbench.capture.record import CapturedKernel, validate
+    from workbench.jsonfile import loads_strict
+
+    root = str(Path(workbench.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+    r = subprocess.run([sys.executable, "-c", _CHILD, target, device, gpu], capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        lines = [ln for ln in r.stderr.strip().splitlines() if ln.strip()]
+        raise CaptureError(lines[-1] if lines else f"capturing {target!r} failed (exit {r.returncode})")
+    out = [ln for ln in r.stdout.split("\n") if ln.startswith("@@workbench-records@@")]
+    if not out:
+        raise CaptureError(f"capturing {target!r} returned no records")
+    kernels = [CapturedKernel.from_json(d, where=f"{target} (captured)")
+               for d in loads_strict(out[-1][len("@@workbench-records@@"):])]
+    for k in kernels:
+        validate(k, where=f"{target} (captured)")
+    return kernels
+
+
+def capture_into_workspace(target: str, workspace=None, device: str = "cuda", gpu: str = "L4", progress=None):
+    """Capture a registered program or FILE.py into ``<workspace>/kernels/<folder>/`` (replacing what an
+    earlier capture of the same folder left); returns ``(folder path, [Located])``. A user's FILE.py is
+    captured in a child process (its code never runs in this one)."""
+    from workbench.capture import save
+
+    if target.endswith(".py"):
+        out = kernel_roots(workspace)[0] / f"{USER_PREFIX}{Path(target).stem}"
+        kernels = _capture_in_child(target, device, gpu)
+    else:
+        from workbench.programs import resolve as resolve_program
+
+        out = kernel_roots(workspace)[0] / folder_for(resolve_program(target))
+        kernels = _capture_here(target, device, gpu)
     shutil.rmtree(out, ignore_errors=True)  # a kernel that is no longer emitted must not linger
     return out, [Located(k, save(k, out)) for k in kernels]
 

@@ -58,7 +58,8 @@ def test_program_file_with_wrong_arity(tmp_path):
 
 def test_program_file_import_error_names_the_file(tmp_path):
     f = tmp_path / "boom.py"
-    f.write_text("raise RuntimeError('nope')\n")
+    # a program file (its syntax tree defines both functions) whose module code fails when it is imported
+    f.write_text("def program(x):\n    return x\ndef example_inputs():\n    return ()\nraise RuntimeError('nope')\n")
     with pytest.raises(InputError, match=r"importing .*boom.py.* failed: RuntimeError: nope"):
         programs.load_file(f)
 

@@ -203,11 +203,16 @@ def jit_function(source: str, name: str) -> ast.FunctionDef:
     return fn
 
 
+PY_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
 def jit_function_text(source: str, name: str) -> str:
     """The ``@triton.jit`` function ``name`` alone (decorators dropped), located with ``ast`` (see
     :func:`jit_function`), never by matching text."""
     fn = jit_function(source, name)
-    lines = source.splitlines()
+    # Python's own line breaks (\r\n, \r, \n), which ast's line numbers count; never str.splitlines(),
+    # which also breaks at \f, \v, \x1c-\x1e, \x85, U+2028/9 and would shift the slice off the function
+    lines = PY_LINE_BREAK.split(source)
     end = fn.end_lineno or fn.lineno
     return "\n".join(lines[fn.lineno - 1 : end]).rstrip() + "\n"
 

@@ -22,7 +22,7 @@ from workbench import kir
 from workbench.capture.record import CapturedKernel, validate
 from workbench.check.certificate import CertPremises, Certificate
 from workbench.check.checker import Analysis, Widths, retyped
-from workbench.check.discharge import find_multipliers, guards_hold, smt_check
+from workbench.check.discharge import contradiction, find_multipliers, guards_hold, smt_check
 from workbench.check.trusted.analysis import MODES as trusted_modes
 from workbench.check.trusted.recheck import recheck
 from workbench.check.errors import CertificateError, OutOfClassError
@@ -229,6 +229,9 @@ def _no_bound_detail(sc: SideCondition) -> str:
             return "the access's mask does not contain the launch-range mask, so tail lanes may touch memory"
         case Reason.DEFINED_VALUE:
             return "a load without other= may be masked off where its value reaches the store"
+        case Reason.PAYLOAD_TYPE:
+            return ("integer data combined with a narrowed size argument is computed in another type in the "
+                    "narrowed kernel, and its full value (not only the low bits of a store) is used")
         case _:
             return "the interval analysis found no bound for this subexpression on this lane class"
 
@@ -261,6 +264,11 @@ def check_kernel(
                 f"index dtype {premises.index_dtype}: Inductor already indexes in 64 bits; nothing to narrow")
     except (UnsupportedError, OutOfClassError) as exc:
         return Verdict(record.name, record.program, mode, "out-of-class", str(exc), (), None,
+                       seconds=time.perf_counter() - t0, size_args=size_args)
+    vacuous = contradiction(premises, smt)
+    if vacuous:
+        return Verdict(record.name, record.program, mode, "refused",
+                       f"premises are contradictory (no shape satisfies them): {vacuous}", (), None,
                        seconds=time.perf_counter() - t0, size_args=size_args)
     try:
         if mode != "partial":  # P keeps W's types; its own literals are checked by OPERAND_FITS

@@ -133,4 +133,11 @@ class Certificate:
 
     @classmethod
     def loads(cls, text: str) -> Certificate:
-        return cls.from_json(json.loads(text))
+        from workbench.jsonfile import DuplicateKey, loads_strict
+
+        try:
+            data = loads_strict(text)
+        except DuplicateKey as exc:
+            raise CertificateError(f"certificate has the key {exc.key!r} twice in one object; keep one",
+                                   exc.key) from None
+        return cls.from_json(data)

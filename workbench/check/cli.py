@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def records_for(target: str, workspace=None):
     """The captured kernels a target names: NAME|DIR|KERNEL.json|CERT.json|FILE.py (see
     :mod:`workbench.resolve`); a registered program or FILE.py not captured yet is captured into the
-    workspace, never into the checkout."""
+    workspace, never into the checkout (a user's FILE.py in a child process)."""
     from workbench.resolve import records
 
     return records(target, workspace, capture=True)

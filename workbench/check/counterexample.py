@@ -170,10 +170,10 @@ def witness(record, k: kir.Kernel, premises, analysis: Analysis, sc, shape: dict
         solver.add(val <= 0)
     elif sc.origin.bound == "upper":
         bits = widths.int32 if sc.reason is Reason.FITS_INT32 else (analysis.N[id(n)].type.bits)
-        solver.add(val > 2 ** (bits - 1) - 1)
+        solver.add(val > kir.IntType(bits).max)
     else:
         bits = widths.int32 if sc.reason is Reason.FITS_INT32 else (analysis.N[id(n)].type.bits)
-        solver.add(val < -(2 ** (bits - 1)))
+        solver.add(val < kir.IntType(bits).min)
     if solver.check() != z3.sat:
         return None
     m = solver.model()

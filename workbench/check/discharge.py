@@ -24,12 +24,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from workbench.check.poly import Poly
 from workbench.check.premises import Premises, is_aux
 from workbench.check.trusted.exact import Multipliers, exact_nonneg, residual
 
-__all__ = ["Multipliers", "SmtResult", "exact_nonneg", "find_multipliers", "guards_hold", "residual", "smt_check"]
+__all__ = ["Multipliers", "SmtResult", "contradiction", "exact_nonneg", "find_multipliers", "guards_hold", "residual", "smt_check"]
 
 
 
@@ -119,6 +120,11 @@ def smt_check(p: Poly, premises: Premises, timeout_ms: int = 2000, extra: tuple[
                 track(term, f.origin)
             else:
                 solver.add(term)
+    untranslated = sorted((p.symbols() | {s for e in extra for s in e.symbols()}) - set(env))
+    if untranslated:
+        atoms = {a.name: a.text for a in premises.atoms}
+        names = ", ".join(f"{s} = {atoms[s]}" if s in atoms else s for s in untranslated)
+        return SmtResult("unknown", detail=f"z3 has no meaning for {names}")
     for e in extra:
         solver.add(e.scaled_integral().to_z3(env) >= 0)
     solver.add(p.scaled_integral().to_z3(env) < 0)
@@ -133,6 +139,32 @@ def smt_check(p: Poly, premises: Premises, timeout_ms: int = 2000, extra: tuple[
         )
         return SmtResult("refuted", model)
     return SmtResult("unknown", detail=str(solver.reason_unknown()))
+
+
+@lru_cache(maxsize=1024)
+def contradiction(premises: Premises, smt: bool = True) -> str:
+    """Why no shape satisfies the premises ("" when some may): a symbol whose lower bound exceeds its upper
+    bound, or (``smt``) z3 proving ``-1 >= 0`` from them (the guards of its unsat core are named). Conditions
+    proved from contradictory premises hold vacuously; a checker must say so instead of certifying."""
+    lower = premises.lower_map
+    for s, hi in premises.upper:
+        if s in lower and lower[s] > hi:
+            return f"{s} >= {lower[s]} and {s} <= {hi}"
+    if not smt:
+        return ""
+    r = smt_check(Poly.const(-1), premises)
+    if r.status == "proved":
+        return "z3 finds no shape satisfying " + ("; ".join(r.guards_used) if r.guards_used else "the bounds")
+    return ""
+
+
+def sympy_mod(a, b):
+    """sympy's ``Mod(a, b)`` in z3: the sign of the divisor (``Mod(2, -3) == -1``), where z3's ``%`` (SMT-LIB
+    ``mod``) is never negative. ``Mod(a, 0)`` is undefined in sympy (nan: no guard holds), so any value is
+    sound there."""
+    import z3
+
+    return z3.If(b >= 0, a % b, -((-a) % (-b)))
 
 
 def _z3_env(premises: Premises, solver):
@@ -170,7 +202,7 @@ def _z3_env(premises: Premises, solver):
                 solver.add(env[a.name] <= x)
             solver.add(z3.Or(*[env[a.name] == x for x in args]))
         elif a.kind == "mod" and all(x is not None for x in args):
-            solver.add(env[a.name] == args[0] % args[1])
+            solver.add(env[a.name] == sympy_mod(args[0], args[1]))
     return env
 
 
@@ -218,7 +250,7 @@ def _z3_guard(text: str, env):
             return n / d
         if isinstance(e, sympy.Mod):
             a, b = tr(e.args[0]), tr(e.args[1])
-            return None if a is None or b is None else a % b
+            return None if a is None or b is None else sympy_mod(a, b)
         if isinstance(e, (sympy.Max, sympy.Min)):
             xs = [tr(a) for a in e.args]
             if any(x is None for x in xs):

@@ -161,11 +161,12 @@ class _AtomTable:
     def mod(self, a: Poly, b: Poly, text: str) -> Poly:
         if (a.symbols() | b.symbols()) & self.opaque_names():
             return self._new(("opaque", text), "opaque", text, (), 1, lambda r: (), None)
-        # sympy's Mod(a, b) with b > 0 lies in [0, b-1].
-        facts = (lambda r: (r, b - 1 - r)) if _const_lower(b, self.lower) not in (None,) and _const_lower(
-            b, self.lower
-        ) >= 1 else (lambda r: ())
-        return self._new(("mod", a, b), "mod", text, (a, b), 1, facts, 0)
+        # sympy's Mod(a, b) takes the divisor's sign: [0, b-1] for b >= 1, (b, 0] for b <= -1. Only a divisor
+        # proved >= 1 (its constant lower bound) gives the facts and the lower bound 0; otherwise nothing.
+        lo = _const_lower(b, self.lower)
+        positive = lo is not None and lo >= 1
+        facts = (lambda r: (r, b - 1 - r)) if positive else (lambda r: ())
+        return self._new(("mod", a, b), "mod", text, (a, b), 1, facts, 0 if positive else None)
 
     def opaque(self, expr: sympy.Expr) -> Poly:
         return self._new(("opaque", sympy.srepr(expr)), "opaque", str(expr), (), 1, lambda a: (), None)
@@ -189,6 +190,22 @@ def is_aux(name: str) -> bool:
     return name.startswith("_")
 
 
+MAX_DEGREE = 64  # of a fact as a polynomial: expanding ((a+b)**64)**64 would take minutes
+
+
+def _degree(e) -> int:
+    """The degree ``e`` would have once expanded (an upper bound, from the tree alone: never expands)."""
+    if e.is_Symbol:
+        return 1
+    if getattr(e, "is_Number", False) or not getattr(e, "args", ()):
+        return 0
+    if getattr(e, "is_Pow", False) and e.exp.is_Integer:
+        return _degree(e.base) * abs(int(e.exp))
+    if getattr(e, "is_Mul", False):
+        return sum(_degree(a) for a in e.args)
+    return max(_degree(a) for a in e.args)
+
+
 @lru_cache(maxsize=4096)
 def _parse_fact(text: str, where: str = "symbolic fact") -> sympy.Expr:
     """Parse symbolic text from a record with the restricted parser (never evaluated); symbols in the
@@ -196,6 +213,11 @@ def _parse_fact(text: str, where: str = "symbolic fact") -> sympy.Expr:
     from workbench.symexpr import parse_any
 
     e = parse_any(text, where=where)
+    deg = _degree(e)
+    if deg > MAX_DEGREE:
+        raise FactError(f"{where}: symbolic fact {text!r} has degree {deg} (nested powers multiply their exponents); "
+                        f"the checker reads facts of degree at most {MAX_DEGREE}, which Inductor's guards are; "
+                        "re-capture the kernel")
     bad = sorted(str(x) for x in getattr(e, "free_symbols", ()) if is_aux(str(x)))
     if bad:
         raise FactError(f"{where}: symbolic fact {text!r} uses {', '.join(bad)}: names with a leading underscore are "

@@ -25,6 +25,7 @@ class Reason(Enum):
     QUOTIENT = "quotient bound"  # the premise of the chosen quotient rule
     TAIL_MASKED = "access masked off on the tail lanes"  # structural, claim None when violated
     DEFINED_VALUE = "no unspecified masked-off value reaches the store"  # structural
+    PAYLOAD_TYPE = "integer payload computed in the same type in both kernels"  # structural (trusted/payload)
 
 
 class Status(Enum):

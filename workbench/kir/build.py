@@ -22,6 +22,7 @@ from workbench.kir.types import (
     i1,
     i32,
     i64,
+    absorbs,
     literal_type,
 )
 
@@ -172,7 +173,9 @@ class Builder:
             v = _FOLD[op](x, y)
             return self.literal(bool(v) if isinstance(v, bool) else int(v))
         div_or_mod = op in DIVISION
-        if is_weak(a) == is_weak(b):  # neither absorbs the other: each literal is typed on its own
+        if not absorbs(a.type, is_weak(a), b.type, is_weak(b)):
+            # neither absorbs the other (two literals, or a literal of a higher kind than its operand, such as
+            # an int next to a bool): each literal is typed on its own
             a, b = self.standalone(a), self.standalone(b)
         try:
             ct = computation_type(a.type, is_weak(a), b.type, is_weak(b), div_or_mod)
@@ -205,7 +208,7 @@ class Builder:
             c = self.binary(Op.NE, c, self.literal(0))
         elif not isinstance(c.type, IntType) or c.type.bits != 1:
             c = node(Op.PAYLOAD, i1, (c,), "to_i1")
-        if is_weak(a) == is_weak(b):
+        if not absorbs(a.type, is_weak(a), b.type, is_weak(b)):
             a, b = self.standalone(a), self.standalone(b)
         try:
             ct = computation_type(a.type, is_weak(a), b.type, is_weak(b))

@@ -70,6 +70,25 @@ def walk(*roots: Node) -> Iterator[Node]:
                 stack.append((a, False))
 
 
+def type_sources(n: Node, is_size) -> list[str]:
+    """The arguments (``ARG`` names accepted by ``is_size``) that ``n``'s *type* depends on: narrowing
+    re-derives it from theirs by promotion. A load (its pointer's element type), a constant, an int1 result,
+    an explicit cast and a float (Triton's float promotion ignores the integer's width) stop the chain."""
+    from workbench.kir.types import FloatType, IntType
+
+    deps: dict[int, frozenset[str]] = {}
+    for m in walk(n):
+        if m.op is Op.ARG:
+            got = frozenset({m.attr}) if is_size(m.attr) else frozenset()
+        elif (m.op in (Op.LOAD, Op.UNDEF, Op.CONST, Op.FCONST) or isinstance(m.type, FloatType)
+              or (m.op is Op.CAST and m.attr is None) or m.type == IntType(1)):
+            got = frozenset()
+        else:
+            got = frozenset().union(*(deps[id(a)] for a in m.args))
+        deps[id(m)] = got
+    return sorted(deps[id(n)])
+
+
 @dataclass(frozen=True, slots=True)
 class Param:
     """A kernel parameter. ``kind``: ``pointer``, ``size`` (``ks*``, a symbolic size), ``numel``

@@ -46,7 +46,7 @@ from workbench.kir.calls import (  # noqa: F401 - re-exported: the refusal vocab
     _is_float,
 )
 from workbench.kir.errors import KernelSourceError, RefusedConstruct
-from workbench.kir.nodes import Binding, Kernel, Node, Param, walk
+from workbench.kir.nodes import Binding, Kernel, Node, Param, type_sources, walk
 from workbench.kir.ops import Op
 from workbench.kir.types import TL_DTYPES, FloatType, IntType, PtrType, Type, parse_signature_type
 
@@ -429,6 +429,13 @@ class _Parser(CallRules):
             return _Function(base.name, attr)
         if isinstance(base, Node):
             if attr == "dtype":
+                # The type is read at parse time; narrowing re-derives types, so a type that depends on a size
+                # argument (the argument itself or anything computed from it) differs between W and N.
+                sizes = type_sources(base, lambda name: self.params[name].kind == "size")
+                if sizes:
+                    raise self.refuse(".dtype of a value narrowing retypes", f"{ast.unparse(v)}.dtype depends on "
+                                      f"{', '.join(sizes)}, whose type is int64 in the kernel and int32 narrowed",
+                                      "name the type (tl.int64 / tl.int32) instead of reading .dtype")
                 return base.type
             if attr == "shape":
                 return _Shape()

@@ -168,6 +168,15 @@ def float_promote(a: Type, b: Type, div_or_mod: bool) -> FloatType:
     return fp32  # bf16 with an integer
 
 
+def absorbs(a: Type, a_weak: bool, b: Type, b_weak: bool) -> bool:
+    """Rule 0 of ``computation_type_impl``: exactly one operand is weak and its kind is at most the other's,
+    so the weak literal takes the typed operand's type. Otherwise each literal keeps its *own* type."""
+    if a_weak == b_weak:
+        return False
+    scalar, tensor = (a, b) if a_weak else (b, a)
+    return _kind(scalar) <= _kind(tensor)
+
+
 def computation_type(a: Type, a_weak: bool, b: Type, b_weak: bool, div_or_mod: bool = False) -> Type:
     """``semantic.computation_type_impl``: the common type two operands are converted to."""
     if a_weak != b_weak:

@@ -152,6 +152,45 @@ def call_module(module, *inputs):
     return module(*inputs)
 
 
+def _looks_like_program(path: Path) -> None:
+    """Decide from the syntax tree alone, before any of the file runs, that it is a program file: it defines
+    ``program`` and ``example_inputs`` at top level and no ``@triton.jit`` kernel (a captured record's
+    ``.py`` is a kernel's source, data: it is never imported). Importing a program file runs its code; only
+    a file that passes this test is imported."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text(), filename=str(path))
+    except (SyntaxError, ValueError, UnicodeDecodeError) as exc:
+        raise InputError(f"{str(path)!r} is not Python source ({type(exc).__name__}: {exc}); pass a program "
+                         "file") from None
+    def is_jit(d: ast.expr) -> bool:  # @triton.jit, @jit, @triton.jit(...)
+        f = d.func if isinstance(d, ast.Call) else d
+        return (isinstance(f, ast.Attribute) and f.attr == "jit") or (isinstance(f, ast.Name) and f.id == "jit")
+
+    for n in ast.walk(tree):
+        if any(is_jit(d) for d in getattr(n, "decorator_list", [])):
+            raise InputError(f"{str(path)!r} is a Triton kernel's source (@jit on line {n.lineno}), not a program; "
+                             "check the captured record beside it (KERNEL.json), which is read as data")
+    defined = set()
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(stmt.name)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            defined |= {t.id for t in targets if isinstance(t, ast.Name)}
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            defined |= {(a.asname or a.name).split(".")[0] for a in stmt.names}
+    missing = [m for m in ("program", "example_inputs") if m not in defined]
+    if "model" in defined and "program" in missing:
+        missing.remove("program")  # model() programs (workbench.zoo style) need no program()
+    if missing:
+        raise InputError(
+            f"{str(path)!r} does not define {' and '.join(f'{m}()' for m in missing)} at top level (read "
+            "without running it); a program file needs `def program(*tensors)` (or `def model()`) and "
+            "`def example_inputs()`")
+
+
 def load_file(path: str | Path) -> Program:
     """Load a user program: ``program(*tensors)`` or ``model()``, ``example_inputs()`` and optional
     ``dynamic_dims()``.
@@ -165,6 +204,7 @@ def load_file(path: str | Path) -> Program:
     path = Path(path)
     if not path.is_file():
         raise InputError(f"program file {str(path)!r} does not exist; pass a path to a .py file")
+    _looks_like_program(path)
     mod_name = f"_workbench_user_program_{abs(hash(str(path.resolve())))}"
     spec = importlib.util.spec_from_file_location(mod_name, path)
     if spec is None or spec.loader is None:

@@ -152,6 +152,7 @@ class AgreementRules:
             conj = self.conjuncts(acc.args[2] if acc.op is Op.STORE else acc.args[1])
             if not self.range_atoms or not all(any(x is r for x in conj) for r in self.range_atoms):
                 self.need(None, Reason.TAIL_MASKED, acc, frozenset())
+        self.check_payload_types()
         for ld in self.k.loads:
             self.agree(ld, self.active)
         for st in self.k.stores:

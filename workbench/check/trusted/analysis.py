@@ -17,6 +17,8 @@ Agreement, node by node (every node is paired with its re-typed counterpart in W
   N (which is never wider than in W). That is the FITS_NARROW side condition, and the interval that
   establishes it is recomputed here from the children's intervals;
 * explicit and implicit casts, broadcasts, comparisons and ``where`` of agreeing children agree;
+* payload (loaded data) agrees when its children agree *and* it is computed in the same type in both
+  kernels, or only its low bits reach integer stores no wider than it (:mod:`.payload`, PAYLOAD_TYPE);
 * ``a & b`` agrees on a lane class C when ``a`` agrees on C and ``b`` on C-and-``a`` (a false conjunct
   decides the result whatever the other computes); ``where(c, a, b)`` needs ``a`` only where ``c`` holds.
 
@@ -73,6 +75,7 @@ from workbench.check.premises import Premises
 from workbench.check.sidecond import SideCondition
 from workbench.check.trusted.agreement import ACCESS_RULES, AND_ORDERS, AgreementRules
 from workbench.check.trusted.conditions import ConditionRules
+from workbench.check.trusted.payload import PayloadRules
 from workbench.check.trusted.interval import Interval, LaneClass
 from workbench.check.trusted.intervals import QUOTIENT_RULES, REMAINDER_RULES, IntervalRules
 from workbench.check.trusted.launch import LaunchRules
@@ -117,7 +120,7 @@ def retype(kernel: Kernel, mode: Mode) -> dict[int, Node]:
     return instantiation_map(kernel, mode)
 
 
-class Analysis(LaunchRules, IntervalRules, AgreementRules, ConditionRules):
+class Analysis(LaunchRules, IntervalRules, AgreementRules, PayloadRules, ConditionRules):
     """One run of the checker over one kernel, one mode, one set of choices (given by ``oracle``).
 
     ``oracle(kind, key, options, works)`` returns the chosen option for a choice point; the trusted checker

@@ -56,10 +56,11 @@ class IntervalRules:
         return self._bound[k]
 
     def _fits(self, n: Node, c: LaneClass, bits: int, reason: Reason) -> None:
+        # The type's own range: int1 is unsigned in Triton ([0, 1], zero-extended), wider integers are signed.
         lo, hi = self.bound(n, c)
-        half = 2 ** (bits - 1)
-        self.need(None if hi is None else Poly.const(half - 1) - hi, reason, n, c, "upper")
-        self.need(None if lo is None else lo + half, reason, n, c, "lower")
+        t = kir.IntType(bits)
+        self.need(None if hi is None else Poly.const(t.max) - hi, reason, n, c, "upper")
+        self.need(None if lo is None else lo - t.min, reason, n, c, "lower")
 
     def _bound_rule(self, n: Node, c: LaneClass) -> Interval:
         a = n.args

@@ -1,0 +1,226 @@
+"""The red-team table: each finding (a hand-edited record the checker mishandles) and each probe the checker
+handled correctly, with the expected behaviour and, for soundness findings, the shape and lane where the
+independent oracle (``oracle.py``, Triton's interpreter) shows the wide and narrowed kernels disagree.
+
+Records are built from real captured ones (``data/kernels/``) by ``tests/adversarial/adv_records.py``'s edits or
+by ``build.record``; ``materialise.py`` writes them under ``tests/adversarial/redteam/<id>/`` (committed), and
+the tests load those files as a user would. Expected outcomes:
+
+* ``NOT_CERTIFIED``: no mode may print CERTIFIED (refused, out-of-class or an input error are all correct);
+* ``(strict, observable)`` pairs of verdicts, or ``INPUT_ERROR``;
+* ``NO_TRACEBACK``: any verdict or an input error, never another exception.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from redteam_build import record  # noqa: E402
+from adv_records import TILE, base, chain, guards, module, rename_symbol, signature, size, src, symbol  # noqa: E402
+
+from workbench.capture.record import source_hash  # noqa: E402
+
+NOT_CERTIFIED, INPUT_ERROR, NO_TRACEBACK = "not-certified", "input-error", "no-traceback"
+TIMELY = "timely"  # a verdict or an input error within TIMELY_SECONDS
+C, R, O = "certified", "refused", "out-of-class"
+
+STORE = "tl.store(out_ptr0 + (x2), tmp0, xmask)"
+S27 = 2**29 - 1  # tile at s27 = 2**29-1, s77 = 2: xnumel = 2**31-4 satisfies both guards; last block's lanes
+TILE_BIG = {"ks0": 2 * S27, "ks1": S27, "xnumel": 4 * S27}
+LAST_BLOCK = (4 * S27 - 1) // 1024
+
+SIG1 = {"in_ptr0": "*fp32", "out_ptr0": "*fp32", "ks0": "i64", "xnumel": "i32", "XBLOCK": "constexpr"}
+BODY1 = '''def triton_poi_fused_0(in_ptr0, out_ptr0, ks0, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (x0), xmask)
+    tl.store(out_ptr0 + ({offset}), tmp0, xmask)
+'''
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    make: object  # () -> record dict
+    expect: object
+    klass: str  # issue 11 class or the new class this finding opens
+    note: str  # how the oracle confirmed it / why the probe's outcome is right
+    oracle: dict | None = None  # {"args", "pid", "xblock", "fill"}: a lane where W and N disagree
+    raw: bool = False  # the JSON text is written verbatim by make() (returns str)
+
+
+def edited(rel, *edits):
+    def make():
+        d = chain(*edits)(base(rel))
+        d["source_hash"] = source_hash(d["source"], d["name"])
+        return d
+    return make
+
+
+def custom(offset, size_args, guards, symbols=None):
+    return lambda: record("triton_poi_fused_0", BODY1.format(offset=offset), SIG1, size_args, {"xnumel": "s99"},
+                          symbols or {"s27": 2, "s77": 2, "s99": 2}, guards)
+
+
+def duplicate_guards():
+    d = base(TILE)
+    text = json.dumps(d, indent=1, sort_keys=True)
+    # the real guards first, then an empty list: json keeps the last one, another reader the first
+    return text.replace('\n "index_dtype"', '\n "guards": [],\n "index_dtype"', 1)
+
+
+FINDINGS = [
+    Case("i1-sub-wraps", edited(TILE, src(STORE, "t = (x0 < 3) - True\n    tl.store(out_ptr0 + (x2 + ks0*t.to(tl.int32)), tmp0, xmask)")),
+         NOT_CERTIFIED, "integer typing: int1 arithmetic",
+         "Triton types (x0<3) - True as int1 (arith.subi i1, then arith.extui to i32: checked in TTIR); the checker "
+         "bounds it by [-1, 0] and checks it against a *signed* 1-bit range, but int1 is unsigned: the value is 1 "
+         "for x0 >= 3. Oracle: the store offset x2 + ks0 is 3221224446 in W and -1073742850 in N at lane 0 of "
+         "the last block (s27=2**29-1, s77=2).",
+         {"args": TILE_BIG, "pid": LAST_BLOCK, "xblock": 1024}),
+    Case("i1-neg-wraps", edited(TILE, src(STORE, "t = -(x0 < 3)\n    tl.store(out_ptr0 + (x2 + ks0*t.to(tl.int32)), tmp0, xmask)")),
+         NOT_CERTIFIED, "integer typing: int1 arithmetic",
+         "-(x0<3) is 0 - x in int1 (semantic.minus): 1 where x0 < 3; the checker's interval is [-1, 0]. Oracle "
+         "at s27=357913941, s77=3 (xnumel=2147483646): lane 342 of block 1398101 (xindex=1431655766, x0=2) "
+         "stores at 2147483648 in W and -2147483648 in N.",
+         {"args": {"ks0": 715827882, "ks1": 357913941, "xnumel": 2147483646}, "pid": 1398101, "xblock": 1024}),
+    Case("uint32-literal-with-bool", edited(TILE, src(STORE, "u = (x0 < 3) + 3000000000\n    w = u + ks0 + ks0 + ks0\n"
+                                                              "    tl.store(out_ptr0 + (x2), tmp0, xmask & (w < 2147483647))")),
+         NOT_CERTIFIED, "1. integer literals (unsigned)",
+         "3000000000 is uint32 (to_tensor_type) and a bool operand does not absorb a weak int (rule 0 needs the "
+         "scalar's kind <= the tensor's), so (x0<3) + 3000000000 is uint32 in Triton, and u + ks0 stays uint32 in "
+         "N (u32 with i32 -> u32) but is int64 in W; kir types the literal as its int64 placeholder without "
+         "refusing. Observable certifies. Oracle at s27=2**28, s77=2 (ks0=2**29): u + 3*ks0 is 4610612736 in W "
+         "(mask false) and wraps to 315645440 in N (mask true): the store happens in N only. Triton's own "
+         "frontend (TTIR, CPU): the comparison is `arith.cmpi ult ... i32` with ks0 i32 and `cmpi slt ... i64` "
+         "with ks0 i64.",
+         {"args": {"ks0": 2**29, "ks1": 2**28, "xnumel": 2**30}, "pid": 0, "xblock": 8}),
+    Case("uint32-literal-in-where", edited(TILE, src(STORE, "u = tl.where(xmask, 3000000000, x0 < 3)\n    w = u + ks0 + ks0 + ks0\n"
+                                                             "    tl.store(out_ptr0 + (x2), tmp0, xmask & (w < 2147483647))")),
+         NOT_CERTIFIED, "1. integer literals (unsigned)",
+         "as uint32-literal-with-bool, through tl.where (semantic.where promotes its branches like a binary op). "
+         "Oracle: the store mask differs at s27=2**28, s77=2.",
+         {"args": {"ks0": 2**29, "ks1": 2**28, "xnumel": 2**30}, "pid": 0, "xblock": 8}),
+    Case("int-payload-add", edited(TILE, signature("in_ptr0", "*i32"), signature("out_ptr0", "*i64"),
+                                   src(STORE, "tmp1 = tmp0 + ks0\n    tl.store(out_ptr0 + (x2), tmp1, xmask)")),
+         NOT_CERTIFIED, "integer arithmetic on loaded values (payload)",
+         "tmp0 (int32 data) + ks0 is int64 in W and int32 in N; the checker treats it as opaque payload and asks "
+         "nothing. Oracle: with the loaded value 2**31-1 and ks0=8 (s27=4, s77=3) W stores 2147483655, N "
+         "stores -2147483641 on every active lane.",
+         {"args": {"ks0": 8, "ks1": 4, "xnumel": 24}, "pid": 0, "xblock": 8, "fill": {"in_ptr0": 2147483647}}),
+    Case("dtype-of-size-arg", edited(TILE, src(STORE, "tl.store(out_ptr0 + (x2.to(ks0.dtype) * 2), tmp0, xmask)")),
+         NOT_CERTIFIED, "declared types: .dtype of a narrowed argument",
+         "ks0.dtype is read at parse time as int64 and kept as an explicit cast in N, but the narrowed kernel's "
+         "ks0.dtype is int32: x2*2 is computed in int32 there. Oracle: offset 4294965248 (W) vs -2048 (N) at "
+         "lane 0 of the last block. Strict refuses (for another reason); observable certifies.",
+         {"args": TILE_BIG, "pid": LAST_BLOCK, "xblock": 1024}),
+    Case("splitlines-formfeed", edited(TILE, src(STORE, STORE + "\n    tl.store(out_ptr0 + (x2 + ks0*ks1*ks0), tmp0, xmask)"),
+                                       module("triton_helpers.set_driver_to_gpu()", "triton_helpers.set_driver_to_gpu()\n# note\x0cmore")),
+         NOT_CERTIFIED, "which text is the kernel",
+         "a form feed in a comment before the kernel: capture.record.jit_function_text slices str.splitlines() "
+         "(which splits at \\x0c, \\x1c-\\x1e, \\x85, \\u2028) with ast's line numbers (which do not), so the "
+         "checked text is shifted by one line and loses the kernel's last statement (here an unsafe second "
+         "store); source_hash is computed on the same wrong slice, so it matches. Oracle (the module's function "
+         "as Python/Triton read it): the second store's offset differs (ks0*ks1*ks0 overflows int32).",
+         {"args": {"ks0": 80000, "ks1": 40000, "xnumel": 160000}, "pid": 0, "xblock": 8}),
+    Case("splitlines-u2028", edited(TILE, src(STORE, STORE + "\n    tl.store(out_ptr0 + (x2 + ks0*ks1*ks0), tmp0, xmask)"),
+                                    module("triton_helpers.set_driver_to_gpu()", "triton_helpers.set_driver_to_gpu()\n# note\u2028more")),
+         NOT_CERTIFIED, "which text is the kernel", "as splitlines-formfeed, with U+2028 in the comment.",
+         {"args": {"ks0": 80000, "ks1": 40000, "xnumel": 160000}, "pid": 0, "xblock": 8}),
+    Case("mod-negative-divisor", custom("x0 - ks0", {"ks0": "Mod(s27, 1 - s77)"},
+                                        ["s99 <= 2147483647", "Mod(s27, 1 - s77) <= 1000"]),
+         NOT_CERTIFIED, "premises: Mod atoms",
+         "premises give every Mod atom the lower bound 0, but sympy's Mod(a, b) is in (b, 0] for b < 0: at "
+         "s27=3, s77=2**31-1, s99=100 (every guard holds; 3 % -2147483646 = -2147483643 = ks0, which fits int32) "
+         "the store offset x0 - ks0 is 2147483648 in W and -2147483648 in N at lane 5.",
+         {"args": {"ks0": -2147483643, "xnumel": 100}, "pid": 0, "xblock": 128}),
+    Case("z3-mod-guard", custom("x0 + ks0*ks0", {"ks0": "s27"},
+                                ["s99 <= 2147483647", "s27 <= 2147483647", "Mod(s77, -3) <= -1"]),
+         NOT_CERTIFIED, "premises: z3 encoding of Mod",
+         "z3's % (SMT-LIB mod, never negative) differs from sympy's Mod for a negative divisor: the guard "
+         "Mod(s77, -3) <= -1 holds at s77=2 (2 % -3 = -1) but is false for z3, so z3 proves every condition "
+         "(the control without that guard is refused). Oracle at s27=50000, s77=2, s99=100: store offset "
+         "2500000000 (W) vs -1794967296 (N).",
+         {"args": {"ks0": 50000, "xnumel": 100}, "pid": 0, "xblock": 128}),
+    Case("vacuous-guards", custom("x0 + ks0*ks0", {"ks0": "s27"}, ["s99 <= 2147483647", "s27 <= 2147483647", "s77 <= 1"]),
+         NOT_CERTIFIED, "contradictory premises",
+         "s77 >= 2 (lower bound) and the guard s77 <= 1 admit no shape: the certificate is vacuous and says so "
+         "nowhere (every condition 'proved'); an honest answer refuses or reports the contradiction. The same "
+         "kernel without the guard is refused (z3 shape: ks0*ks0 overflows)."),
+    Case("vacuous-symbol-bounds", edited(TILE, src("(ks1*x1 + ((x0 % ks1)))", "(ks1*x1 + ((x0 % ks1)) + ks0*ks1)"),
+                                         symbol("s27", upper=1)),
+         NOT_CERTIFIED, "contradictory premises",
+         "s27 in [2, 1]: no shape; the extra product ks0*ks1 is certified vacuously."),
+    Case("ceiling-size-arg", edited(TILE, size("ks1", "ceiling(s27/2)")), NO_TRACEBACK, "real expressions that crash",
+         "ks1 = ceiling(s27/2) (an opaque atom): KeyError '_a0' from Poly.to_z3 in discharge.smt_check; the CLI "
+         "prints a traceback and exits 1."),
+    Case("abs-size-arg", edited(TILE, size("ks1", "Abs(s27)")), NO_TRACEBACK, "real expressions that crash",
+         "ks1 = Abs(s27): the same KeyError."),
+    Case("pow-nested-guard", edited(TILE, guards(lambda gs: gs + ["((s27 + s77)**64)**64 >= 0"])), TIMELY,
+         "records are data: resource limits",
+         "a 28-character guard of degree 4096 (each exponent is within symexpr's limit of 64, nesting is not "
+         "bounded): the checker expands it and runs for minutes (over 40 s measured, not finished); a degree "
+         "limit would make it an input error."),
+    Case("duplicate-json-key", duplicate_guards, INPUT_ERROR, "records are data: ambiguous JSON",
+         "two \"guards\" keys: json keeps the last (here an empty list) silently; another reader keeps the "
+         "first. An ambiguous record should be an input error.", raw=True),
+]
+
+PROBES = [
+    Case("probe/where-product-store", edited(TILE, src(STORE, "tl.store(out_ptr0 + (x2), tl.where(xmask, ks0*ks1, 0), xmask)")),
+         (R, R), "classic", "ks0*ks1 in a stored where branch overflows int32: refused."),
+    Case("probe/i1-neg-in-where", edited(TILE, src(STORE, "t = tl.where(x0 < 3, -(x0 < 3), True)\n    tl.store(out_ptr0 + (x2 + ks0*t.to(tl.int32)), tmp0, xmask)")),
+         (R, R), "integer typing", "refused (the where's hull is not the wrong [-1, 0])."),
+    Case("probe/i1-add", edited(TILE, src(STORE, "t = (x0 < 3) + (x1 < 3)\n    tl.store(out_ptr0 + (x2 + ks0*t.to(tl.int32)), tmp0, xmask)")),
+         (R, R), "integer typing", "int1 + int1 can wrap: refused."),
+    Case("probe/huge-literal", edited(TILE, src("x2 = xindex", "x2 = xindex + 99999999999999999999999999999 * 0")),
+         (O, O), "literals", "not representable in 64 bits: out of class by name."),
+    Case("probe/control-extra-product", edited(TILE, src("(ks1*x1 + ((x0 % ks1)))", "(ks1*x1 + ((x0 % ks1)) + ks0*ks1)")),
+         (R, R), "classic", "the oracle's control: refused, and the oracle shows the disagreement too.",
+         {"args": {"ks0": 80000, "ks1": 40000, "xnumel": 160000}, "pid": 0, "xblock": 8}),
+    Case("probe/two-stores-no-formfeed", edited(TILE, src(STORE, STORE + "\n    tl.store(out_ptr0 + (x2 + ks0*ks1*ks0), tmp0, xmask)")),
+         (R, R), "which text is the kernel", "splitlines-formfeed without the form feed: refused."),
+    Case("probe/z3-mod-guard-control", custom("x0 + ks0*ks0", {"ks0": "s27"}, ["s99 <= 2147483647", "s27 <= 2147483647"]),
+         (R, R), "premises", "z3-mod-guard without the Mod guard: refused."),
+    Case("probe/symbol-named-I", edited(TILE, rename_symbol("s27", "I")), INPUT_ERROR, "names",
+         "sympy's imaginary unit is not a shape symbol: input error."),
+    Case("probe/symbol-named-oo", edited(TILE, rename_symbol("s77", "oo")), INPUT_ERROR, "names", "infinity: input error."),
+    Case("probe/symbol-named-Min", edited(TILE, rename_symbol("s77", "Min")), INPUT_ERROR, "names", "a function name: input error."),
+    Case("probe/symbol-named-ks1", edited(TILE, rename_symbol("s27", "ks1")), (C, C), "names",
+         "a shape symbol spelled like a kernel argument is just a symbol (tile's facts, renamed): certified, and "
+         "the oracle finds no disagreement at the tile's last block.",
+         {"args": TILE_BIG, "pid": LAST_BLOCK, "xblock": 1024, "agree": True}),
+    Case("probe/int64-cast-then-sub", edited(TILE, src(STORE, "tl.store(out_ptr0 + (x2.to(tl.int64) * 2 - ks0), tmp0, xmask)")),
+         (R, C), "which text is the kernel", "strict refuses (x2*2 leaves int32), observable certifies, and the "
+         "oracle agrees at xindex=2**30 (where the int32 product would wrap).",
+         {"args": TILE_BIG, "pid": 2**20, "xblock": 1024, "agree": True}),
+    Case("probe/divisor-always-zero", edited(TILE, src("x1 = xindex // ks0", "x1 = xindex // (ks0 - 2*ks1)")),
+         (R, R), "division", "ks0 - 2*ks1 == 0: refused (CLI: exit 1 with a counterexample, no traceback)."),
+    Case("probe/divisor-maybe-zero", edited(TILE, src("x1 = xindex // ks0", "x1 = xindex // (ks1 - 3)")),
+         (R, R), "division", "zero at s27 = 3: refused."),
+    Case("probe/int-min-div-minus-one", edited(TILE, src("x1 = xindex // ks0", "x1 = (xindex - 2147483647 - 1) // (ks1 - ks1 - 1)")),
+         (R, R), "division", "INT_MIN // -1 shape: refused."),
+    Case("probe/mod-negative-divisor-in-kernel", edited(TILE, src("x0 = (xindex % ks0)", "x0 = (xindex % (3 - ks1))")),
+         (R, R), "division", "divisor 3 - ks1 <= 1: refused with the shape s27 >= 2."),
+    Case("probe/lower-bound-absent", edited(TILE, symbol("s27", lower=None)), (R, R), "classic",
+         "no lower bound: ks1 may be <= 0: refused."),
+    Case("probe/int-payload-to-i32", edited(TILE, signature("in_ptr0", "*i32"), signature("out_ptr0", "*i32"),
+                                            src(STORE, "tmp1 = tmp0 + ks0\n    tl.store(out_ptr0 + (x2), tmp1, xmask)")),
+         (C, C), "payload", "stored into int32, the int64 sum is truncated to the same bits as N's wrapped sum: "
+         "certified is right (oracle: no disagreement with the loaded value 2**31-1).",
+         {"args": {"ks0": 8, "ks1": 4, "xnumel": 24}, "pid": 0, "xblock": 8, "fill": {"in_ptr0": 2147483647},
+          "agree": True}),
+]
+
+ALL = FINDINGS + PROBES
+
+
+def directory(case: Case) -> Path:
+    return HERE / case.id.replace("probe/", "probe-")
