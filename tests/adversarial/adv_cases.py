@@ -63,6 +63,11 @@ SPECIFIC = [
     # -- 4. which function is the kernel ---------------------------------------------------------------
     ("function/duplicate-jit-def", TILE, _extra_def("@triton.jit\ndef triton_poi_fused_repeat_0(in_ptr0, out_ptr0, ks0, ks1, xnumel, XBLOCK : tl.constexpr):\n    pass"), E),
     ("function/second-jit-function", TILE, _extra_def("@triton.jit\ndef helper(x):\n    return x"), E),
+    # Inductor's scan kernels carry helper jit functions (``_triton_helper_fn_add0``): one beside the kernel, with
+    # its own name, is not ambiguous; unused it changes nothing, called it makes the kernel out of class.
+    ("function/unused-helper-after-kernel", TILE, module("    tl.store(out_ptr0 + (x2), tmp0, xmask)\n", "    tl.store(out_ptr0 + (x2), tmp0, xmask)\n\n@triton.jit\ndef _triton_helper_fn_add0(a, b):\n    return a + b\n"), C),
+    ("function/kernel-calls-helper", TILE, chain(src("x2 = xindex", "x2 = _triton_helper_fn_add0(xindex, 0)"), module("    tl.store(out_ptr0 + (x2), tmp0, xmask)\n", "    tl.store(out_ptr0 + (x2), tmp0, xmask)\n\n@triton.jit\ndef _triton_helper_fn_add0(a, b):\n    return a + b\n")), O),
+    ("function/helper-bound-twice", TILE, module("    tl.store(out_ptr0 + (x2), tmp0, xmask)\n", "    tl.store(out_ptr0 + (x2), tmp0, xmask)\n\n@triton.jit\ndef h(a):\n    return a\n\nh = None\n"), E),
     ("function/plain-def-rebinds-name", TILE, module("    tl.store(out_ptr0 + (x2), tmp0, xmask)\n", "    tl.store(out_ptr0 + (x2), tmp0, xmask)\n\ndef triton_poi_fused_repeat_0(*args):\n    pass\n"), E),
     ("function/assignment-rebinds-name", TILE, module("    tl.store(out_ptr0 + (x2), tmp0, xmask)\n", "    tl.store(out_ptr0 + (x2), tmp0, xmask)\n\ntriton_poi_fused_repeat_0 = None\n"), E),
     ("function/import-rebinds-name", TILE, module("    tl.store(out_ptr0 + (x2), tmp0, xmask)\n", "    tl.store(out_ptr0 + (x2), tmp0, xmask)\nfrom os import path as triton_poi_fused_repeat_0\n"), E),

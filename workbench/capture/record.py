@@ -177,9 +177,21 @@ def jit_function(source: str, name: str) -> ast.FunctionDef:
     tree = _module(source, name)
     every = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
     jit = [n for n in every if not isinstance(n, ast.Lambda) and any(_is_jit(d) for d in n.decorator_list)]
+    helpers = [f for f in jit if f.name != name]
+    if helpers and len(helpers) == len(jit):
+        raise InputError(f"kernel module's @triton.jit function is {helpers[0].name!r}, but the record names "
+                         f"{name!r}; re-capture it (or fix the record's name)")
+    # Inductor emits helper jit functions beside scan kernels (``_triton_helper_fn_add0`` for cumsum). They are
+    # allowed as module-level definitions, each bound exactly once; the kernel is the one jit function with the
+    # record's name, and the IR parser refuses any call to a helper (such kernels are out of class).
+    for h in helpers:
+        if h not in tree.body or len([s for s in tree.body for b in _bound_names(s) if b == h.name]) != 1:
+            raise InputError(f"kernel module of {name}: helper @triton.jit function {h.name!r} is nested or bound "
+                             "more than once; re-capture it")
+    jit = [f for f in jit if f.name == name]
     if len(jit) > 1:
-        raise InputError(f"kernel module of {name} has {len(jit)} @triton.jit functions "
-                         f"({', '.join(f.name for f in jit)}); a record holds exactly one kernel — re-capture it")
+        raise InputError(f"kernel module of {name} has {len(jit)} @triton.jit functions named {name!r}; a record "
+                         "holds exactly one kernel — re-capture it")
     if not jit:
         if len(every) != 1 or not isinstance(every[0], ast.FunctionDef):
             raise InputError(f"kernel module of {name} has no @triton.jit function and {len(every)} functions; "
@@ -196,10 +208,10 @@ def jit_function(source: str, name: str) -> ast.FunctionDef:
         lines = ", ".join(str(s.lineno) for s in bindings)
         raise InputError(f"kernel module binds {name!r} {len(bindings)} times (lines {lines}); Python keeps the "
                          "last, a reader the first — exactly one definition is allowed; re-capture it")
-    if len(every) != 1:
-        others = sorted({getattr(f, "name", "lambda") for f in every if f is not fn})
-        raise InputError(f"kernel module of {name} defines other functions ({', '.join(others)}); helpers are not "
-                         "part of a captured kernel — re-capture it")
+    if len(every) != 1 + len(helpers):
+        others = sorted({getattr(f, "name", "lambda") for f in every if f is not fn and f not in helpers})
+        raise InputError(f"kernel module of {name} defines other functions ({', '.join(others)}); only "
+                         "@triton.jit helpers may stand beside the kernel — re-capture it")
     return fn
 
 
