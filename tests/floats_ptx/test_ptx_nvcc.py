@@ -154,3 +154,17 @@ def test_flags_command_table(capsys):
     assert rows["default"]["status"] == "no counterexample"
     assert rows["--ftz=true"]["status"] == "not equivalent"  # subnormal inputs flushed: 0 + 2**-149 gives 0
     assert rows["--ftz=true"]["witness"]["inputs"] == ["0x00000000", "0x00000001"]
+
+
+def test_the_ptx_level_judges_against_the_spec_device_like_the_source_level():
+    """Same op table at both levels: hardsigmoid's division by 6 is CPU ATen's, CUDA ATen multiplies by 1/6."""
+    path = CORPUS / "hardsigmoid/div_six.cu"
+    for device, status in (("cuda", "not equivalent"), ("cpu", "no counterexample")):
+        s = spec("hardsigmoid").on(device)
+        ptx = check_ptx(s, path, Flags(), exhaustive=False, progress=False, random_cases=1 << 12)
+        src = check(s, parse_kernel(path), Target(), exhaustive=False, progress=False, random_cases=1 << 12)
+        assert ptx.status == src.status == status and ptx.spec_device == src.spec_device == device
+        assert ptx.document()["spec_device"] == device and f"PyTorch on {device}" in ptx.summary
+    rc = main(["floats", "check", str(CORPUS / "relu/spec.py"), str(CORPUS / "relu/ternary.cu"), "--level", "ptx",
+               "--spec-device", "gpu"])
+    assert rc == 2
