@@ -38,7 +38,7 @@ def test_both_tables_judge_against_the_same_spec_device():
 def _source_rows():
     out = {}
     for v in SOURCE["verdicts"]:
-        out[(v["spec"], v["kernel"].split(" ")[0], v["target"])] = v
+        out[(v["spec"], v["cuda_function"].split(" ")[0], v["target"])] = v
     return out
 
 
