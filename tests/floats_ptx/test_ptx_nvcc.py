@@ -83,7 +83,7 @@ def test_held_out_cases_decide_the_same_at_both_levels(prog, kernel, fma):
 # min/max overloads, NaN-aware ternaries, grid-stride loops, float4, division, reciprocal intrinsics, a scalar
 # kernel the PTX level refuses); the flag sets are nvcc's default for every kernel plus --fmad=false and
 # --ftz=true for the contraction/FTZ-sensitive programs. The full run over every corpus kernel (64 kernels,
-# ~6 min on 2 cores) is the developer command
+# 57 s at load ~4, several minutes under heavier load) is the developer command
 #     WORKBENCH_XVAL=all PYTHONPATH=$PWD python -m pytest -q tests/floats_ptx/test_ptx_nvcc.py -m slow
 # Each case asserts the same in both modes: the two levels compute the same function, bit for bit.
 XVAL_SAMPLE = ("abs/fabsf", "abs/ternary", "add/grid_stride", "axpy/rn_intrinsics", "clamp/minmax",
