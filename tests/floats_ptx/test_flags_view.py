@@ -38,3 +38,18 @@ def test_for_kernel_runs_when_the_table_lacks_the_kernel(tmp_path):
     view = FlagsView.for_kernel("s.py", "k.cu", table=tmp_path / "none.json", runner=lambda: ROWS[1:2])
     assert "equivalent" in view.table.value and not view.run.disabled
     assert "not run yet" in FlagsView("t").table.value
+
+
+def test_the_committed_table_is_found_through_the_package_from_any_directory(tmp_path, monkeypatch):
+    """Notebook 03 runs from notebooks/: the default table is the checkout's, not the current directory's."""
+    from workbench.floats.corpus import CORPUS
+
+    monkeypatch.chdir(tmp_path)
+    view = FlagsView.for_kernel(CORPUS / "scale_shift/spec.py", CORPUS / "scale_shift/mul_add.cu",
+                                runner=lambda: (_ for _ in ()).throw(AssertionError("must not recompute")))
+    assert "committed table" in view.header.value
+    assert [r["flags"] for r in view.rows] == ["default", "--fmad=false", "--ftz=true", "-use_fast_math"]
+    exhaustive = json.loads((CORPUS.parent / "flags.json").read_text())["exhaustive"]
+    status = {r["flags"]: r["status"] for r in view.rows}
+    assert status["--fmad=false"] == ("equivalent" if exhaustive else "no counterexample")  # two roundings
+    assert status["default"] == "not equivalent"  # nvcc contracts v * 0.1f + 0.5f into one fma

@@ -39,8 +39,12 @@ def test_grid_stride_loop_runs_every_trip_count(relu):
     assert s.safe, s.summary()
     # 64 threads cover n = 1025 only by looping 17 times: every element must still be written once
     assert max(l.n for l in x.launches) == 1025 and all(l.grid * l.block == 64 for l in x.launches)
+    # `v < 0 ? 0 : v` keeps -0.0: CPU ATen's relu does too, CUDA ATen's (fmaxf) gives +0.0 (#16's spec devices)
+    v = check_ptx(relu.on("cpu"), HERE / "grid_stride.cu", extraction=x, exhaustive=False, progress=False)
+    assert v.status == "no counterexample" and v.spec_device == "cpu"
     v = check_ptx(relu, HERE / "grid_stride.cu", extraction=x, exhaustive=False, progress=False)
-    assert v.status == "no counterexample"
+    assert v.status == "not equivalent" and v.spec_device == "cuda"
+    assert [(w.inputs, w.kernel, w.spec) for w in v.witnesses] == [((0x80000000,), 0x80000000, 0x0)]
 
 
 def test_skipped_last_element_is_missing_and_shifted_read_is_not_elementwise():

@@ -36,14 +36,29 @@ def corpus_entries(root: Path = CORPUS) -> list[tuple[Path, list[Path]]]:
     return out
 
 
+def committed_verdict(program: str, kernel: str, target: str = "fma=on ftz=off") -> dict:
+    """A row of the committed table ``data/floats/verdicts.json`` (made with the 2**32 sweeps): what a notebook
+    shows instead of re-running a sweep. ``kernel`` is the file's stem, ``target`` a ``Target.label``."""
+    doc = json.loads((ROOT / "data/floats/verdicts.json").read_text())
+    for v in doc["verdicts"]:
+        if v["spec"] == program and v["cuda_function"].split(" ")[0] == kernel and v["target"] == target:
+            return v
+    raise FloatsUsageError(f"no row {program}/{kernel} [{target}] in data/floats/verdicts.json; regenerate it with "
+                           "`workbench floats check --all --out data/floats`")
+
+
 def check_all(root: Path = CORPUS, targets=TARGETS, workers: int = 2, progress: bool = True,
-              exhaustive: bool = True, count_mismatches: bool = True, spec_device: str = "cuda") -> list[Verdict]:
-    """Every kernel x target. ``count_mismatches=False`` sweeps only the functions the case split did not
-    refute (every "equivalent" is still exhaustive; refuted kernels keep their witness, without a count)."""
+              exhaustive: bool = True, count_mismatches: bool = True, spec_device: str = "cuda",
+              programs: frozenset[str] | None = None) -> list[Verdict]:
+    """Every kernel x target (of the named ``programs`` only, when given). ``count_mismatches=False`` sweeps
+    only the functions the case split did not refute (every "equivalent" is still exhaustive; refuted kernels
+    keep their witness, without a count)."""
     from workbench.floats.spec import capture_spec
 
     verdicts: list[Verdict] = []
     for spec_path, kernels in corpus_entries(root):
+        if programs is not None and spec_path.parent.name not in programs:
+            continue
         spec = capture_spec(spec_path, spec_device)
         parsed = [(kp, parse_kernel(kp)) for kp in kernels]
         sweeps: dict = {}

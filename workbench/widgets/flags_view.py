@@ -16,7 +16,9 @@ from typing import Callable
 
 import ipywidgets as W
 
-TABLE = Path("data/floats/flags.json")
+from workbench.paths import DATA
+
+TABLE = DATA / "floats/flags.json"  # through the package: the notebooks run from notebooks/
 _COLOUR = {"equivalent": "#1a7f37", "not equivalent": "#cf222e", "no counterexample": "#9a6700",
            "undecided": "#6e7781", "not elementwise": "#cf222e", "refused": "#6e7781"}
 

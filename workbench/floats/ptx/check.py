@@ -11,7 +11,9 @@ reusing its case split (``case_inputs``), witnesses and comparison, on the PTX e
    adversarial inputs (the source level's ``case_inputs`` with its seed).
 4. Unary: all 2**32 inputs (``sweep.sweep_ptx``): only this yields "equivalent"; n-ary: "no counterexample".
 
-The safety gate runs over the PTX addresses (``gate.gate``) and is part of every verdict. There is no
+The safety gate runs over the PTX addresses (``gate.gate``) and is part of every verdict. The spec is PyTorch on
+``spec.device`` (cuda by default, ``--spec-device``): the same device-aware op table (``workbench.floats.aten``)
+the source level evaluates, so both levels judge against one meaning. There is no
 contraction or FTZ switch here: nvcc decided, and the PTX says what it decided (``.rn``, ``.ftz``, ``fma``).
 """
 
@@ -58,6 +60,7 @@ class PtxVerdict:
     exhaustive: bool = False
     undecided: tuple[str, ...] = ()  # implementation-defined instructions / opaque spec ops
     functions: tuple[str, ...] = ()
+    spec_device: str = "cuda"  # whose PyTorch kernels define the spec (``Spec.device``)
     notes: tuple[str, ...] = field(default=())
 
     @property
@@ -71,7 +74,8 @@ class PtxVerdict:
     def payload(self) -> dict:
         return {
             "level": "ptx", "arch": self.arch, "flags": list(self.flags.argv), "flags_label": self.flags.label,
-            "spec": self.spec, "kernel": self.kernel, "nan": self.nan, "status": self.status,
+            "spec": self.spec, "spec_device": self.spec_device, "kernel": self.kernel, "nan": self.nan,
+            "status": self.status,
             "summary": self.summary, "accepted": self.accepted, "exhaustive": self.exhaustive, "cases": self.cases,
             "mismatches": self.mismatches, "undecided": list(self.undecided),
             "witnesses": [{"inputs": [f"0x{b:08X}" for b in w.inputs], "kernel": f"0x{w.kernel:08X}",
@@ -128,9 +132,12 @@ def check_ptx(spec, cu: str | Path, flags: Flags = Flags(), arch: str = DEFAULT_
         raise FloatsUsageError(f"NaN policy {nan!r} is not any or payload; use --nan any or --nan payload")
     x = extraction or extract(cu, flags, arch)
     safety = gate(x)
-    common = dict(spec=spec.name, kernel=demangle(x.kernel.name), arch=arch, flags=flags, nan=nan, safety=safety)
+    dev = str(spec.device)
+    common = dict(spec=spec.name, kernel=demangle(x.kernel.name), arch=arch, flags=flags, nan=nan, safety=safety,
+                  spec_device=dev)
     if not x.elementwise:
-        return PtxVerdict(status="not elementwise", summary=f"not elementwise: {x.problem}", **common)
+        return PtxVerdict(status="not elementwise", summary=f"not elementwise: {x.problem} (spec: PyTorch on {dev})",
+                          **common)
     if len(x.inputs) != spec.arity:
         raise FloatsUsageError(f"the PTX of {cu} reads {len(x.inputs)} input arrays but program in {spec.path} "
                                f"takes {spec.arity}; pair the kernel with a spec of the same arity")
@@ -140,7 +147,8 @@ def check_ptx(spec, cu: str | Path, flags: Flags = Flags(), arch: str = DEFAULT_
     if impl or spec.opaque:
         parts = ([f"implementation-defined {', '.join(impl)}"] if impl else []) + (
             [f"{', '.join(spec.opaque)} in PyTorch"] if spec.opaque else [])
-        return PtxVerdict(status="undecided", summary="undecided: depends on " + " and ".join(parts),
+        return PtxVerdict(status="undecided", summary="undecided: depends on " + " and ".join(parts)
+                          + f" (spec: PyTorch on {dev})",
                           undecided=impl + tuple(spec.opaque), functions=rendered, **common)
     witnesses, cases = search(spec, fns, nan, random_cases)
     mismatches, done = None, False
@@ -172,10 +180,12 @@ def check_ptx(spec, cu: str | Path, flags: Flags = Flags(), arch: str = DEFAULT_
     common.update(functions=rendered, notes=tuple(notes), cases=cases, exhaustive=done)
     if witnesses:
         count = f"; {mismatches:,} of 2**32 inputs differ" if mismatches is not None else ""
-        return PtxVerdict(status="not equivalent", summary=f"not equivalent: {witnesses[0].describe()}{count}",
+        return PtxVerdict(status="not equivalent", summary=f"not equivalent: {witnesses[0].describe()}{count} "
+                          f"(spec: PyTorch on {dev})",
                           witnesses=tuple(witnesses), mismatches=mismatches, **common)
     if done:
         return PtxVerdict(status="equivalent", summary=f"equivalent: identical on all 2**32 inputs (NaN policy: "
-                          f"{nan})", mismatches=0, **common)
-    return PtxVerdict(status="no counterexample", summary=f"no counterexample in {cases:,} cases (not exhaustive)",
+                          f"{nan}; spec: PyTorch on {dev})", mismatches=0, **common)
+    return PtxVerdict(status="no counterexample", summary=f"no counterexample in {cases:,} cases (not exhaustive; "
+                      f"spec: PyTorch on {dev})",
                       **common)

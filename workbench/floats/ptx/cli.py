@@ -1,12 +1,14 @@
 """``workbench floats check --level ptx`` and ``workbench floats flags`` (stage: floats/ptx).
 
     workbench floats check SPEC.py KERNEL.cu --level ptx [--arch sm_89] [--nvcc-flags="--fmad=false"] [--json]
-    workbench floats flags SPEC.py KERNEL.cu [--arch sm_89] [--json]
+    workbench floats flags SPEC.py KERNEL.cu [--arch sm_89] [--spec-device cuda|cpu] [--json]
     workbench floats flags --all [--corpus data/floats/corpus] [--out data/floats]   (developer: the table)
 
 ``flags`` decides the kernel under each of ``nvcc.FLAG_SETS`` (default, ``--fmad=false``, ``--ftz=true``,
-``-use_fast_math``) and prints one row each: verdict, mismatch count, a witness. Exit codes: 0 accepted (or a
-report written), 1 not accepted, 2 bad input or no nvcc (``NvccNotFoundError`` names how to point at it).
+``-use_fast_math``) against the spec as PyTorch computes it on ``--spec-device`` (cuda by default, the
+same op table as the source level) and prints one row each: verdict, mismatch count, a witness. Exit codes:
+0 accepted (or a report written), 1 not accepted, 2 bad input or no nvcc (``NvccNotFoundError`` names how to
+point at it).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ def run_check_ptx(args) -> int:
     flags = flags_from_args(args)
     arch = check_arch(args.arch or DEFAULT_ARCH)
     progress = not args.no_progress and sys.stderr.isatty() or args.progress
-    spec = capture_spec(args.spec)
+    spec = capture_spec(args.spec, args.spec_device)
     v = check_ptx(spec, args.kernel, flags, arch, args.nan, workers=args.workers, progress=progress)
     if args.json:
         return emit(v.document())
@@ -56,7 +58,8 @@ def report(spec_path, kernel_path, v) -> str:
     lines = [f"spec     {spec_path}", f"kernel   {kernel_path}: {v.kernel}  (PTX for {v.arch}, nvcc flags: "
              f"{v.flags.label})"]
     lines += [f"         element function: {f}" for f in v.functions]
-    lines += [f"level    ptx   NaN policy: {v.nan}", f"verdict  {v.summary}"]
+    lines += [f"level    ptx   NaN policy: {v.nan}   spec device: {v.spec_device} (PyTorch's {v.spec_device} kernels)",
+              f"verdict  {v.summary}"]
     lines += [f"         also {w.describe()}" for w in v.witnesses[1:6]]
     lines.append(f"safety   {v.safety.summary()}")
     lines += [f"note     {n}" for n in v.notes]
@@ -72,20 +75,22 @@ def run_flags(args) -> int:
         if args.spec or args.kernel:
             raise FloatsUsageError("--all runs the whole corpus; drop SPEC.py and KERNEL.cu, or drop --all")
         paths = run_corpus(Path(args.corpus or "data/floats/corpus"), Path(args.out), arch, args.workers, progress,
-                           count_mismatches=args.count_all, exhaustive=not args.quick)
+                           count_mismatches=args.count_all, exhaustive=not args.quick, spec_device=args.spec_device)
         print(f"wrote {paths[0]} and {paths[1]}")
         return 0
     if not args.spec or not args.kernel:
         raise FloatsUsageError("give SPEC.py and KERNEL.cu (e.g. `workbench floats flags data/floats/corpus/"
                                "scale_shift/spec.py data/floats/corpus/scale_shift/mul_add.cu`), or --all")
-    rows = flags_table(args.spec, args.kernel, arch, args.nan, workers=args.workers, progress=progress)
+    rows = flags_table(args.spec, args.kernel, arch, args.nan, workers=args.workers, progress=progress,
+                       spec_device=args.spec_device)
     doc = document("floats", 1, Verdict.OK, level="ptx", arch=arch, command="flags", spec=str(args.spec),
+                   spec_device=args.spec_device,
                    kernel=str(args.kernel), nan=args.nan, rows=rows, flags=[r["flags"] for r in rows],
                    worst=overall(r["verdict"] for r in rows).value)
     if args.json:
         emit(doc)
         return 0
-    print(render_rows(str(args.spec), str(args.kernel), arch, rows))
+    print(render_rows(str(args.spec), str(args.kernel), arch, rows, args.spec_device))
     return 0
 
 
@@ -103,6 +108,8 @@ def register_flags(sub) -> None:
     p.add_argument("kernel", nargs="?", help="KERNEL.cu with one __global__ kernel")
     p.add_argument("--arch", help=f"GPU architecture for nvcc (default {DEFAULT_ARCH})")
     p.add_argument("--nan", default="any", choices=("any", "payload"), help="NaN policy (default any)")
+    p.add_argument("--spec-device", default="cuda", choices=("cuda", "cpu"),
+                   help="the device whose PyTorch kernels define the spec (default cuda)")
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     p.add_argument("--all", action="store_true", help="developer: every corpus kernel; writes flags.json/flags.md")
     p.add_argument("--corpus", help="corpus folder for --all (default data/floats/corpus)")

@@ -10,7 +10,8 @@ the input, each side's output and every PTX instruction's value at that input (`
 instruction where the source model went wrong is the first whose value the source model does not produce.
 
 Kernels either side cannot evaluate (an opaque call in the source, an implementation-defined instruction in
-the PTX) are reported as ``skipped`` with the reason, never as agreement.
+the PTX, a kernel the PTX level refuses by name such as a ``float`` scalar parameter) are reported as
+``skipped`` with the reason, never as agreement.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from workbench.floats.ir import contract_fma, opaque_names
 from workbench.floats.ptx.evaluate import evaluate_many, implementation_defined, trace
 from workbench.floats.ptx.extract import extract
 from workbench.floats.ptx.nvcc import DEFAULT_ARCH, Flags
+from workbench.floats.ptx.parse import PtxUnsupportedError
 
 SOURCE_TARGETS = (("default", Flags(), Target(fma=True, ftz=False)),
                   ("--fmad=false", Flags(fmad=False), Target(fma=False, ftz=False)),
@@ -54,8 +56,11 @@ def compare(kernel_path, label: str, flags: Flags, target: Target, arch: str = D
 
     kernel = parse_kernel(kernel_path)
     shape = element_functions(kernel)
-    x = extract(kernel_path, flags, arch)
     name = f"{kernel_path}"
+    try:
+        x = extract(kernel_path, flags, arch)
+    except PtxUnsupportedError as e:  # refused by name at the PTX level: nothing to compare, said so
+        return Comparison(name, label, True, skipped=f"PTX level refuses: {e}")
     if not shape.elementwise or not x.elementwise:
         if shape.elementwise != x.elementwise:
             return Comparison(name, label, False, disagreement=f"source says elementwise={shape.elementwise} "
