@@ -155,6 +155,45 @@ def test_rerun_skips_finished_models_and_the_cli_writes_the_table(dask_run, tmp_
     assert load_results(copy).keys() == set(SMALL)
 
 
+def test_recheck_runs_the_checker_over_kept_records_without_capturing(dask_run, tmp_path, capsys, monkeypatch):
+    """The run kept each model's records (written by the Dask workers); `zoo recheck` re-checks them with no
+    capture and reproduces the run's verdicts; a tampered record is caught by the record's own validation."""
+    from workbench.cli import main
+    from workbench.zoo import runner
+
+    out, results = dask_run
+    copy = tmp_path / "zoo"
+    shutil.copytree(out, copy)
+    for name in SMALL:
+        kept = sorted(p.stem for p in (copy / "records" / name).glob("*.json"))
+        assert kept == sorted(k.name for k in results[name].kernels), name
+
+    def no_capture(*a, **k):
+        raise AssertionError("recheck must not capture")
+
+    import importlib
+
+    monkeypatch.setattr(importlib.import_module("workbench.capture.isolated"), "capture_isolated", no_capture)
+    assert main(["zoo", "recheck", "--out", str(copy)]) in (0, 1)
+    printed = capsys.readouterr().out
+    assert "rechecked 2 models" in printed and "wrote" in printed
+    again = runner.load_results(copy)
+    for name in SMALL:
+        assert [(k.name, k.strict, k.observable) for k in again[name].kernels] == \
+               [(k.name, k.strict, k.observable) for k in results[name].kernels]
+        assert again[name].capture_seconds == results[name].capture_seconds
+    # a record whose source was edited after capture is an input error (exit 2), not a silent verdict
+    rec = next((copy / "records" / SMALL[0]).glob("*.json"))
+    data = json.loads(rec.read_text())
+    data["source"] = data["source"].replace(", xmask)", ", xmask & (xindex < 0))", 1)
+    rec.write_text(json.dumps(data))
+    assert main(["zoo", "recheck", "--out", str(copy)]) == 2
+    err = capsys.readouterr().err
+    assert "edited after capture" in err and "re-capture it" in err and "Traceback" not in err
+    assert main(["zoo", "recheck", "--out", str(tmp_path / "empty")]) == 2
+    assert "no finished zoo run there" in capsys.readouterr().err
+
+
 def test_cli_refuses_bad_arguments(capsys):
     from workbench.cli import main
 

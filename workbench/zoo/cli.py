@@ -1,4 +1,5 @@
-"""CLI: ``workbench zoo list`` and ``workbench zoo run [--models a,b] [--jobs N] [--scheduler ADDRESS] --out DIR``."""
+"""CLI: ``workbench zoo list``, ``workbench zoo run [--models a,b] [--jobs N] [--scheduler ADDRESS] --out DIR``
+and ``workbench zoo recheck --out DIR`` (the current checker over a run's kept records, no capture)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     workspace.add_argument(rp)
     rp.set_defaults(func=_run)
+    cp = zsub.add_parser("recheck", help="re-run the checker over a finished run's kept kernel records (no capture)")
+    cp.add_argument("--models", help="comma-separated model names (default: every model of the run)")
+    cp.add_argument("--out", help="the run's directory (default: the workspace's zoo/ folder)")
+    cp.add_argument("--no-smt", action="store_true", help="exact procedure only (no z3) in the checker")
+    workspace.add_argument(cp)
+    cp.set_defaults(func=_recheck)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
 
@@ -88,5 +95,45 @@ def _run(args) -> int:
     print(f"{t['models_captured']}/{t['models']} models captured, {t['kernels']} kernels: in class {t['in_class']}, "
           f"certified strict {t['strict']}, observable {t['observable']}"
           + (f" (skipped {len(already)} finished)" if already else ""))
+    print(f"wrote {pj} and {pm}")
+    return exit_code(doc["verdict"])
+
+
+def _recheck(args) -> int:
+    from workbench import progress, workspace
+    from workbench.contract import exit_code
+    from workbench.errors import UsageError
+    from workbench.zoo import report
+    from workbench.zoo.runner import load_results, recheck, records_path
+
+    out = Path(args.out) if args.out else workspace.subdir("zoo", args.workspace)
+    previous = load_results(out) if out.is_dir() else {}
+    if not previous:
+        raise UsageError(f"--out {out}: no finished zoo run there (no models/*.json); run `workbench zoo run "
+                         f"--out {out}` first")
+    names = list(previous)
+    if args.models:
+        names = [n.strip() for n in args.models.split(",") if n.strip()]
+        unknown = [n for n in names if n not in previous]
+        if unknown:
+            raise UsageError(f"--models {','.join(unknown)}: not in the run at {out} (it has {', '.join(previous)})")
+    stale = [n for n in names if not previous[n].error and not records_path(out, n).is_dir()]
+    bar = progress.Counter(len(names), "recheck", "model")
+    results = recheck(out, names, smt=not args.no_smt, on_done=lambda r: bar.update(1))
+    bar.close()
+    config_path = out / "zoo.json"
+    from workbench.jsonfile import read_json
+    from workbench.errors import InputError
+
+    config = read_json(config_path, InputError, "zoo summary", "run `workbench zoo run` again")["config"] \
+        if config_path.is_file() else {"models": list(results)}
+    config = dict(config, smt=not args.no_smt)
+    doc = report.build({n: results[n] for n in config.get("models", list(results)) if n in results}, config)
+    pj, pm = report.write(doc, out)
+    t = doc["totals"]
+    print(f"rechecked {len(names) - len(stale)} models from their kept records"
+          + (f"; kept as they were (no records, run before records were kept): {', '.join(stale)}" if stale else ""))
+    print(f"{t['kernels']} kernels: in class {t['in_class']}, certified strict {t['strict']}, "
+          f"observable {t['observable']}")
     print(f"wrote {pj} and {pm}")
     return exit_code(doc["verdict"])

@@ -9,7 +9,9 @@ go on). The checker is reached only through its public API (``workbench.check.ch
 :func:`run_zoo` fans models out over local processes (``jobs``) or an existing Dask cluster
 (``scheduler``: ``dask.distributed.Client(address)``), writes each finished model to
 ``DIR/models/<name>.json`` at once (atomically), and rewrites ``zoo.json``/``zoo.md`` after each one. A rerun
-skips models whose result file exists, so an interrupted run loses nothing finished.
+skips models whose result file exists, so an interrupted run loses nothing finished. Each model's captured
+kernel records are kept under ``DIR/records/<name>/`` (the capture's own format), so :func:`recheck` can run a
+newer checker over them without capturing again (capture is most of a zoo run's time).
 """
 
 from __future__ import annotations
@@ -136,9 +138,11 @@ def check_one(record, smt: bool = True) -> KernelOutcome:
                          verdicts["observable"], cex, reason[:300], time.perf_counter() - t0)
 
 
-def run_model(name: str, device: str = "cuda", gpu: str = "L4", smt: bool = True, timeout: float = 1800.0) -> dict:
+def run_model(name: str, device: str = "cuda", gpu: str = "L4", smt: bool = True, timeout: float = 1800.0,
+              records: str | None = None) -> dict:
     """Capture zoo model ``name`` in a child process and check its kernels; a JSON-ready result, never a raise
-    for the model's own failure (it is recorded)."""
+    for the model's own failure (it is recorded). With ``records`` (a directory), the captured kernel records
+    are saved under ``records/<name>/`` first."""
     from workbench.capture.isolated import capture_isolated
     from workbench.zoo import registry
 
@@ -150,10 +154,61 @@ def run_model(name: str, device: str = "cuda", gpu: str = "L4", smt: bool = True
         return ModelResult(name, model.source.value, f"{type(exc).__name__}: {exc}"[:2000], (), 0, (), (),
                            time.perf_counter() - t0, 0.0).to_json()
     t1 = time.perf_counter()
+    if records is not None:
+        _keep_records(Path(records) / name, cap.kernels)
     outcomes = tuple(check_one(k, smt=smt) for k in cap.kernels)  # check_one records every failure
     return ModelResult(name, model.source.value, "", outcomes, cap.graphs,
                        tuple(b.text() for b in cap.graph_breaks), cap.dynamic_dims, t1 - t0,
                        time.perf_counter() - t1).to_json()
+
+
+def _keep_records(directory: Path, kernels) -> None:
+    """Replace ``directory``'s records with ``kernels`` (a model's records are one capture, never mixed)."""
+    from workbench.capture.record import save
+
+    if directory.is_dir():
+        for old in directory.iterdir():
+            if old.suffix in (".json", ".py"):
+                old.unlink()
+    for k in kernels:
+        save(k, directory)
+
+
+def records_path(out: Path, name: str) -> Path:
+    return out / "records" / name
+
+
+def recheck(out: Path, names: Iterable[str], smt: bool = True,
+            on_done: Callable[[ModelResult], None] | None = None) -> dict[str, ModelResult]:
+    """Re-run the checker over each model's kept records and rewrite its result (capture facts kept).
+
+    A model without kept records (finished by an older run, or whose capture failed) keeps its result as it
+    is; the caller says so. Kernels are matched to the old result by name: the records are the capture."""
+    from workbench.capture.record import load_dir
+
+    results = load_results(out)
+    for name in names:
+        old = results.get(name)
+        rdir = records_path(out, name)
+        if old is None or old.error or not rdir.is_dir():
+            if on_done is not None and old is not None:
+                on_done(old)
+            continue
+        kernels = load_dir(rdir)
+        if len(kernels) != len(old.kernels):
+            raise InputError(f"{rdir}: {len(kernels)} kernel records but the model's result lists "
+                             f"{len(old.kernels)}; delete {result_path(out, name)} and run `workbench zoo run` again")
+        t0 = time.perf_counter()
+        outcomes = tuple(check_one(k, smt=smt) for k in kernels)
+        order = {k.name: i for i, k in enumerate(old.kernels)}
+        outcomes = tuple(sorted(outcomes, key=lambda o: order.get(o.name, len(order))))
+        new = ModelResult(old.name, old.source, "", outcomes, old.graphs, old.graph_breaks, old.dynamic_dims,
+                          old.capture_seconds, time.perf_counter() - t0)
+        _save(out, new.to_json())
+        results[name] = new
+        if on_done is not None:
+            on_done(new)
+    return results
 
 
 # -- the fan-out --------------------------------------------------------------------------------------------
@@ -215,19 +270,19 @@ def run_zoo(
     if not todo:
         return results
     if scheduler:
-        _run_dask(scheduler, todo, device, smt, finished, task)
+        _run_dask(scheduler, todo, device, smt, finished, task, str(out / "records"))
     elif jobs == 1:
         for n in todo:
-            finished(task(n, device, "L4", smt))
+            finished(task(n, device, "L4", smt, records=str(out / "records")))
     else:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-            futures = [pool.submit(task, n, device, "L4", smt) for n in todo]
+            futures = [pool.submit(task, n, device, "L4", smt, records=str(out / "records")) for n in todo]
             for f in as_completed(futures):
                 finished(f.result())
     return results
 
 
-def _run_dask(address: str, todo: list[str], device: str, smt: bool, finished, task) -> None:
+def _run_dask(address: str, todo: list[str], device: str, smt: bool, finished, task, records: str) -> None:
     try:
         from dask.distributed import Client, as_completed as dask_completed
     except ImportError:
@@ -240,7 +295,7 @@ def _run_dask(address: str, todo: list[str], device: str, smt: bool, finished, t
         raise UsageError(f"--scheduler {address!r}: cannot reach a Dask scheduler there ({exc}); "
                          "start one (`dask scheduler`) or drop --scheduler to run on local processes") from None
     try:
-        futures = client.map(task, todo, device=device, gpu="L4", smt=smt, pure=False)
+        futures = client.map(task, todo, device=device, gpu="L4", smt=smt, records=records, pure=False)
         for f in dask_completed(futures):
             finished(f.result())
     finally:
