@@ -125,7 +125,7 @@ def certified(results: str | Path | None = None) -> list[tuple[str, str, tuple[s
     from workbench.paths import DATA
 
     path = Path(results) if results else DATA / "check" / "results.json"
-    data = read_json(path, InputError, "checker results", "run `workbench check --all` to regenerate it")
+    data = read_json(path, InputError, "checker results", "regenerate it with `workbench check --all --out data/check`")
     out = []
     for i, k in enumerate(data.get("kernels", [])):
         obs = k.get("observable") or {}
@@ -133,7 +133,8 @@ def certified(results: str | Path | None = None) -> list[tuple[str, str, tuple[s
         if cert and cert.get("verdict") == "certified":
             out.append((k["program"], k["kernel"], tuple(cert.get("narrowed", ()))))
         elif not isinstance(k, dict) or "program" not in k:
-            raise InputError(f"{path}: kernels[{i}] has no 'program'; regenerate with `workbench check --all`")
+            raise InputError(f"{path}: kernels[{i}] has no 'program'; regenerate it with "
+                             "`workbench check --all --out data/check`")
     return out
 
 
