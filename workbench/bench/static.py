@@ -236,9 +236,11 @@ def _run(cmd: list[str]) -> str:
 
 def measure(program: str, kernel: str, narrowed_args: Sequence[str], arch: str, work: Path,
             xblock: int = DEFAULT_XBLOCK, num_warps: int = DEFAULT_NUM_WARPS, record: Any = None,
-            wide_variant: str = "B0", partial: bool = True) -> Row:
+            wide_variant: str = "B0", partial: bool = True, known: Row | None = None) -> Row:
     """Compile ``wide_variant`` (default B0) and N1 of one certified kernel for ``arch``, and P where the
-    checker certifies partial mode for it (``partial=False``: not at all); count each."""
+    checker certifies partial mode for it (``partial=False``: not at all); count each. ``known``: a row of an
+    earlier table for the same kernel, arch, XBLOCK and num_warps whose wide and N1 counts are kept (only
+    P is compiled; ``bench static --reuse``)."""
     from workbench.rule import variants as V
 
     record = record or record_of(program, kernel)
@@ -251,6 +253,9 @@ def measure(program: str, kernel: str, narrowed_args: Sequence[str], arch: str, 
     out = {}
     for role, vname in (("wide", wide_variant), ("narrowed", "N1")):
         v = V.build(record, vname)
+        if known is not None:
+            out[role] = getattr(known, role)
+            continue
         c = _compile(v, record, ARCHES[arch], xblock, num_warps)
         out[role] = count(c["ptx"], c["cubin"], work, f"{program}-{c['name']}-{arch}")
     note = "not asked for"
@@ -288,14 +293,18 @@ class Skipped:
 
 
 def measure_all(kernels: Sequence[tuple[str, str, tuple[str, ...]]], arches: Sequence[str], work: Path,
-                progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+                progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None, reuse: Sequence[Row] = (),
                 **kw: Any) -> tuple[list[Row], list[Skipped]]:
-    """Every (kernel, arch); a kernel the static compile cannot handle is listed with its reason, not dropped."""
+    """Every (kernel, arch); a kernel the static compile cannot handle is listed with its reason, not dropped.
+    ``reuse``: rows of an earlier table (same toolchain) whose wide and N1 counts are kept, matched by
+    program, kernel, arch, XBLOCK, num_warps and narrowed arguments."""
     jobs = [(k, a) for k in kernels for a in arches]
+    old = {(r.program, r.kernel, r.arch, r.xblock, r.num_warps, r.narrowed_args): r for r in reuse}
+    xb, nw = kw.get("xblock", DEFAULT_XBLOCK), kw.get("num_warps", DEFAULT_NUM_WARPS)
     rows, skipped = [], []
     for (p, k, n), a in (progress(jobs) if progress else jobs):
         try:
-            rows.append(measure(p, k, n, a, work, **kw))
+            rows.append(measure(p, k, n, a, work, known=old.get((p, k, a, xb, nw, tuple(n))), **kw))
         except StaticError as exc:
             skipped.append(Skipped(p, k, a, str(exc)))
     return rows, skipped
