@@ -141,3 +141,22 @@ def test_show_names_what_it_could_not_resolve(tmp_path, target, message, capsys)
     assert main(["show", target, "--workspace", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+def test_floats_flags_all_writes_into_the_workspace(tmp_path, monkeypatch, capsys):
+    """`floats flags --all` (a table command) defaults to the workspace's floats/ and finds the shipped corpus
+    through the package from any directory; the sweep itself is replaced here (it takes minutes)."""
+    from workbench.floats.corpus import CORPUS
+    from workbench.floats.ptx import flags
+
+    seen = {}
+
+    def fake(corpus, out, *a, **kw):
+        seen.update(corpus=corpus, out=out)
+        return out / "flags.json", out / "flags.md"
+
+    monkeypatch.setattr(flags, "run_corpus", fake)
+    monkeypatch.chdir(tmp_path)
+    assert main(["floats", "flags", "--all", "--quick", "--workspace", str(tmp_path / "ws")]) == 0
+    assert seen == {"corpus": CORPUS, "out": tmp_path / "ws" / "floats"}
+    assert str(tmp_path / "ws" / "floats" / "flags.json") in capsys.readouterr().out
