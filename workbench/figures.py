@@ -138,26 +138,31 @@ def block_telemetry(record: Mapping[str, Any], out: Path | None = None) -> Path:
 
 def static_change(rows: Sequence[Any], arch: str = "sm_89", out: Path | None = None,
                   name: str = "static-narrowing.png") -> Path:
-    """Per certified kernel at ``arch``: SASS instructions wide -> narrowed (relative change) and 64-bit
-    division CALL sites (wide; narrowed). Static machine code, not timing."""
+    """Per certified kernel at ``arch``: SASS instructions of N1 and of P (only ``//`` and ``%`` in int32,
+    where certified) relative to the wide kernel, and 64-bit division CALL sites (B0, P, N1). Static machine
+    code, not timing."""
     from workbench.bench.static import LABEL
 
     plt = _plt()
     rs = sorted((r for r in rows if r.arch == arch), key=lambda r: r.change("sass_instructions") or 0.0)
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 0.22 * len(rs) + 1.8), sharey=True)
-    y = range(len(rs))
-    a1.barh(list(y), [100 * (r.change("sass_instructions") or 0.0) for r in rs], color="C0")
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 0.26 * len(rs) + 1.8), sharey=True)
+    y = list(range(len(rs)))
+    a1.barh([i + 0.2 for i in y], [100 * (r.change("sass_instructions") or 0.0) for r in rs], height=0.4,
+            color="C0", label="narrowed (N1)")
+    a1.barh([i - 0.2 for i in y], [100 * (r.change_p("sass_instructions") or 0.0) for r in rs], height=0.4,
+            color="C1", label="partial (P)")
     dup = {r.program for r in rs if sum(q.program == r.program for q in rs) > 1}
-    a1.set_yticks(list(y), [f"{r.program} ({r.kernel.rsplit('_', 1)[-1]})" if r.program in dup else r.program
-                            for r in rs], fontsize=6)
+    a1.set_yticks(y, [f"{r.program} ({r.kernel.rsplit('_', 1)[-1]})" if r.program in dup else r.program
+                      for r in rs], fontsize=6)
     a1.axvspan(-62, -21, color="C2", alpha=0.12, label="report 2: 21–62% smaller")
-    a1.set_xlabel("SASS instructions, narrowed vs wide (%)", fontsize=8)
+    a1.set_xlabel("SASS instructions vs wide B0 (%)", fontsize=8)
     a1.legend(fontsize=7, loc="lower left")
-    a2.barh([i + 0.2 for i in y], [r.wide.sass_calls for r in rs], height=0.4, color="C3", label="wide (B0)")
-    a2.barh([i - 0.2 for i in y], [r.narrowed.sass_calls for r in rs], height=0.4, color="C2", label="narrowed (N1)")
-    left = sum(r.narrowed.sass_calls for r in rs)
+    a2.barh([i + 0.27 for i in y], [r.wide.sass_calls for r in rs], height=0.27, color="C3", label="wide (B0)")
+    a2.barh(y, [r.partial.sass_calls if r.partial else 0 for r in rs], height=0.27, color="C1", label="partial (P)")
+    a2.barh([i - 0.27 for i in y], [r.narrowed.sass_calls for r in rs], height=0.27, color="C2", label="narrowed (N1)")
+    left = sum(r.narrowed.sass_calls for r in rs) + sum(r.partial.sass_calls for r in rs if r.partial)
     a2.set_xlabel("CALL sites (64-bit division subroutine)"
-                  + ("; narrowed: 0 in every kernel" if left == 0 else f"; narrowed: {left} in all"), fontsize=8)
+                  + ("; P and N1: 0 in every kernel" if left == 0 else f"; P and N1: {left} in all"), fontsize=8)
     a2.legend(fontsize=7, loc="lower right")
     fig.suptitle(f"{LABEL}\n{len(rs)} certified corpus kernels, {arch}, XBLOCK {rs[0].xblock if rs else '?'}",
                  fontsize=8)

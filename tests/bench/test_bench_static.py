@@ -52,6 +52,33 @@ def test_narrowing_removes_every_64bit_division_call_and_shrinks_the_code(rows):
 
 
 @needs_cuobjdump
+def test_p_removes_the_64bit_division_calls_and_sits_between_b0_and_n1(rows):
+    """Variant P (certified by `check --mode partial` for both kernels): no 64-bit div/rem left in PTX or
+    SASS, and at most as many instructions as B0, at least as many as N1 (its index arithmetic stays 64-bit)."""
+    for r in rows:
+        assert r.partial is not None, r.partial_note
+        assert r.partial.ptx_div_rem_64 == 0 and r.partial.sass_calls == 0
+        assert r.narrowed.sass_instructions <= r.partial.sass_instructions <= r.wide.sass_instructions
+    cat = next(r for r in rows if r.program == "nested_cat_add")
+    assert cat.partial.sass_instructions < cat.wide.sass_instructions  # the 16 CALL sites are gone
+    doc = static_report.to_document(rows)
+    assert doc["partial"]["calls_left"] == {"P": 0, "N1": 0}
+    assert "## Variant P (only `//` and `%` in int32) against B0 and N1" in static_report.markdown(doc, rows)
+
+
+def test_partial_comparison_reports_the_share_of_n1s_reduction_p_recovers():
+    c = lambda k, i: Counts(k, 0, i, k, 0, 0, 16 * i, 100 * i, 32)  # noqa: E731
+    rows = [Row("a", "k", "sm_89", 1024, 4, ("ks0",), c(16, 1000), c(0, 500), partial=c(0, 600)),
+            Row("b", "k", "sm_89", 1024, 4, ("ks0",), c(8, 1000), c(0, 800), partial=c(0, 900)),
+            Row("c", "k", "sm_89", 1024, 4, ("ks0",), c(8, 1000), c(0, 800), partial_note="P not certified")]
+    got = static_report.partial_comparison(rows)
+    assert got["kernels"] == 2 and got["kernels_with_64bit_division_calls"] == 2
+    assert got["share_of_N1_reduction_recovered"] == {"min": 0.5, "median": 0.65, "max": 0.8}
+    assert got["instructions_smaller"]["P"] == [0.1, 0.4] and got["not_compiled"] == ["c/k: P not certified"]
+    assert Row.from_json(rows[0].to_json()) == rows[0] and Row.from_json(rows[2].to_json()) == rows[2]
+
+
+@needs_cuobjdump
 def test_document_and_markdown_are_labelled_static(rows):
     doc = static_report.to_document(rows)
     assert doc["schema"] == "workbench.bench.static/1" and doc["verdict"] == "ok"
@@ -119,5 +146,27 @@ def test_committed_table_is_rendered_from_the_committed_counts():
     assert doc["label"].startswith("static, not timing") and {r.arch for r in rows} == {"sm_80", "sm_89", "sm_90"}
     assert len(rows) == 3 * len(static.select([])) and not doc["skipped"]
     again = static_report.to_document(rows, doc["authors_sass"]["rows"])
-    assert again["report2"] == doc["report2"]
+    assert again["report2"] == doc["report2"] and again["partial"] == doc["partial"]
+    assert all(r.partial is not None or r.partial_note for r in rows)  # P measured, or why not
     assert static_report.markdown(doc, rows) == open("data/static/static.md").read()
+
+
+def test_reuse_refuses_a_table_of_another_triton(tmp_path):
+    old = tmp_path / "static.json"
+    old.write_text(json.dumps({"toolchain": {"triton": "0.0"}, "rows": []}))
+    p = subprocess.run([sys.executable, "-m", "workbench.cli", "bench", "static", "tile", "--arch", "sm_89",
+                        "--reuse", str(old)], capture_output=True, text=True)
+    assert p.returncode == 2 and "made with triton 0.0" in p.stderr and "Traceback" not in p.stderr
+
+
+@needs_cuobjdump
+def test_the_committed_wide_and_n1_counts_are_what_compiling_gives_now(rows, tmp_path):
+    """The committed table's B0 and N1 counts (kept by `--reuse` when P was added) equal a fresh compile here,
+    and a reused row gets the same P as a fresh one."""
+    committed = {(r.program, r.kernel, r.arch): r for r in map(Row.from_json, json.load(open("data/static/static.json"))["rows"])}
+    for r in rows:
+        c = committed[(r.program, r.kernel, r.arch)]
+        assert (c.wide, c.narrowed) == (r.wide, r.narrowed), r.program
+    cat = next(r for r in rows if r.program == "nested_cat_add")
+    (again,), _ = static.measure_all(static.select(["nested_cat_add"]), ["sm_89"], tmp_path, reuse=[cat])
+    assert again == cat

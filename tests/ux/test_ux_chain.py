@@ -1,5 +1,7 @@
 """The whole chain on a user's program in a temporary directory: capture -> check -> rule -> lean emit, all
-through the real dispatcher, with every output in the workspace and the checkout left untouched."""
+through the real dispatcher and each with ``--json`` checked against the output contract (the contract test
+counts on this file for these four commands), with every output in the workspace and the checkout left
+untouched; and ``check --all`` writes its table into the workspace, not into ``data/check``."""
 
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ def _tree(folder: Path) -> dict[str, float]:
     return {str(p): p.stat().st_mtime for p in folder.rglob("*")}
 
 
-def test_chain_in_a_temporary_directory(tmp_path, monkeypatch, capsys):
+def test_chain_in_a_temporary_directory(tmp_path, monkeypatch, capsys, contract):
     from workbench.paths import DATA, KERNELS
 
     before, shipped = _status(), _tree(DATA)
@@ -48,8 +50,8 @@ def test_chain_in_a_temporary_directory(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "elsewhere"))  # --workspace wins over the environment
 
     # capture FILE.py -> records in the workspace, in a folder of its own
-    assert main(["capture", "tile.py", "--workspace", str(ws), "--json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    code = main(["capture", "tile.py", "--workspace", str(ws), "--json"])
+    doc = contract("capture", code, capsys.readouterr().out)
     assert doc["schema"] == "workbench.capture/1" and doc["verdict"] == "ok"
     folder = Path(doc["folder"])
     assert folder == ws / "kernels" / "file-tile"
@@ -68,6 +70,9 @@ def test_chain_in_a_temporary_directory(tmp_path, monkeypatch, capsys):
     assert main(["check", str(folder), "--mode", "observable", "--workspace", str(ws)]) == 0
     out = capsys.readouterr().out
     assert "CERTIFIED" in out
+    code = main(["check", str(folder), "--mode", "observable", "--workspace", str(ws), "--json"])
+    doc = contract("check", code, capsys.readouterr().out)
+    assert doc["verdict"] == "certified" and [v["verdict"] for v in doc["verdicts"]] == ["certified"]
     cert_path = ws / "certificates" / "file-tile" / f"{kernel['kernel']}.observable.json"
     cert = json.loads(cert_path.read_text())
     assert cert["schema"] == "workbench.certificate/1" and cert["verdict"] == "certified"
@@ -81,21 +86,42 @@ def test_chain_in_a_temporary_directory(tmp_path, monkeypatch, capsys):
     assert best_binding(certificate_store(ws), record).bound
     empty = best_binding(certificate_store(tmp_path / "empty"), record)
     assert not empty.bound and "no certificate in the store" in empty.explain()
-    assert main(["rule", "show", "tile.py", "--workspace", str(ws)]) == 0
-    out = capsys.readouterr().out
-    assert f"{kernel['kernel']}: BOUND to tile/{kernel['kernel']}" in out
-    assert "size arguments as compiled: ks0: i32" in out
+    code = main(["rule", "show", "tile.py", "--workspace", str(ws), "--json"])
+    doc = contract("rule show", code, capsys.readouterr().out)
+    (b,) = doc["bindings"]
+    assert doc["verdict"] == b["verdict"] == "bound" and b["certificate"] == f"tile/{kernel['kernel']}"
+    assert set(doc["size_args_as_compiled"][b["kernel"]].values()) == {"i32"}  # the rule took effect
 
     # lean emit CERT.json and KERNEL.json -> the same instance text
     assert main(["lean", "emit", str(cert_path), "--out", str(ws / "lean" / "a"), "--workspace", str(ws)]) == 0
-    assert main(["lean", "emit", kernel["path"], "--out", str(ws / "lean" / "b"), "--workspace", str(ws)]) == 0
     capsys.readouterr()
+    code = main(["lean", "emit", kernel["path"], "--out", str(ws / "lean" / "b"), "--workspace", str(ws), "--json"])
+    contract("lean emit", code, capsys.readouterr().out)
     (a,) = (ws / "lean" / "a").glob("*.lean")
     (b,) = (ws / "lean" / "b").glob("*.lean")
     assert a.read_text() == b.read_text() and "Issued by workbench.check" in a.read_text()
 
     assert _status() == before, "the chain wrote into the checkout"
     assert _tree(DATA) == shipped, "the chain touched the shipped data/"
+
+
+def test_check_all_writes_its_table_into_the_workspace(tmp_path, monkeypatch, capsys, contract):
+    """The corpus table command's default output is the workspace; ``--out data/check`` is only ever given
+    on purpose (the developer command). The corpus is cut to one program here to keep the test fast."""
+    from workbench.capture.record import load
+    from workbench.check import table
+    from workbench.paths import DATA, KERNELS
+
+    monkeypatch.setattr(table, "corpus_records", lambda: [load(p) for p in sorted((KERNELS / "tile").glob("*.json"))])
+    before, shipped = _status(), _tree(DATA / "check")
+    ws = tmp_path / "ws"
+    code = main(["check", "--all", "--no-smt", "--workspace", str(ws), "--json"])
+    doc = contract("check", code, capsys.readouterr().out)
+    assert Path(doc["results"]) == ws / "check" / "results.json" and Path(doc["markdown"]).is_file()
+    written = json.loads((ws / "check" / "results.json").read_text())
+    assert written["summary"]["kernels"] == doc["summary"]["kernels"] == 1
+    assert [k["program"] for k in written["kernels"]] == ["tile"]
+    assert _tree(DATA / "check") == shipped and _status() == before
 
 
 def test_workspace_inside_the_shipped_data_is_refused(capsys):
@@ -115,3 +141,22 @@ def test_show_names_what_it_could_not_resolve(tmp_path, target, message, capsys)
     assert main(["show", target, "--workspace", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+def test_floats_flags_all_writes_into_the_workspace(tmp_path, monkeypatch, capsys):
+    """`floats flags --all` (a table command) defaults to the workspace's floats/ and finds the shipped corpus
+    through the package from any directory; the sweep itself is replaced here (it takes minutes)."""
+    from workbench.floats.corpus import CORPUS
+    from workbench.floats.ptx import flags
+
+    seen = {}
+
+    def fake(corpus, out, *a, **kw):
+        seen.update(corpus=corpus, out=out)
+        return out / "flags.json", out / "flags.md"
+
+    monkeypatch.setattr(flags, "run_corpus", fake)
+    monkeypatch.chdir(tmp_path)
+    assert main(["floats", "flags", "--all", "--quick", "--workspace", str(tmp_path / "ws")]) == 0
+    assert seen == {"corpus": CORPUS, "out": tmp_path / "ws" / "floats"}
+    assert str(tmp_path / "ws" / "floats" / "flags.json") in capsys.readouterr().out

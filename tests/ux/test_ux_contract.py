@@ -1,16 +1,21 @@
 """Every registered sub-command follows the CLI contract (docs/cli.md): ``--help`` works, a bad flag and a
 bad input each exit 2 with one line on stderr and no traceback. Commands are enumerated from
-``build_parser()``, so a command added later is covered without editing this file."""
+``build_parser()``, so a command added later is covered without editing this file. Every command with
+``--json`` is run once with valid input and its document checked against the contract (``conftest.py``:
+schema, verdict vocabulary at every level, exit code agreeing with the verdict)."""
 
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 
 import pytest
 
 from workbench.cli import build_parser, main
 
 BAD_INPUT = "/nonexistent/workbench-input.json"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _leaves(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()):
@@ -77,24 +82,64 @@ def test_bad_input_is_one_line(command, capsys, tmp_path):
     assert "workbench-input" in line, f"the error does not name the value: {line!r}"
 
 
-@pytest.mark.parametrize("argv, kind", [
-    (["list", "--json"], "programs"),
-    (["show", "tile", "--json", "--hashes"], "show"),
-    (["demo", "--json"], "demo"),
-])
-def test_json_outputs_follow_the_contract(argv, kind, capsys, tmp_path, monkeypatch):
-    import json
+def _json_runs(tmp_path: Path) -> dict[str, list[str]]:
+    """One cheap, valid invocation of every command that takes ``--json`` (the pipeline's own four run in
+    ``test_ux_chain.py`` with ``--json``). A command added with ``--json`` fails
+    ``test_every_json_command_is_run`` until it has a row here or in the chain."""
+    from workbench.bench.importers import veritile_confirm
+    from workbench.floats.corpus import CORPUS
+
+    run = json.loads((ROOT / "data/runs/report1-l4-confirm.json").read_text())
+    foreign = tmp_path / "foreign" / "narrow_confirm.json"
+    foreign.parent.mkdir()
+    foreign.write_text(json.dumps(veritile_confirm.export(run)))
+    (foreign.parent / "SOURCES.tsv").write_text(
+        "file\trepo\tpath\tcommit\tchars\nnarrow_confirm.json\tscasella/veritile-narrow-cat\tb/x.json\tabc\t1\n")
+    add = [str(CORPUS / "add/spec.py"), str(CORPUS / "add/plus.cu")]
+    return {
+        "list": ["list"],
+        "show": ["show", "tile", "--hashes"],
+        "ir": ["ir", "tile"],
+        "demo": ["demo"],
+        "crosscheck": ["crosscheck", "tile", "--lanes", "8"],
+        "oracle": ["oracle", "tile"],
+        "floats check": ["floats", "check", *add],
+        "floats flags": ["floats", "flags", *add],
+        "bench import": ["bench", "import", str(foreign), "--out", str(tmp_path / "imported.json")],
+        "bench report": ["bench", "report", str(ROOT / "data/runs/nested_cat_add-confirm.dry-run.json"),
+                         "--out", str(tmp_path / "report")],
+        "bench pack": ["bench", "pack", str(ROOT / "data/plans/nested_cat_add-confirm.json"),
+                       "--out", str(tmp_path / "bundle.tar.gz")],
+        "bench static": ["bench", "static", "tile", "--arch", "sm_89"],
+    }
+
+
+JSON_COMMANDS = sorted(c for c, p in COMMANDS.items() if "--json" in p._option_string_actions)
+IN_THE_CHAIN = {"capture", "check", "rule show", "lean emit"}  # test_ux_chain.py runs these with --json
+NEEDS = {"floats flags": "nvcc"}  # an optional tool: skipped visibly where it is missing
+
+
+def test_every_json_command_is_run(tmp_path):
+    assert set(JSON_COMMANDS) == set(_json_runs(tmp_path)) | IN_THE_CHAIN, (
+        "a command with --json has no contract run: add it to _json_runs or to the chain test")
+
+
+@pytest.mark.parametrize("command", sorted(set(JSON_COMMANDS) - IN_THE_CHAIN))
+def test_json_output_follows_the_contract(command, contract, capsys, tmp_path, monkeypatch):
+    import shutil
 
     from workbench.contract import Verdict
 
-    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path))
-    assert main(argv) == 0
-    doc = json.loads(capsys.readouterr().out)  # nothing but the document on stdout
-    assert doc["schema"] == f"workbench.{kind}/1" and Verdict(doc["verdict"]) is Verdict.OK
-    if kind == "show":
+    if command in NEEDS and not shutil.which(NEEDS[command]):
+        pytest.skip(f"{command} needs {NEEDS[command]}, not on PATH here")
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "ws"))
+    argv = _json_runs(tmp_path)[command] + ["--json"]
+    code = main(argv)
+    doc = contract(command, code, capsys.readouterr().out)
+    if command == "show":
         (k,) = doc["kernels"]
         assert k["id"] == k["hashes"]["source"][:12] and set(k["hashes"]) == {"source", "ir_body", "ir_with_facts"}
-    if kind == "demo":
+    if command == "demo":
         assert {c["verdict"] for c in doc["checks"]} <= {v.value for v in Verdict}
         assert any(b["verdict"] == "bound" for b in doc["bindings"])
 
@@ -112,3 +157,17 @@ def _groups(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()):
 def test_a_group_without_its_subcommand_is_a_usage_error(group, capsys):
     line = _one_line_error(capsys, group.split())
     assert "required" in line and f"workbench {group} --help" in line
+
+
+@pytest.mark.parametrize("stdout, code, message", [
+    ('[{"verdict": "certified"}]', 0, "not an object"),
+    ('{"verdict": "ok"}', 0, "schema"),
+    ('{"schema": "workbench.x/1", "verdict": "maybe"}', 0, "top-level verdict"),
+    ('{"schema": "workbench.x/1", "verdict": "ok", "items": [{"verdict": "fine"}]}', 0, "outside the vocabulary"),
+    ('{"schema": "workbench.x/1", "verdict": "refused"}', 0, "exit 0"),
+    ('{"schema": "workbench.x/1", "verdict": "ok"}', 1, "exit 1"),
+    ('{"schema": "workbench.x/1", "verdict": "ok"}\nmore', 0, "Extra data"),
+])
+def test_the_contract_check_fails_on_broken_documents(stdout, code, message, contract):
+    with pytest.raises((AssertionError, ValueError), match=message):
+        contract("x", code, stdout)

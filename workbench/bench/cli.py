@@ -79,12 +79,30 @@ def _static(args: argparse.Namespace) -> int:
     authors = None
     with tempfile.TemporaryDirectory(prefix="wb-static-") as tmp:
         bar = lambda jobs: progress.track(jobs, desc="compile wide+narrowed", unit="kernel x arch")  # noqa: E731
+        reuse = _reusable(args.reuse) if args.reuse else []
         rows, skipped = static.measure_all(kernels, arches, Path(tmp), progress=bar, xblock=args.xblock,
-                                           num_warps=args.num_warps)
+                                           num_warps=args.num_warps, reuse=reuse)
         if "sm_89" in arches and any(k[0] == "nested_cat_add_distinct" for k in kernels):
             authors = _authors_rows(rows, Path(tmp), args)
     doc = static_report.to_document(rows, authors, skipped)
     return _static_outputs(args, doc, rows, arches)
+
+
+def _reusable(path: str) -> list:
+    """Rows of an earlier static.json whose wide and N1 counts may be kept: only when it was made with this
+    triton (the counts are the toolchain's)."""
+    import triton
+
+    from workbench.bench.static import Row
+    from workbench.errors import InputError
+    from workbench.jsonfile import read_json
+
+    old = read_json(path, InputError, "static table", "make one with `workbench bench static --all --out DIR`")
+    made = (old.get("toolchain") or {}).get("triton")
+    if made != triton.__version__:
+        raise UsageError(f"--reuse {path}: made with triton {made}, this is {triton.__version__}; recompile everything "
+                         "(drop --reuse)")
+    return [Row.from_json(r) for r in old.get("rows", [])]
 
 
 def _static_outputs(args: argparse.Namespace, doc: dict, rows: list, arches: tuple) -> int:
@@ -201,6 +219,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     st.add_argument("--out", default=None, metavar="DIR", help="also write static.json, static.md and the figure here")
     st.add_argument("--figures", default=None, metavar="DIR", help="where the figure goes (default: --out)")
     st.add_argument("--json", action="store_true", help="print the workbench.bench.static/1 document")
+    st.add_argument("--reuse", default=None, metavar="STATIC.json",
+                    help="keep the wide and N1 counts of an earlier table made with this triton; compile only P")
     st.add_argument("--redraw", default=None, metavar="STATIC.json",
                     help="no compiling: redo the tables and the figure from an earlier static.json")
     st.set_defaults(func=_static)

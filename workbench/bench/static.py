@@ -10,6 +10,10 @@ PTX and a cubin on a CPU-only machine, and the ``cuobjdump`` shipped in the trit
   ``workbench.rule.narrowing()`` does to a kernel that binds; refused when the certificate narrows a
   different set of arguments than ``N1`` would),
 
+* ``partial``: variant ``P`` (:mod:`workbench.rule.partial`: every int64 ``//`` and ``%`` on int32 operands,
+  size arguments still ``i64``), compiled only where ``workbench check --mode partial`` certifies the kernel
+  (the row's ``partial`` is empty otherwise, with the reason in ``partial_note``),
+
 with Inductor's own pointer-alignment hints (the ``tt.divisibility`` entries of the record's
 ``triton_meta``), ``XBLOCK`` and ``num_warps`` as given, and records per variant: PTX 64-bit and 32-bit
 ``div``/``rem`` instructions, SASS instruction count (``NOP`` padding excluded), SASS ``CALL`` sites (the
@@ -76,6 +80,13 @@ class Row:
     wide: Counts
     narrowed: Counts
     blocks: tuple[tuple[str, int], ...] = ()
+    partial: Counts | None = None  # variant P, where the checker certifies it (report 2's open question)
+    partial_note: str = ""  # why P is missing, when it is
+
+    def change_p(self, field: str) -> float | None:
+        """Relative change P vs wide; None without P or when the wide count is 0."""
+        a = getattr(self.wide, field)
+        return None if self.partial is None or a == 0 else (getattr(self.partial, field) - a) / a
 
     def change(self, field: str) -> float | None:
         """Relative change narrowed vs wide (-0.4: 40% smaller); None when the wide count is 0."""
@@ -87,7 +98,8 @@ class Row:
         """A row back from ``static.json`` (to redraw figures and tables without recompiling)."""
         try:
             return cls(d["program"], d["kernel"], d["arch"], d["xblock"], d["num_warps"], tuple(d["narrowed_args"]),
-                       Counts(**d["wide"]), Counts(**d["narrowed"]), tuple(d.get("blocks", {}).items()))
+                       Counts(**d["wide"]), Counts(**d["narrowed"]), tuple(d.get("blocks", {}).items()),
+                       Counts(**d["partial"]) if d.get("partial") else None, d.get("partial_note", ""))
         except (KeyError, TypeError) as exc:
             raise InputError(f"static.json row {d.get('program')!r}: malformed ({exc}); regenerate with "
                              "`workbench bench static --all --out data/static`") from None
@@ -125,7 +137,7 @@ def certified(results: str | Path | None = None) -> list[tuple[str, str, tuple[s
     from workbench.paths import DATA
 
     path = Path(results) if results else DATA / "check" / "results.json"
-    data = read_json(path, InputError, "checker results", "run `workbench check --all` to regenerate it")
+    data = read_json(path, InputError, "checker results", "regenerate it with `workbench check --all --out data/check`")
     out = []
     for i, k in enumerate(data.get("kernels", [])):
         obs = k.get("observable") or {}
@@ -133,7 +145,8 @@ def certified(results: str | Path | None = None) -> list[tuple[str, str, tuple[s
         if cert and cert.get("verdict") == "certified":
             out.append((k["program"], k["kernel"], tuple(cert.get("narrowed", ()))))
         elif not isinstance(k, dict) or "program" not in k:
-            raise InputError(f"{path}: kernels[{i}] has no 'program'; regenerate with `workbench check --all`")
+            raise InputError(f"{path}: kernels[{i}] has no 'program'; regenerate it with "
+                             "`workbench check --all --out data/check`")
     return out
 
 
@@ -223,8 +236,11 @@ def _run(cmd: list[str]) -> str:
 
 def measure(program: str, kernel: str, narrowed_args: Sequence[str], arch: str, work: Path,
             xblock: int = DEFAULT_XBLOCK, num_warps: int = DEFAULT_NUM_WARPS, record: Any = None,
-            wide_variant: str = "B0") -> Row:
-    """Compile ``wide_variant`` (default B0) and N1 of one certified kernel for ``arch``; count both."""
+            wide_variant: str = "B0", partial: bool = True, known: Row | None = None) -> Row:
+    """Compile ``wide_variant`` (default B0) and N1 of one certified kernel for ``arch``, and P where the
+    checker certifies partial mode for it (``partial=False``: not at all); count each. ``known``: a row of an
+    earlier table for the same kernel, arch, XBLOCK and num_warps whose wide and N1 counts are kept (only
+    P is compiled; ``bench static --reuse``)."""
     from workbench.rule import variants as V
 
     record = record or record_of(program, kernel)
@@ -237,10 +253,35 @@ def measure(program: str, kernel: str, narrowed_args: Sequence[str], arch: str, 
     out = {}
     for role, vname in (("wide", wide_variant), ("narrowed", "N1")):
         v = V.build(record, vname)
+        if known is not None:
+            out[role] = getattr(known, role)
+            continue
         c = _compile(v, record, ARCHES[arch], xblock, num_warps)
         out[role] = count(c["ptx"], c["cubin"], work, f"{program}-{c['name']}-{arch}")
+    note = "not asked for"
+    if partial:
+        note = _partial_certified(record)
+        if not note:
+            c = _compile(V.build(record, "P"), record, ARCHES[arch], xblock, num_warps)
+            out["partial"] = count(c["ptx"], c["cubin"], work, f"{program}-{c['name']}-{arch}")
     blocks = tuple(blocks_for(v.constexprs, xblock, f"{program}/{kernel}").items())
-    return Row(program, kernel, arch, xblock, num_warps, tuple(narrowed_args), out["wide"], out["narrowed"], blocks)
+    return Row(program, kernel, arch, xblock, num_warps, tuple(narrowed_args), out["wide"], out["narrowed"], blocks,
+               out.get("partial"), "" if "partial" in out else note)
+
+
+_PARTIAL: dict[str, str] = {}
+
+
+def _partial_certified(record: Any) -> str:
+    """'' when ``workbench check --mode partial`` certifies the kernel, else the checker's reason (cached per
+    kernel source: one check serves every architecture)."""
+    from workbench.check.api import check_kernel
+
+    key = record.program + "/" + record.name + ":" + record.source_hash
+    if key not in _PARTIAL:
+        v = check_kernel(record, "partial", counterexample=False)
+        _PARTIAL[key] = "" if v.certified else f"P not certified ({v.verdict}): {v.reason}"
+    return _PARTIAL[key]
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,14 +293,18 @@ class Skipped:
 
 
 def measure_all(kernels: Sequence[tuple[str, str, tuple[str, ...]]], arches: Sequence[str], work: Path,
-                progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+                progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None, reuse: Sequence[Row] = (),
                 **kw: Any) -> tuple[list[Row], list[Skipped]]:
-    """Every (kernel, arch); a kernel the static compile cannot handle is listed with its reason, not dropped."""
+    """Every (kernel, arch); a kernel the static compile cannot handle is listed with its reason, not dropped.
+    ``reuse``: rows of an earlier table (same toolchain) whose wide and N1 counts are kept, matched by
+    program, kernel, arch, XBLOCK, num_warps and narrowed arguments."""
     jobs = [(k, a) for k in kernels for a in arches]
+    old = {(r.program, r.kernel, r.arch, r.xblock, r.num_warps, r.narrowed_args): r for r in reuse}
+    xb, nw = kw.get("xblock", DEFAULT_XBLOCK), kw.get("num_warps", DEFAULT_NUM_WARPS)
     rows, skipped = [], []
     for (p, k, n), a in (progress(jobs) if progress else jobs):
         try:
-            rows.append(measure(p, k, n, a, work, **kw))
+            rows.append(measure(p, k, n, a, work, known=old.get((p, k, a, xb, nw, tuple(n))), **kw))
         except StaticError as exc:
             skipped.append(Skipped(p, k, a, str(exc)))
     return rows, skipped

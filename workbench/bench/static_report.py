@@ -10,7 +10,9 @@ schema ``workbench.bench.static/1``), a deterministic Markdown table, and two co
   path of N, XBLOCK 1024 and 512), against our ``nested_cat_add_distinct``, the corpus kernel with their
   seven size arguments.
 
-Everything here is labelled static, not timing (:data:`workbench.bench.static.LABEL`).
+and, for variant P (report 2's open question: does narrowing only ``//`` and ``%`` recover most of it?), P's
+counts against B0 and N1: CALL sites left, SASS instructions, and the share of N1's instruction reduction P
+recovers. Everything here is labelled static, not timing (:data:`workbench.bench.static.LABEL`).
 """
 
 from __future__ import annotations
@@ -62,6 +64,40 @@ def report2_comparison(rows: Sequence[Row], arch: str = "sm_89") -> dict[str, An
     }
 
 
+def partial_comparison(rows: Sequence[Row], arch: str = "sm_89") -> dict[str, Any]:
+    """P against B0 and N1 at ``arch``, over the kernels with P and at least one 64-bit division CALL in B0."""
+    rs = [r for r in rows if r.arch == arch and r.partial is not None]
+    with_calls = [r for r in rs if r.wide.sass_calls > 0]
+    if not with_calls:
+        return {"arch": arch, "kernels": len(rs), "kernels_with_64bit_division_calls": 0}
+    p_smaller = [-r.change_p("sass_instructions") for r in with_calls]
+    n_smaller = [-r.change("sass_instructions") for r in with_calls]
+    recovered = [(r.wide.sass_instructions - r.partial.sass_instructions)
+                 / (r.wide.sass_instructions - r.narrowed.sass_instructions)
+                 for r in with_calls if r.wide.sass_instructions != r.narrowed.sass_instructions]
+    p_cubin = [-r.change_p("cubin_bytes") for r in with_calls]
+    n_cubin = [-r.change("cubin_bytes") for r in with_calls]
+    med = lambda xs: round(statistics.median(xs), 3) if xs else None  # noqa: E731
+    return {
+        "arch": arch,
+        "kernels": len(rs),
+        "kernels_with_64bit_division_calls": len(with_calls),
+        "calls_left": {"P": sum(r.partial.sass_calls for r in with_calls), "N1": sum(r.narrowed.sass_calls for r in with_calls)},
+        "ptx_div_rem_64_left": {"P": sum(r.partial.ptx_div_rem_64 for r in with_calls),
+                                "N1": sum(r.narrowed.ptx_div_rem_64 for r in with_calls)},
+        "instructions_smaller": {"P": [round(min(p_smaller), 3), round(max(p_smaller), 3)], "P_median": med(p_smaller),
+                                 "N1": [round(min(n_smaller), 3), round(max(n_smaller), 3)], "N1_median": med(n_smaller)},
+        "share_of_N1_reduction_recovered": {"min": round(min(recovered), 3) if recovered else None,
+                                            "median": med(recovered),
+                                            "max": round(max(recovered), 3) if recovered else None},
+        "cubin_smaller": {"P_median": med(p_cubin), "N1_median": med(n_cubin)},
+        "registers": {"P_more_than_B0": sum(r.partial.registers > r.wide.registers for r in with_calls),
+                      "P_more_than_N1": sum(r.partial.registers > r.narrowed.registers for r in with_calls)},
+        "not_compiled": sorted({f"{r.program}/{r.kernel}: {r.partial_note}" for r in rows
+                                if r.arch == arch and r.partial is None}),
+    }
+
+
 def authors_comparison(ours: Mapping[int, Row], authors: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Per XBLOCK: (variant, quantity, authors', ours). ``ours`` maps XBLOCK -> the row of
     nested_cat_add_distinct at sm_89; ``authors`` is the parsed sass_counts.json."""
@@ -92,23 +128,30 @@ def to_document(rows: Sequence[Row], authors: list[dict[str, Any]] | None = None
                    "disassembler": "cuobjdump -sass / -res-usage from the triton wheel"},
         rows=[r.to_json() for r in rows],
         report2=report2_comparison(rows),
+        partial=partial_comparison(rows),
         authors_sass=({"source": dict(zip(("repo", "path", "commit"), AUTHORS_SASS_SOURCE)), "rows": authors}
                       if authors is not None else None),
     )
 
 
 def table(rows: Sequence[Row]) -> str:
-    head = ("| kernel | arch | size args narrowed | PTX div/rem 64/32-bit (wide; narrowed) | SASS CALL | "
-            "SASS division sequences 32/64-bit (wide; narrowed) | SASS instructions | change | registers | cubin bytes |")
+    head = ("| kernel | arch | size args narrowed | PTX div/rem 64/32-bit (B0; P; N1) | SASS CALL B0 → P → N1 | "
+            "SASS division sequences 32/64-bit (B0; P; N1) | SASS instructions B0 → P → N1 | change P; N1 | "
+            "registers B0 → P → N1 | cubin bytes B0 → P → N1 |")
     lines = [head, "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        w, n = r.wide, r.narrowed
+        w, n, p = r.wide, r.narrowed, r.partial
+        pv = (lambda f: str(getattr(p, f))) if p is not None else (lambda f: "—")  # noqa: E731
+        pdiv = f"{p.ptx_div_rem_64}/{p.ptx_div_rem_32}" if p else "—"
+        pseq = f"{p.sass_div32_sequences}/{p.sass_div64_sequences}" if p else "—"
         lines.append(
             f"| {r.program}/`{r.kernel}` | {r.arch} | {', '.join(r.narrowed_args) or '—'} | "
-            f"{w.ptx_div_rem_64}/{w.ptx_div_rem_32}; {n.ptx_div_rem_64}/{n.ptx_div_rem_32} | "
-            f"{w.sass_calls} → {n.sass_calls} | {w.sass_div32_sequences}/{w.sass_div64_sequences}; "
-            f"{n.sass_div32_sequences}/{n.sass_div64_sequences} | {w.sass_instructions} → {n.sass_instructions} | "
-            f"{_pct(r.change('sass_instructions'))} | {w.registers} → {n.registers} | {w.cubin_bytes} → {n.cubin_bytes} |"
+            f"{w.ptx_div_rem_64}/{w.ptx_div_rem_32}; {pdiv}; {n.ptx_div_rem_64}/{n.ptx_div_rem_32} | "
+            f"{w.sass_calls} → {pv('sass_calls')} → {n.sass_calls} | {w.sass_div32_sequences}/{w.sass_div64_sequences}; "
+            f"{pseq}; {n.sass_div32_sequences}/{n.sass_div64_sequences} | "
+            f"{w.sass_instructions} → {pv('sass_instructions')} → {n.sass_instructions} | "
+            f"{_pct(r.change_p('sass_instructions'))}; {_pct(r.change('sass_instructions'))} | "
+            f"{w.registers} → {pv('registers')} → {n.registers} | {w.cubin_bytes} → {pv('cubin_bytes')} → {n.cubin_bytes} |"
         )
     return "\n".join(lines)
 
@@ -135,7 +178,8 @@ def summary(doc: Mapping[str, Any]) -> str:
         "",
         f"**{LABEL}.** Generated by `workbench bench static --all --out data/static`; do not edit.",
         f"Toolchain: triton {doc['toolchain']['triton']} (ptxas, cuobjdump from its wheel). XBLOCK and num_warps per row; "
-        "wide = the emitted kernel (B0), narrowed = certified size arguments declared i32 (N1).",
+        "wide = the emitted kernel (B0), narrowed = certified size arguments declared i32 (N1), P = only the int64 "
+        "`//` and `%` computed on int32 operands (where `check --mode partial` certifies it).",
         "",
         "## Against report 2's statements (L4 = sm_89)",
         "",
@@ -158,6 +202,30 @@ def summary(doc: Mapping[str, Any]) -> str:
             if sm["ours"] else "- No kernel with 64-bit division calls.",
             "",
         ]
+    p = doc.get("partial") or {}
+    if p.get("kernels_with_64bit_division_calls"):
+        sm, rec = p["instructions_smaller"], p["share_of_N1_reduction_recovered"]
+        lines += [
+            f"## Variant P (only `//` and `%` in int32) against B0 and N1 ({p['arch']})",
+            "",
+            f"P compiled for {p['kernels']} kernels (where `check --mode partial` certifies it); "
+            f"{p['kernels_with_64bit_division_calls']} have 64-bit division CALLs in B0. CALL sites left: "
+            f"P {p['calls_left']['P']}, N1 {p['calls_left']['N1']}; PTX 64-bit div/rem left: "
+            f"P {p['ptx_div_rem_64_left']['P']}, N1 {p['ptx_div_rem_64_left']['N1']}.",
+            f"SASS instructions smaller than B0: P {100 * sm['P'][0]:.0f}–{100 * sm['P'][1]:.0f}% "
+            f"(median {100 * sm['P_median']:.0f}%), N1 {100 * sm['N1'][0]:.0f}–{100 * sm['N1'][1]:.0f}% "
+            f"(median {100 * sm['N1_median']:.0f}%). Share of N1's instruction reduction that P recovers: "
+            + (f"median {100 * rec['median']:.0f}% (range {100 * rec['min']:.0f}–{100 * rec['max']:.0f}%)."
+               if rec["median"] is not None else "n/a.")
+            + f" Cubin smaller (median): P {100 * p['cubin_smaller']['P_median']:.0f}%, "
+            f"N1 {100 * p['cubin_smaller']['N1_median']:.0f}%. Kernels where P needs more registers than B0: "
+            f"{p['registers']['P_more_than_B0']}, than N1: {p['registers']['P_more_than_N1']}.",
+            "Static counts only: whether P's remaining 64-bit index arithmetic costs time is a timing question "
+            "(`bench run` with a plan that includes P, on a GPU).",
+            "",
+        ]
+        if p.get("not_compiled"):
+            lines += ["P not compiled: " + "; ".join(p["not_compiled"]), ""]
     if doc.get("authors_sass"):
         s = doc["authors_sass"]["source"]
         lines += [

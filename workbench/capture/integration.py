@@ -104,12 +104,13 @@ def _placeholder(which: str):
 
 @contextlib.contextmanager
 def kernel_definition_hook(
-    decide: Callable[[LiveKernel], Mapping[str, str] | None], program: str = "<live>", device: str = "live",
-    on_defined: Callable[[str], None] | None = None,
+    decide: Callable[[LiveKernel], Mapping[str, str] | Callable[[str], str] | None], program: str = "<live>",
+    device: str = "live", on_defined: Callable[[str], None] | None = None,
 ) -> Iterator[list[tuple[str, Mapping[str, str] | None]]]:
     """While active, ``decide(live)`` is asked for every Triton kernel Inductor defines; a non-empty mapping
-    ``{arg: type}`` retypes those arguments. ``on_defined(name)`` is told the name Inductor then gave the
-    kernel. Yields the list of (kernel name, decision) made."""
+    ``{arg: type}`` retypes those arguments; a callable rewrites the kernel's module text (variant P: the
+    body, signature untouched; recorded as the decision ``{"body": "rewritten"}``). ``on_defined(name)`` is told the name
+    Inductor then gave the kernel. Yields the list of (kernel name, decision) made."""
     from torch._inductor.codegen.triton import TritonScheduling
 
     orig = TritonScheduling.define_kernel
@@ -118,7 +119,9 @@ def kernel_definition_hook(
     def define_kernel(sched, src_code, node_schedule, kernel):
         live = LiveKernel(_live_record(src_code, kernel, program, device), kernel)
         new_types = decide(live)
-        if new_types:
+        if callable(new_types):
+            src_code, new_types = new_types(src_code), {"body": "rewritten"}
+        elif new_types:
             src_code = retype_signature(src_code, new_types)
             if getattr(kernel, "triton_meta", None):
                 kernel.triton_meta["signature"].update(new_types)

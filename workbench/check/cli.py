@@ -1,6 +1,7 @@
 """CLI: ``workbench check NAME|DIR|FILE.py|KERNEL.json [--mode strict|observable|partial] [--json]``
 (certificates saved in the workspace's ``certificates/``) and ``workbench check --all`` (the corpus table in
-``data/check/results.{json,md}``); ``--all --mode partial`` checks every corpus kernel in partial mode and
+the workspace's ``check/results.{json,md}``; ``--out data/check`` is the developer command that regenerates
+the shipped table); ``--all --mode partial`` checks every corpus kernel in partial mode and
 prints the counts (the table stays the N modes').
 
 Exit codes (workbench.contract): 0 every verdict certified, 1 some kernel refused or out of class, 2 an
@@ -20,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="one mode (default: strict and observable; partial: only // and %% computed in int32)")
     p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     p.add_argument("--all", action="store_true", help="check every kernel under data/kernels/ and write the table")
-    p.add_argument("--out", default=None, help="directory for --all's results.{json,md}")
+    p.add_argument("--out", default=None, help="directory for --all's results.{json,md} (default: the workspace's "
+                   "check/; `--out data/check` regenerates the shipped table)")
     p.add_argument("--no-smt", action="store_true", help="exact procedure only (no z3 cross-check)")
     workspace.add_argument(p)
     p.set_defaults(func=_check)
@@ -47,8 +49,10 @@ def _check(args) -> int:
         from workbench.check.table import check_corpus, corpus_records, summary, write
 
         rows = check_corpus(corpus_records(), smt=not args.no_smt)
-        pj, pm = write(rows, *( [args.out] if args.out else []))
+        pj, pm = write(rows, args.out or workspace.workspace(args.workspace) / "check")
         s = summary(rows)
+        if args.json:  # a table command: "ok" once written; the per-kernel verdicts are in the table
+            return emit(document("check", 1, "ok", target="--all", summary=s, results=str(pj), markdown=str(pm)))
         print(f"{s['kernels']} kernels: strict {s['strict_certified']} certified, observable "
               f"{s['observable_certified']} certified ({s['observable_only']} only observable)")
         print(f"wrote {pj} and {pm}")

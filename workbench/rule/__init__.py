@@ -4,7 +4,8 @@ compilation (see :mod:`workbench.rule.binding`), and report 1's kernel variants 
 ``with workbench.rule.narrowing(): torch.compile(fn, dynamic=True)(*inputs)`` hooks Inductor's kernel
 definition for the duration of the block: each kernel Inductor defines is parsed, hashed and matched against
 the certificate store; a kernel that binds gets its proven size arguments declared ``i32`` in its signature,
-every other kernel is untouched. Leaving the block restores Inductor exactly (the hook is a ``mock.patch``;
+every other kernel is untouched (``narrowing(mode="partial")`` applies variant P instead: the body's int64 ``//``
+and ``%`` computed in int32, signature unchanged). Leaving the block restores Inductor exactly (the hook is a ``mock.patch``;
 the FX graph cache is off inside so a cached graph can neither skip the decision nor carry it out of the
 block).
 """
@@ -84,7 +85,9 @@ def best_binding(store: Sequence[CertifiedKernel], live, ir_hash: str | None = N
 @contextlib.contextmanager
 def narrowing(store: Sequence[CertifiedKernel] | None = None, mode: str = "observable") -> Iterator[Decisions]:
     """Narrow proven size arguments of kernels Inductor defines inside the block (see module docstring).
-    Only certificates of ``mode`` bind (a given store is filtered to it)."""
+    Only certificates of ``mode`` bind (a given store is filtered to it); with ``mode="partial"`` a bound
+    kernel gets variant P instead (:func:`workbench.rule.partial.rewrite_module`: every int64 ``//`` and
+    ``%`` computed on int32 operands, the size arguments left ``i64``)."""
     import torch
 
     from workbench.capture.integration import kernel_definition_hook
@@ -95,7 +98,13 @@ def narrowing(store: Sequence[CertifiedKernel] | None = None, mode: str = "obser
     def decide(live):
         b = best_binding(store, live.record)
         decisions.bindings.append(b)
-        return {a: "i32" for a in b.narrow} if b.bound else None
+        if not b.bound:
+            return None
+        if b.mode == "partial":  # variant P: the body's int64 // and % on int32 operands; signature unchanged
+            from workbench.rule.partial import rewrite_module
+
+            return lambda module: rewrite_module(module, live.record)
+        return {a: "i32" for a in b.narrow}
 
     def named(name: str) -> None:
         decisions.bindings[-1] = dataclasses.replace(decisions.bindings[-1], kernel=name)

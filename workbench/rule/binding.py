@@ -13,8 +13,12 @@ symbol lower bounds, guards, index dtype, grid). A live kernel *binds* to it onl
 
 Anything else refuses, naming the first premise that failed. Example sizes never enter. Binding is a pure
 function of two records, so refusals are tested on real live compilations with each premise mutated. A
-binding says which mode's certificate bound (``strict`` or ``observable``); a store holds one mode's
-certificates, so the rule binds only the mode it was asked for. Symbolic text is read with
+binding says which mode's certificate bound (``strict``, ``observable`` or ``partial``); a store holds one
+mode's certificates, so the rule binds only the mode it was asked for.
+
+A ``partial`` certificate (variant P) narrows no argument: its ``narrow`` lists P's sites (the int64 ``//``
+and ``%`` nodes, ``n<i>``). It binds under the same body, signature and premises as the others, and one
+more premise: the sites P would rewrite in the live kernel are exactly the certified ones. Symbolic text is read with
 :mod:`workbench.symexpr` (never evaluated); a live guard outside its grammar can match nothing.
 """
 
@@ -30,7 +34,7 @@ from functools import lru_cache
 import sympy
 
 from workbench.capture.record import CapturedKernel
-from workbench.errors import InputError
+from workbench.errors import InputError, WorkbenchError
 from workbench.symexpr import parse_any
 
 
@@ -41,7 +45,7 @@ class CertifiedKernel:
 
     record: CapturedKernel
     ir_hash: str  # kir.canonical_hash(parse(record), facts=False): the body; premises are matched separately
-    narrow: tuple[str, ...]
+    narrow: tuple[str, ...]  # N modes: size arguments declared i32; partial: P's sites (n<i> node keys)
     mode: str
     guards_used: tuple[str, ...]  # the guards the certificate's side conditions rely on (verbatim)
 
@@ -60,8 +64,8 @@ class Binding:
     renaming: tuple[tuple[str, str], ...]
     matched: tuple[str, ...]  # premises that matched, in order
     failed: str | None  # the first premise that did not, with the values
-    narrow: tuple[str, ...]
-    mode: str = ""  # the mode of the certificate tried ("strict" | "observable")
+    narrow: tuple[str, ...]  # what applying it changes: size arguments to i32, or (partial) P's sites
+    mode: str = ""  # the mode of the certificate tried ("strict" | "observable" | "partial")
 
     def explain(self) -> str:
         tag = f" [{self.mode} certificate]" if self.mode else ""
@@ -72,7 +76,10 @@ class Binding:
         lines += [f"  ok   {m}" for m in self.matched]
         if self.failed:
             lines.append(f"  FAIL {self.failed}")
-        if self.bound:
+        if self.bound and self.mode == "partial":
+            lines.append(f"  computes {len(self.narrow)} int64 // and % sites in int32 ({', '.join(self.narrow)}); "
+                         "size arguments stay i64")
+        elif self.bound:
             lines.append(f"  narrows {', '.join(self.narrow)} to i32")
         return "\n".join(lines)
 
@@ -153,7 +160,7 @@ def bind(cert: CertifiedKernel, live: CapturedKernel, live_ir_hash: str) -> Bind
     matched.append(f"body: IR hash {live_ir_hash[:12]}")
     # The whole declared signature, the arguments to narrow included: the proof is about i64 size arguments.
     sig_c, sig_l = dict(cert.record.signature), dict(live.signature)
-    bad = [a for a in cert.narrow if sig_c.get(a) != "i64"]
+    bad = [a for a in cert.narrow if sig_c.get(a) != "i64"] if cert.mode != "partial" else []
     if bad:
         return refuse(f"signature: certified size arguments {bad} are not declared i64 in the certificate")
     if sig_c != sig_l:
@@ -167,6 +174,14 @@ def bind(cert: CertifiedKernel, live: CapturedKernel, live_ir_hash: str) -> Bind
     if live.grid_type != cert.record.grid_type:
         return refuse(f"grid: {live.grid_type} vs certified {cert.record.grid_type}")
     matched.append(f"index dtype {live.index_dtype}, grid {live.grid_type}")
+    if cert.mode == "partial":
+        try:
+            sites = _partial_sites(live)
+        except WorkbenchError as exc:
+            return refuse(f"P's sites: the live kernel does not parse ({exc})")
+        if sites != cert.narrow:
+            return refuse(f"P's sites: the live kernel's int64 // and % are {list(sites)}, certified {list(cert.narrow)}")
+        matched.append(f"P's sites {', '.join(sites) or '(none)'}: the int64 // and % certified")
 
     best: tuple[int, str, dict[str, str], list[str]] | None = None
     for ren in _renamings(cert.record, live):
@@ -184,6 +199,13 @@ def bind(cert: CertifiedKernel, live: CapturedKernel, live_ir_hash: str) -> Bind
         )
     matched.extend(best[3])
     return refuse(best[1], best[2])
+
+
+def _partial_sites(live: CapturedKernel) -> tuple[str, ...]:
+    from workbench import kir
+    from workbench.rule.partial import site_keys
+
+    return site_keys(kir.parse(live, check_versions=False))
 
 
 def _premises(certified: CertifiedKernel, live: CapturedKernel, ren: Mapping[str, str], ok: list[str]) -> str | None:

@@ -1,6 +1,8 @@
-"""CLI: ``workbench rule show NAME|FILE.py [--mode strict|observable] [--json]`` — for each kernel of a
-program, whether a certificate of the requested mode bound (and which), which premises matched, or which one
-failed. The certificate store is the workspace's records and certificates, then the shipped corpus
+"""CLI: ``workbench rule show NAME|FILE.py [--mode strict|observable|partial] [--json]`` — for each kernel of
+a program, whether a certificate of the requested mode bound (and which), which premises matched, or which
+one failed. ``--mode partial`` binds variant P's certificates and compiles P (the int64 ``//`` and ``%`` in
+int32; size arguments stay i64). Evidence of what was compiled, read back from the compiled kernel text: the
+size arguments' declared types and the ``//``/``%`` sites by width (``sites_as_compiled`` in JSON). The certificate store is the workspace's records and certificates, then the shipped corpus
 (:func:`workbench.resolve.certificate_store`).
 
 ``show`` only reports, so it exits 0 whatever bound (docs/cli.md); input errors exit 2 with one line. The
@@ -13,7 +15,7 @@ import argparse
 
 from workbench import workspace
 
-MODES = ("strict", "observable")
+from workbench.rule.store import MODES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--device", default="cuda", choices=["cuda", "fake-cuda"], help="capture device")
     workspace.add_argument(s)
     s.add_argument("--mode", default="observable", choices=MODES,
-                   help="bind only certificates of this checker mode (default observable)")
+                   help="bind only certificates of this checker mode (default observable; partial: variant P)")
     s.add_argument("--json", action="store_true", help="print a workbench.rule-show/1 JSON document")
     s.set_defaults(func=_show)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
@@ -43,17 +45,33 @@ def _show(args) -> int:
     with progress.phase(f"compile {args.program} with the rule on"), narrowing(store, mode=args.mode) as decisions:
         kernels = capture(program, device=args.device)
     sig = {k.name: {a.name: k.signature[a.name] for a in k.size_args} for k in kernels}
+    sites = {k.name: _sites(k) for k in kernels}
     if args.json:
         verdict = Verdict.BOUND if decisions.bindings and all(b.bound for b in decisions.bindings) else Verdict.UNBOUND
         emit(document("rule-show", 1, verdict, program=args.program, mode=args.mode, bindings=[
             {"kernel": b.kernel, "verdict": (Verdict.BOUND if b.bound else Verdict.UNBOUND).value,
              "certificate": b.certificate, "mode": b.mode, "renaming": dict(b.renaming),
              "matched": list(b.matched), "failed": b.failed, "narrowed": list(b.narrow)}
-            for b in decisions.bindings], size_args_as_compiled=sig))
+            for b in decisions.bindings], size_args_as_compiled=sig, sites_as_compiled=sites))
         return 0
     print(f"rule: binding {args.mode} certificates only")
     for b in decisions.bindings:
         print(b.explain())
     for name, types in sig.items():
         print(f"{name}: size arguments as compiled: {', '.join(f'{a}: {t}' for a, t in types.items()) or '(none)'}")
+        if sites[name] is not None:
+            print(f"{name}: // and % sites as compiled: {sites[name]['int32']} in int32, {sites[name]['int64']} in int64")
     return 0
+
+
+def _sites(kernel) -> dict[str, int] | None:
+    """The compiled kernel's ``//`` and ``%`` sites by the width kir derives (None outside kir's class)."""
+    from workbench import kir
+    from workbench.errors import WorkbenchError
+    from workbench.rule.partial import partial_sites
+
+    try:
+        types = list(partial_sites(kernel).values())
+    except WorkbenchError:
+        return None
+    return {"int32": sum(t == kir.i32 for t in types), "int64": sum(t == kir.i64 for t in types)}

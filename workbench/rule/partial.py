@@ -15,7 +15,9 @@ When P equals W is what ``workbench check --mode partial`` certifies; this modul
 
 Public: :func:`partial_variant` (record -> Triton module text; kir kernel -> ``kir.render`` text),
 :func:`partial_sites` (the int64 sites by source position), :func:`partial_body` (the rewritten function
-body, for :mod:`workbench.rule.variants`' ``P``).
+body, for :mod:`workbench.rule.variants`' ``P``), :func:`site_keys` (the sites as the checker's certificate
+names them), :func:`rewrite_module` (P applied to the module text Inductor is about to define: what the
+rule does when a partial certificate binds).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from workbench.errors import UnsupportedError
 from workbench.kir.build import IMPLICIT
 from workbench.kir.parser import _Parser
 
-__all__ = ["partial_body", "partial_kernel", "partial_sites", "partial_variant"]
+__all__ = ["partial_body", "partial_kernel", "partial_sites", "partial_variant", "rewrite_module", "site_keys"]
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 Position = tuple[int, int, int, int]  # (lineno, col_offset, end_lineno, end_col_offset) of the BinOp
@@ -158,3 +160,32 @@ def partial_variant(record_or_kernel: Any) -> str:
         return kir.render(partial_kernel(record_or_kernel))
     tree, _, _ = _rewritten(record_or_kernel)
     return ast.unparse(tree) + "\n"
+
+
+def site_keys(k: kir.Kernel) -> tuple[str, ...]:
+    """P's sites as a partial certificate's ``narrowed`` names them: ``n<i>``, the walk-order index of each
+    int64 ``//`` or ``%`` node (the checker's node keys; ``tests/rule`` holds the two definitions equal)."""
+    nodes = list(kir.walk(*k.loads, *k.stores))
+    return tuple(f"n{i}" for i, n in enumerate(nodes) if n.op in (kir.Op.FLOORDIV, kir.Op.MOD) and n.type == kir.i64)
+
+
+def rewrite_module(module: str, record: Any) -> str:
+    """``module`` (the kernel module text Inductor is about to define, its kernel name still Inductor's
+    placeholder, which is not an identifier) with the kernel function's body replaced by P's
+    (:func:`partial_body` of ``record``, the live record made from the same text with the placeholder named);
+    decorators, signature and everything outside the body are kept verbatim. The body's lines are found in
+    ``record.source``, which has the module's lines one for one."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tree = ast.parse(record.source)
+    fns = [s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == record.name]
+    lines = module.splitlines(keepends=True)
+    if len(fns) != 1 or len(lines) != len(record.source.splitlines()):
+        raise PartialError(f"kernel {record.name}: the module text does not match its live record line for line; "
+                           "variant P rewrites only a kernel it has parsed")
+    fn = fns[0]
+    first = fn.body[0]
+    if isinstance(first, ast.Expr) and isinstance(getattr(first, "value", None), ast.Constant) and len(fn.body) > 1:
+        first = fn.body[1]  # a docstring stays; P's body replaces the statements after it
+    start, end = first.lineno - 1, fn.end_lineno or len(lines)
+    return "".join(lines[:start]) + partial_body(record) + "".join(lines[end:])

@@ -1,7 +1,8 @@
 """The certificate store the rule binds against: every captured kernel record under ``data/kernels/``
-checked in observable mode (the checker is deterministic and fast, so certificates are recomputed once per
-process from the records and the current checker rather than trusted from a file), indexed by the IR hash
-of the kernel body for a cached lookup."""
+checked in one mode (observable by default; strict; or partial, variant P) — the checker is deterministic
+and fast, so certificates are recomputed once per process from the records and the current checker rather
+than trusted from a file — indexed by the IR hash of the kernel body for a cached lookup. A partial
+certificate's ``narrow`` names P's sites (``n<i>`` node keys), not size arguments."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from workbench.rule.binding import CertifiedKernel
+
+MODES = ("strict", "observable", "partial")  # the checker's modes the rule can apply
 
 
 def certified_from(record, mode: str = "observable") -> CertifiedKernel | None:
@@ -45,8 +48,8 @@ def load(path: str | Path | None = None, mode: str = "observable") -> list[Certi
     from workbench.errors import UsageError
     from workbench.paths import KERNELS
 
-    if mode not in ("strict", "observable"):
-        raise UsageError(f"unknown mode {mode!r}; use strict or observable")
+    if mode not in MODES:
+        raise UsageError(f"unknown mode {mode!r}; use strict, observable or partial")
     return list(_load(str(Path(path) if path is not None else KERNELS), mode))
 
 

@@ -3,11 +3,13 @@
 The widget holds state (the two sources, a verdict dictionary from ``Verdict.as_dict()``) and renders
 HTML; it computes nothing. ``SpecView.from_files`` and the target toggles call the package
 (``workbench.floats``) through an injected ``checker(fma, ftz, nan, spec_device) -> dict`` so the widget
-logic is testable without a browser or a 2**32 sweep.
+logic is testable without a browser or a 2**32 sweep. ``SpecView.for_pair`` builds that checker from a spec and a
+kernel already captured (notebook 03 uses it with ``exhaustive=False``: the case split, under a second).
 
 What it shows about itself: the toggles are disabled while no check can run (no checker, or one running);
-a toggle changed after a check marks the shown result stale until "check" runs again; a busy line says a
-check is running; the kernel lines of the stores the first witness refutes are highlighted.
+a view without a checker says it is read-only; a toggle changed after a check marks the shown result stale
+until "check" runs again; a busy line says a check is running (and whether it sweeps all 2**32 inputs or
+splits cases); the kernel lines of the stores the first witness refutes are highlighted.
 """
 
 from __future__ import annotations
@@ -65,13 +67,14 @@ class SpecView(W.VBox):
 
     def __init__(self, spec_source: str, kernel_source: str, verdict: dict | None = None,
                  checker: Callable[[bool, bool, str, str], dict] | None = None, spec_title: str = "PyTorch spec",
-                 kernel_title: str = "CUDA kernel"):
+                 kernel_title: str = "CUDA kernel", checking: str = "a unary kernel sweeps all 2**32 inputs"):
         self.spec_source = spec_source
         self.kernel_source = kernel_source
         self.spec_title = spec_title
         self.kernel_title = kernel_title
         self.verdict: dict = verdict or {}
         self.checker = checker
+        self.checking = checking  # what a check does, for the busy line
         self.stale = False
         self.busy = False
         self.sources = W.HTML()
@@ -107,8 +110,13 @@ class SpecView(W.VBox):
         can_run = self.checker is not None and not self.busy
         for w in (*self.toggles, self.run):
             w.disabled = not can_run
-        self.status.value = ("<span class='busy'>checking ... (a unary kernel sweeps all 2**32 inputs)</span>"
-                             if self.busy else "")
+        if self.busy:
+            self.status.value = f"<span class='busy'>checking ... ({html.escape(self.checking)})</span>"
+        elif self.checker is None:
+            self.status.value = ("<i class='read-only'>read-only: built from a verdict without a checker "
+                                 "(<code>SpecView.for_pair</code> makes the toggles live)</i>")
+        else:
+            self.status.value = ""
         self.sources.value = ("<div style='display:flex;gap:12px'>" + _code(self.spec_title, self.spec_source)
                               + _code(self.kernel_title, self.kernel_source, self.witness_lines()) + "</div>")
         self.result.value = verdict_html(self.verdict, self.stale) if self.verdict else "<i>not checked yet</i>"
@@ -130,24 +138,37 @@ class SpecView(W.VBox):
         self.show(verdict)
 
     @classmethod
+    def for_pair(cls, spec, kernel, verdict: dict | None = None, *, exhaustive: bool = False, workers: int = 2,
+                 spec_title: str = "PyTorch spec", kernel_title: str = "CUDA kernel") -> "SpecView":
+        """The view of a captured ``Spec`` and a parsed ``Kernel`` with a live checker that calls
+        ``workbench.floats.check`` (the case split by default: fast; ``exhaustive=True`` sweeps 2**32 inputs
+        for a unary kernel). Without ``verdict`` the view checks once under the default toggles."""
+        from workbench.floats.check import Target, check
+        from workbench.floats.gate import gate
+
+        safety = []  # the safety gate does not depend on the toggles: run it once, on the first check
+
+        def checker(fma: bool, ftz: bool, nan: str, spec_device: str) -> dict:
+            if not safety:
+                safety.append(gate(kernel))
+            v = check(spec.on(spec_device), kernel, Target(fma=fma, ftz=ftz), nan, exhaustive=exhaustive,
+                      workers=workers, progress=False, safety=safety[0])
+            return v.as_dict()
+
+        checking = ("a unary kernel sweeps all 2**32 inputs" if exhaustive
+                    else "case split, no 2**32 sweep")
+        view = cls(spec.source, kernel.source, verdict, checker=checker, spec_title=spec_title,
+                   kernel_title=kernel_title, checking=checking)
+        if verdict is None:
+            view.recheck()
+        return view
+
+    @classmethod
     def from_files(cls, spec_path: str | Path, kernel_path: str | Path, exhaustive: bool = True,
                    workers: int = 2) -> "SpecView":
         """Build the view and its checker from files; the checker calls ``workbench.floats.check``."""
-        from workbench.floats.check import Target, check
         from workbench.floats.cuda import parse_kernel
-        from workbench.floats.gate import gate
         from workbench.floats.spec import capture_spec
 
-        spec = capture_spec(spec_path)
-        kernel = parse_kernel(kernel_path)
-        safety = gate(kernel)
-
-        def checker(fma: bool, ftz: bool, nan: str, spec_device: str) -> dict:
-            v = check(spec.on(spec_device), kernel, Target(fma=fma, ftz=ftz), nan, exhaustive=exhaustive,
-                      workers=workers, progress=False, safety=safety)
-            return v.as_dict()
-
-        view = cls(Path(spec_path).read_text(), kernel.source, checker=checker,
-                   spec_title=str(spec_path), kernel_title=str(kernel_path))
-        view.recheck()
-        return view
+        return cls.for_pair(capture_spec(spec_path), parse_kernel(kernel_path), exhaustive=exhaustive,
+                            workers=workers, spec_title=str(spec_path), kernel_title=str(kernel_path))

@@ -2,7 +2,8 @@
 
     workbench floats check SPEC.py KERNEL.cu --level ptx [--arch sm_89] [--nvcc-flags="--fmad=false"] [--json]
     workbench floats flags SPEC.py KERNEL.cu [--arch sm_89] [--spec-device cuda|cpu] [--json]
-    workbench floats flags --all [--corpus data/floats/corpus] [--out data/floats]   (developer: the table)
+    workbench floats flags --all [--corpus DIR] [--out DIR]   (default out: the workspace's floats/;
+                                                               --out data/floats regenerates the shipped table)
 
 ``flags`` decides the kernel under each of ``nvcc.FLAG_SETS`` (default, ``--fmad=false``, ``--ftz=true``,
 ``-use_fast_math``) against the spec as PyTorch computes it on ``--spec-device`` (cuda by default, the
@@ -16,6 +17,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from workbench import workspace
 from workbench.contract import Verdict, document, emit, overall
 from workbench.floats.errors import FloatsUsageError
 from workbench.floats.ptx.nvcc import DEFAULT_ARCH, Flags, check_arch, parse_flags
@@ -74,7 +76,10 @@ def run_flags(args) -> int:
     if args.all:
         if args.spec or args.kernel:
             raise FloatsUsageError("--all runs the whole corpus; drop SPEC.py and KERNEL.cu, or drop --all")
-        paths = run_corpus(Path(args.corpus or "data/floats/corpus"), Path(args.out), arch, args.workers, progress,
+        from workbench.floats.corpus import CORPUS
+
+        out = Path(args.out) if args.out else workspace.subdir("floats", args.workspace)  # never the checkout
+        paths = run_corpus(Path(args.corpus) if args.corpus else CORPUS, out, arch, args.workers, progress,
                            count_mismatches=args.count_all, exhaustive=not args.quick, spec_device=args.spec_device)
         print(f"wrote {paths[0]} and {paths[1]}")
         return 0
@@ -112,11 +117,13 @@ def register_flags(sub) -> None:
                    help="the device whose PyTorch kernels define the spec (default cuda)")
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     p.add_argument("--all", action="store_true", help="developer: every corpus kernel; writes flags.json/flags.md")
-    p.add_argument("--corpus", help="corpus folder for --all (default data/floats/corpus)")
-    p.add_argument("--out", default="data/floats", help="where --all writes flags.json and flags.md")
+    p.add_argument("--corpus", help="corpus folder for --all (default: the shipped data/floats/corpus)")
+    p.add_argument("--out", default=None, help="where --all writes flags.json and flags.md (default: the workspace's "
+                   "floats/; the shipped table is regenerated with --out data/floats)")
     p.add_argument("--quick", action="store_true", help="--all: case split only, no 2**32 sweeps")
     p.add_argument("--count-all", action="store_true", help="--all: also sweep refuted unary kernels for counts")
     p.add_argument("--workers", type=int, default=2, help="processes for the 2**32 sweep (default 2)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--progress", action="store_true", help="progress bar even when stderr is not a terminal")
+    workspace.add_argument(p)
     p.set_defaults(func=run_flags)
