@@ -130,7 +130,7 @@ def load_record(path: str | Path) -> Record:
 
 def targets(table: str | Path = TABLE, kernels: str | Path = KERNELS) -> list[Target]:
     """Every kernel certified in some mode of the checker table, in the table's (sorted) order."""
-    fix = "regenerate it with `workbench check --all --write`"
+    fix = "regenerate it with `workbench check --all --out data/check`"
     doc = read_json(table, OracleInputError, "checker table", fix)
     where = str(table)
     out = []
