@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.floats.errors import FloatsUnsupportedError
-from workbench.floats.ir import Node, Op, Ty
+from workbench.floats.ir import Node, Op, Ty, walk
 
 _NP = {Ty.F32: np.float32, Ty.F64: np.float64, Ty.BOOL: np.bool_}
 _UINT = {Ty.F32: np.uint32, Ty.F64: np.uint64}
@@ -143,23 +143,39 @@ def evaluate(node: Node, env: dict, sem: Semantics = HOST):
 
 def evaluate_all(nodes, env: dict, sem: Semantics = HOST, structural: bool = False) -> list:
     """Evaluate several nodes sharing one memo (common subexpressions are computed once). With
-    ``structural`` the memo is keyed by node value, so equal subtrees of different roots (a kernel's element
-    function and the spec) are computed once: valid because evaluation depends only on the node and ``sem``."""
-    memo: dict[object, object] = {}
-
-    def ev(n: Node):
-        key = n if structural else id(n)
-        if key in memo:
-            return memo[key]
-        r = _eval(n, [ev(a) for a in n.args] if n.op is not Op.LOAD else None, env, sem, ev)
-        memo[key] = r
-        return r
-
-    with np.errstate(all="ignore"):
-        return [ev(n) for n in nodes]
+    ``structural`` equal subtrees of different roots (a kernel's element function and the spec) are
+    computed once: valid because evaluation depends only on the node and ``sem``."""
+    return Program(tuple(nodes), structural).run(env, sem)
 
 
-def _eval(n: Node, a, env, sem: Semantics, ev):
+class Program:
+    """``nodes`` compiled once into a straight-line list of steps (children first, each distinct node once),
+    so a sweep that evaluates the same DAG on thousands of chunks pays for the walk and the (recursive,
+    uncached) structural hashing of frozen nodes once, not once per chunk."""
+
+    def __init__(self, nodes: tuple[Node, ...], structural: bool = False):
+        slot: dict[object, int] = {}
+        steps: list[tuple[Node, tuple[int, ...]]] = []
+        for root in nodes:
+            for n in walk(root):
+                key = n if structural else id(n)
+                if key in slot:
+                    continue
+                kids = tuple(slot[a if structural else id(a)] for a in n.args)
+                slot[key] = len(steps)
+                steps.append((n, kids))
+        self.steps = tuple(steps)
+        self.roots = tuple(slot[r if structural else id(r)] for r in nodes)
+
+    def run(self, env: dict, sem: Semantics = HOST) -> list:
+        vals: list = [None] * len(self.steps)
+        with np.errstate(all="ignore"):
+            for i, (n, kids) in enumerate(self.steps):
+                vals[i] = _eval(n, [vals[k] for k in kids], env, sem)
+        return [vals[r] for r in self.roots]
+
+
+def _eval(n: Node, a, env, sem: Semantics):
     ty = n.ty
     f32_dev = ty is Ty.F32 and sem.ftz
 
@@ -181,8 +197,7 @@ def _eval(n: Node, a, env, sem: Semantics, ev):
         case Op.PARAM | Op.THREAD:
             return env[n.name]
         case Op.LOAD:
-            idx = ev(n.args[0])
-            return np.asarray(env[n.name])[idx]
+            return np.asarray(env[n.name])[a[0]]
         case Op.ADD | Op.SUB | Op.MUL | Op.DIV if ty.is_float:
             x, y = fin(a[0]), fin(a[1])
             r = {Op.ADD: np.add, Op.SUB: np.subtract, Op.MUL: np.multiply, Op.DIV: np.divide}[n.op](x, y)
@@ -223,12 +238,19 @@ def _eval(n: Node, a, env, sem: Semantics, ev):
                 if eq.any():  # the bit merge is only needed where the operands are equal
                     r = select(eq, from_bits((bx & by) if is_max else (bx | by), ty), r)
             nx, ny = np.isnan(x), np.isnan(y)
+            has_x, has_y = bool(np.any(nx)), bool(np.any(ny))  # most sweep chunks hold no NaN: skip the selects
             if n.op in (Op.FMAX, Op.FMIN):  # maximumNumber: a NaN operand is ignored
-                r = select(nx, y, select(ny, x, r))
-                if sem.canonical_nan:
+                if has_y:
+                    r = select(ny, x, r)
+                if has_x:
+                    r = select(nx, y, r)
+                if sem.canonical_nan and has_x and has_y:
                     r = select(nx & ny, from_bits(CANONICAL_NAN_F32 if ty is Ty.F32 else CANONICAL_NAN_F64, ty), r)
             else:  # torch.maximum/minimum: the first NaN operand is returned (ATen scalar path)
-                r = select(nx, x, select(ny, y, r))
+                if has_y:
+                    r = select(ny, y, r)
+                if has_x:
+                    r = select(nx, x, r)
             return np.asarray(r, dtype=_NP[ty])
         case Op.FMAX | Op.FMIN | Op.MAXIMUM | Op.MINIMUM:
             return np.maximum(a[0], a[1]) if n.op in (Op.FMAX, Op.MAXIMUM) else np.minimum(a[0], a[1])
