@@ -259,7 +259,7 @@ def element_functions(kernel: Kernel, sizes: tuple[int, ...] = SHAPE_SIZES) -> S
     funcs: list[Node] = []
     lines: list[list[int]] = []
     for a in kernel.stores:
-        f = substitute(a.value, lambda x, args: arg(kernel.inputs.index(x.name))
+        f = substitute(a.value, lambda x, args: arg(kernel.inputs.index(x.name), x.ty)
                        if x.op is Op.LOAD or (x.op is Op.PARAM and x.ty.is_float) else None)
         if f in funcs:
             i = funcs.index(f)

@@ -62,6 +62,7 @@ class Ptr:
     offset: Node  # in floats
     width: int = 1  # 1: float*, 2: float2*, 4: float4*
     const: bool = False
+    elem: Ty = Ty.F32  # element type: F32, or F16/BF16 for __half*/__nv_bfloat16*
 
 
 @dataclass(frozen=True, slots=True)
