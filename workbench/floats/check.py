@@ -23,7 +23,7 @@ no-counterexample > equivalent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -266,6 +266,18 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
     verdict has a witness but no count); a kernel without counterexample is always swept."""
     if nan not in NAN_POLICIES:
         raise FloatsUsageError(f"NaN policy {nan!r} is not one of {NAN_POLICIES}; use --nan any or --nan payload")
+    n_out, s_out = max(1, len(kernel.outputs)), max(1, len(spec.outputs))
+    if n_out != s_out:
+        raise FloatsUsageError(
+            f"kernel {kernel.name} writes {n_out} output arrays ({', '.join(kernel.outputs or (kernel.output,))}) but "
+            f"program in {spec.path} returns {s_out} tensors; return a tuple with one tensor per output array, in "
+            "the kernel's parameter order")
+    if n_out > 1:
+        safety = safety if safety is not None else gate(kernel)
+        parts = [check(spec.output(k), kernel.only(o), target, nan, workers=workers, progress=progress,
+                       exhaustive=exhaustive, random_cases=random_cases, safety=safety, sweeps=sweeps,
+                       count_mismatches=count_mismatches) for k, o in enumerate(kernel.outputs)]
+        return combine(parts, kernel.outputs, spec.name)
     if len(kernel.inputs) != spec.arity:
         raise FloatsUsageError(
             f"kernel {kernel.name} reads {len(kernel.inputs)} inputs ({', '.join(kernel.inputs)}) but "
@@ -366,6 +378,29 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
     return Verdict(status="no counterexample", summary=f"no counterexample in {cases:,} cases (not exhaustive; "
                    f"spec: PyTorch on {dev})",
                    cases=cases, functions=rendered, notes=tuple(notes), **common)
+
+
+def combine(parts: list[Verdict], outputs: tuple[str, ...], name: str) -> Verdict:
+    """One verdict for a kernel with several output arrays: the worst part decides (not equivalent >
+    undecided > no counterexample > equivalent), every part's result is in the summary, witnesses are
+    numbered across the parts' element functions."""
+    order = ("not elementwise", "not equivalent", "undecided", "no counterexample", "equivalent")
+    worst = min(parts, key=lambda v: order.index(v.status))
+    witnesses, functions, offset = [], [], 0
+    for v in parts:
+        witnesses += [replace(w, function=w.function + offset) for w in v.witnesses]
+        functions += list(v.functions)
+        offset += len(v.functions)
+    counts = [v.mismatches for v in parts]
+    summary = "; ".join(f"{o}: {v.summary}" for o, v in zip(outputs, parts))
+    return replace(worst, spec=name, summary=f"{worst.status} ({len(parts)} outputs) -- {summary}",
+                   witnesses=tuple(w for w in witnesses if worst.status == "not equivalent"),
+                   mismatches=sum(counts) if all(c is not None for c in counts) else None,
+                   cases=min(v.cases for v in parts), exhaustive=all(v.exhaustive for v in parts),
+                   opaque=tuple(dict.fromkeys(x for v in parts for x in v.opaque)), functions=tuple(functions),
+                   spec_text=" , ".join(v.spec_text for v in parts),
+                   notes=tuple(n for v in parts for n in v.notes) + (f"outputs {', '.join(outputs)} match the program's "
+                                                                     "tuple in order",))
 
 
 def _space(cases: int) -> str:

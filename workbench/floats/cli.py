@@ -104,7 +104,7 @@ def report(spec, kernel, v) -> str:
     lines = [
         f"spec     {spec.path}  ({', '.join(spec.ops)})",
         f"         f(x) = {v.spec_text}",
-        f"kernel   {kernel.path}: {kernel.name}  (inputs {', '.join(kernel.inputs)} -> {kernel.output}; launch "
+        f"kernel   {kernel.path}: {kernel.name}  (inputs {', '.join(kernel.inputs)} -> {', '.join(kernel.outputs or (kernel.output,))}; launch "
         f"grid = {kernel.launch.grid}, block = {kernel.launch.block})",
     ]
     lines += [f"         element function: {f}" for f in v.functions]

@@ -319,6 +319,8 @@ class Expressions:
             op, ty = MATH[name]
             vs = tuple(self.convert(v, ty, c) for v in vals)
             return Node(op, ty, vs, contract=name not in NEVER_CONTRACTED)
+        if name == "isnan" and len(vals) == 1 and isinstance(vals[0], Node) and vals[0].ty.is_float:
+            return Node(Op.ISNAN, Ty.BOOL, (vals[0],))  # crt/math_functions.hpp: a quiet test, no rounding
         if name in HALF_CONVERT:
             return self.convert(vals[0], HALF_CONVERT[name], c)
         if name in HALF_MATH and all(isinstance(v, Node) and v.ty.is_half for v in vals):

@@ -141,17 +141,19 @@ def _kernel(fe: Statements, fn, p: Path, source: str) -> Kernel:
                 seen.add(key)
                 accesses.append(a)
     written = sorted({a.array for a in accesses if a.kind == "store"}, key=arrays.index)
-    if len(written) != 1:
+    if len(written) not in (1, 2):
         raise CudaParseError(f"kernel {fn.spelling} in {p.name} writes {len(written)} arrays ({', '.join(written)}); "
-                             "an elementwise kernel writes exactly one output array", line=fn.location.line)
+                             "an elementwise kernel writes one output array, or two matched in order with a program "
+                             "returning a tuple of two", line=fn.location.line)
     out = written[0]
-    if any(a.kind == "load" and a.array == out for a in accesses):
-        fe.refuse(f"read of the output array `{out}`", fn, "read only the input arrays")
+    for o in written:
+        if any(a.kind == "load" and a.array == o for a in accesses):
+            fe.refuse(f"read of the output array `{o}`", fn, "read only the input arrays")
     used = {a.array for a in accesses} | {n for s in accesses if s.value is not None for n in _params_of(s.value)}
-    inputs = tuple(x for x in params if x != out and (x in arrays or x in scalars) and x in used)
+    inputs = tuple(x for x in params if x not in written and (x in arrays or x in scalars) and x in used)
     return Kernel(name=fn.spelling, path=str(p), source=source, line=fn.location.line, inputs=inputs, output=out,
                   count=ints[0], accesses=tuple(accesses), launch=parse_launch(source), params=tuple(params),
-                  scalars=tuple(s for s in scalars if s in inputs))
+                  scalars=tuple(s for s in scalars if s in inputs), outputs=tuple(written) if len(written) > 1 else ())
 
 
 def _params_of(value: Node) -> set[str]:

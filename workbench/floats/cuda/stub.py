@@ -37,6 +37,7 @@ WB_F1(logf) WB_F1(log1pf) WB_F1(log2f) WB_F1(__logf) WB_F1(tanhf) WB_F1(erff) WB
 WB_F1(cosf) WB_F2(powf) WB_F2(__powf) WB_F1(rsqrtf) WB_F1(expm1f) WB_F1(cbrtf) WB_F2(__fmul_rn) WB_F2(__fadd_rn)
 WB_F2(__fsub_rn) WB_F2(__fdiv_rn) WB_F1(__frcp_rn) WB_F1(__fsqrt_rn) WB_F2(__fdividef) WB_F1(__saturatef)
 WB_F1(__frsqrt_rn) WB_F2(__fmul_rz) WB_F2(__fadd_rz)
+__host__ __device__ bool isnan(float); __host__ __device__ bool isnan(double);
 __host__ __device__ float fmaf(float, float, float); __host__ __device__ float __fmaf_rn(float, float, float);
 __host__ __device__ double fmax(double, double); __host__ __device__ double fmin(double, double);
 __host__ __device__ double fabs(double); __host__ __device__ double exp(double); __host__ __device__ double tanh(double);
