@@ -132,8 +132,9 @@ def capture_spec(path: str | Path, device: SpecDevice | str = DEFAULT_DEVICE) ->
     return spec.on(device)
 
 
-def capture_program(fn, name: str, path: Path | None = None) -> Spec:
-    """A Python function over float32 tensors -> Spec; ``path`` (its file) only serves error messages."""
+def capture_program(fn, name: str, path: Path | None = None, dtype=None) -> Spec:
+    """A Python function over tensors -> Spec; ``path`` (its file) only serves error messages. ``dtype``
+    (torch.float32/float16/bfloat16) overrides the function module's ``DTYPE``."""
     import torch
 
     where_file = str(path) if path is not None else name
@@ -141,7 +142,8 @@ def capture_program(fn, name: str, path: Path | None = None) -> Spec:
     if not params:
         raise SpecLoadError(f"`program` in {where_file!r} takes no arguments; it must take the input tensors")
     scalars = tuple(i for i, prm in enumerate(params) if prm.annotation in (float, "float"))
-    dtype = _dtype(getattr(fn, "__globals__", {}).get("DTYPE", torch.float32), where_file)
+    dtype = _dtype(dtype if dtype is not None else getattr(fn, "__globals__", {}).get("DTYPE", torch.float32),
+                   where_file)
     tdtype = {Ty.F32: torch.float32, Ty.F16: torch.float16, Ty.BF16: torch.bfloat16}[dtype]
 
     class Program(torch.nn.Module):
