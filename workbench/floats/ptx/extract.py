@@ -102,6 +102,11 @@ def extract(cu: str | Path, flags: Flags = Flags(), arch: str = DEFAULT_ARCH, pt
     cu = Path(cu)
     source = cu.read_text() if cu.is_file() else ""
     text = ptx if ptx is not None else compile_ptx(cu, flags, arch)
+    if re.search(r"\.(?:b?f16(?:x2)?)\b", text):  # cuda_fp16.h/cuda_bf16.h inline asm: f16/bf16 instructions
+        name = re.search(r"\.entry\s+(\w+)", text)
+        raise PtxUnsupportedError(f"kernel {name.group(1) if name else cu.stem} computes on f16/bf16 data (half-precision "
+                                  "PTX instructions); the PTX level models 32- and 64-bit floats only; use --level "
+                                  "source for __half/__nv_bfloat16 kernels")
     k = parse_ptx(text)
     names = source_names(source, k.name)
     if len(names) != len(k.params):
