@@ -196,12 +196,11 @@ def _half_rule(target: str, dev: SpecDevice, dtype: Ty, a: list, kw: dict) -> No
         kw["alpha"] = float(round_to(np.float32(float(kw["alpha"])), dtype)[()])
     if target == "aten.nan_to_num.default":
         big = float(np.finfo(np.float16).max) if dtype is Ty.F16 else float(round_to(np.float32(F32_MAX_BF16), dtype)[()])
-        kw.setdefault("posinf", big)
-        kw.setdefault("neginf", -big)
-        if len(a) > 2 and a[2] is None:
-            a[2] = big
-        if len(a) > 3 and a[3] is None:
-            a[3] = -big
+        for pos, name, bound in ((2, "posinf", big), (3, "neginf", -big)):
+            if len(a) > pos:
+                a[pos] = bound if a[pos] is None else a[pos]
+            elif kw.get(name) is None:
+                kw[name] = bound
     if target == "aten.pow.Tensor_Scalar" and dev is SpecDevice.CPU and dtype is Ty.BF16:
         e = kw.get("e", a[1] if len(a) > 1 else None)
         if e in (3, 3.0, -2, -2.0):

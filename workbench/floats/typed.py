@@ -73,6 +73,7 @@ def typed_case_inputs(tys: tuple[Ty, ...], consts: list[float], rng: np.random.G
             derived = np.where(pick == 0, a0, np.where(pick == 1, -a0, step)).astype(np.float32)
             third = n32 // 3
             col_v[-third:] = derived[-third:]
+        col_v = round_to(col_v, ty)  # every value of the column is a value of the format (derived ones too)
         out.append(np.ascontiguousarray(col_v, dtype=np.float32).view(np.uint32))
     return out
 
