@@ -23,7 +23,7 @@ no-counterexample > equivalent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -33,6 +33,7 @@ from workbench.floats.cuda import Kernel, parse_kernel
 from workbench.floats.errors import FloatsUsageError
 from workbench.floats.evaluate import HOST, Semantics, evaluate
 from workbench.floats.gate import Safety, Shape, element_functions, gate
+from workbench.floats.outputs import combine
 from workbench.floats.ir import Node, Op, Ty, contract_fma, opaque_names, walk
 from workbench.floats.reference import evaluate_scalar, f32_bits, f32_from_bits
 from workbench.floats.spec import Spec, capture_spec
@@ -239,24 +240,6 @@ def _witness(values: tuple[float, ...], got, want, fi: int, spec: Spec) -> Witne
     return Witness(ins, k, w, fi, tys if spec.dtype.is_half else (), spec.dtype)
 
 
-def _check_types(spec: Spec, kernel: Kernel, fns: tuple[Node, ...]) -> None:
-    """The kernel's element types must be the program's DTYPE (float32 scalars aside)."""
-    k_tys = {int(n.value): n.ty for f in fns for n in walk(f) if n.op is Op.ARG}
-    want = spec.in_types()
-    out_tys = {f.ty for f in fns}
-    names = {Ty.F32: "float", Ty.F16: "__half", Ty.BF16: "__nv_bfloat16", Ty.F64: "double"}
-    for i, t in sorted(k_tys.items()):
-        if t is not want[i]:
-            raise FloatsUsageError(
-                f"kernel {kernel.name} reads {kernel.inputs[i]} as {names.get(t, t.value)} but program in {spec.path} "
-                f"takes argument {i} as {names.get(want[i], want[i].value)}; set DTYPE in the spec "
-                "(torch.float16 for __half, torch.bfloat16 for __nv_bfloat16) or change the kernel's types")
-    if out_tys and out_tys != {spec.dtype}:
-        got = ", ".join(sorted(names.get(t, t.value) for t in out_tys))
-        raise FloatsUsageError(f"kernel {kernel.name} stores {got} but program in {spec.path} returns "
-                               f"{names.get(spec.dtype, spec.dtype.value)}; make the output types agree (DTYPE)")
-
-
 def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any", *, workers: int = 2,
           progress: bool = True, exhaustive: bool = True, random_cases: int = RANDOM_CASES,
           safety: Safety | None = None, sweeps: dict | None = None, count_mismatches: bool = True) -> Verdict:
@@ -277,7 +260,7 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
         parts = [check(spec.output(k), kernel.only(o), target, nan, workers=workers, progress=progress,
                        exhaustive=exhaustive, random_cases=random_cases, safety=safety, sweeps=sweeps,
                        count_mismatches=count_mismatches) for k, o in enumerate(kernel.outputs)]
-        return combine(parts, kernel.outputs, spec.name)
+        return combine(parts, kernel.outputs, spec.name)  # workbench.floats.outputs
     if len(kernel.inputs) != spec.arity:
         raise FloatsUsageError(
             f"kernel {kernel.name} reads {len(kernel.inputs)} inputs ({', '.join(kernel.inputs)}) but "
@@ -296,7 +279,7 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
     if not shape.elementwise:
         return Verdict(status="not elementwise", summary=f"{shape.problem} (spec: PyTorch on {dev})", **common)
     fns = shape.functions
-    _check_types(spec, kernel, fns)
+    typed.check_types(spec, kernel, fns)
     if target.fma:
         fns = tuple(contract_fma(f) for f in fns)
     rendered = tuple(repr(f) for f in fns)
@@ -378,29 +361,6 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
     return Verdict(status="no counterexample", summary=f"no counterexample in {cases:,} cases (not exhaustive; "
                    f"spec: PyTorch on {dev})",
                    cases=cases, functions=rendered, notes=tuple(notes), **common)
-
-
-def combine(parts: list[Verdict], outputs: tuple[str, ...], name: str) -> Verdict:
-    """One verdict for a kernel with several output arrays: the worst part decides (not equivalent >
-    undecided > no counterexample > equivalent), every part's result is in the summary, witnesses are
-    numbered across the parts' element functions."""
-    order = ("not elementwise", "not equivalent", "undecided", "no counterexample", "equivalent")
-    worst = min(parts, key=lambda v: order.index(v.status))
-    witnesses, functions, offset = [], [], 0
-    for v in parts:
-        witnesses += [replace(w, function=w.function + offset) for w in v.witnesses]
-        functions += list(v.functions)
-        offset += len(v.functions)
-    counts = [v.mismatches for v in parts]
-    summary = "; ".join(f"{o}: {v.summary}" for o, v in zip(outputs, parts))
-    return replace(worst, spec=name, summary=f"{worst.status} ({len(parts)} outputs) -- {summary}",
-                   witnesses=tuple(w for w in witnesses if worst.status == "not equivalent"),
-                   mismatches=sum(counts) if all(c is not None for c in counts) else None,
-                   cases=min(v.cases for v in parts), exhaustive=all(v.exhaustive for v in parts),
-                   opaque=tuple(dict.fromkeys(x for v in parts for x in v.opaque)), functions=tuple(functions),
-                   spec_text=" , ".join(v.spec_text for v in parts),
-                   notes=tuple(n for v in parts for n in v.notes) + (f"outputs {', '.join(outputs)} match the program's "
-                                                                     "tuple in order",))
 
 
 def _space(cases: int) -> str:

@@ -10,9 +10,28 @@ from __future__ import annotations
 
 import numpy as np
 
+from workbench.floats.errors import FloatsUsageError
 from workbench.floats.evaluate import HOST, Semantics, evaluate
 from workbench.floats.halfprec import SPECIAL16, bits16, classify16, from_bits16, round_to
-from workbench.floats.ir import Node, Ty
+from workbench.floats.ir import Node, Op, Ty, walk
+
+
+def check_types(spec, kernel, fns: tuple[Node, ...]) -> None:
+    """The kernel's element types must be the program's DTYPE (float32 scalars aside)."""
+    k_tys = {int(n.value): n.ty for f in fns for n in walk(f) if n.op is Op.ARG}
+    want = spec.in_types()
+    out_tys = {f.ty for f in fns}
+    names = {Ty.F32: "float", Ty.F16: "__half", Ty.BF16: "__nv_bfloat16", Ty.F64: "double"}
+    for i, t in sorted(k_tys.items()):
+        if t is not want[i]:
+            raise FloatsUsageError(
+                f"kernel {kernel.name} reads {kernel.inputs[i]} as {names.get(t, t.value)} but program in {spec.path} "
+                f"takes argument {i} as {names.get(want[i], want[i].value)}; set DTYPE in the spec "
+                "(torch.float16 for __half, torch.bfloat16 for __nv_bfloat16) or change the kernel's types")
+    if out_tys and out_tys != {spec.dtype}:
+        got = ", ".join(sorted(names.get(t, t.value) for t in out_tys))
+        raise FloatsUsageError(f"kernel {kernel.name} stores {got} but program in {spec.path} returns "
+                               f"{names.get(spec.dtype, spec.dtype.value)}; make the output types agree (DTYPE)")
 
 
 def width(ty: Ty) -> int:
