@@ -97,7 +97,8 @@ SIXTH = f32(1) / f32(6)
 # program -> (format, PyTorch on CUDA: each ATen op in float32, rounded once to the format)
 SPECS = {
     "relu_f16": (H, lambda x: rnd(nan_first(x, fmaxf(x, f32(0))), H)),
-    "scale_shift_f16": (H, lambda x: rnd(rnd(x * f32(0.1), H) + f32(0.5), H)),
+    # cuda/Loops.cuh reads a Python-number operand of mul/add through the iterator's common dtype: half(0.1)
+    "scale_shift_f16": (H, lambda x: rnd(rnd(x * rnd(f32(0.1), H), H) + f32(0.5), H)),
     "leaky_relu_bf16": (B, lambda x: rnd(sel(x > 0, x, x * f32(0.01)), B)),
     "abs_bf16": (B, lambda x: np.abs(x)),
     "hardsigmoid_f16": (H, lambda x: rnd(sel(x + 3 > 6, f32(6), sel(x + 3 < 0, f32(0), x + f32(3))) * SIXTH, H)),

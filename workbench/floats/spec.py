@@ -181,8 +181,10 @@ def _dtype(value, where_file: str) -> Ty:
 
 
 def _half_rule(target: str, dev: SpecDevice, dtype: Ty, a: list, kw: dict) -> Node | None:
-    """Where ATen's half/bfloat16 kernels are not "the float32 rule, rounded once" (each case measured by
-    the conformance test on the CPU; edits ``kw`` in place or returns the node):
+    """Where ATen's half/bfloat16 kernels are not "the float32 rule, rounded once" (each cpu case measured by
+    the conformance test on the CPU; edits ``a``/``kw`` in place or returns the node):
+    - a Python-number operand of add/sub (cpu and cuda) and mul (cuda) is narrowed to the dtype first (below).
+    - cpu float16 pow(x, -0.5) is std::pow (differs from rsqrt at -0 and -inf).
     - cpu add/sub with alpha: the reduced-float CPU kernel reads alpha as ``scalar_t`` (rounded to the dtype)
       before the float computation (cpu/BinaryOpsKernel.cpp ``add_clamp``/ufunc add for reduced floats);
       cuda reads it as ``opmath_t`` (float; ufunc/add.h through ``opmath_gpu_kernel_with_scalars``).
@@ -192,7 +194,25 @@ def _half_rule(target: str, dev: SpecDevice, dtype: Ty, a: list, kw: dict) -> No
       bfloat16) before the last operation (cpu/PowKernel.cpp, the integer-exponent fast path)."""
     from workbench.floats.halfprec import round_to
 
-    if "alpha" in kw and dev is SpecDevice.CPU and target.split(".")[1] in ("add", "sub", "rsub"):
+    op = target.split(".")[1]
+    # A Python-number operand is a CPU scalar tensor promoted to the dtype by TensorIterator; kernels that read
+    # it with ``iter.scalar_value`` see it narrowed: cpu add/sub (measured), cuda add/sub/mul (cuda/Loops.cuh
+    # ``opmath_(symmetric_)gpu_kernel_with_scalars``). cpu mul/div and cuda div read
+    # ``iter.original_scalar_value<opmath_t>`` (float; cpu/BinaryOpsKernel.cpp mul_kernel/div_true_kernel,
+    # cuda/BinaryDivTrueKernel.cu).
+    narrowing = ("add", "sub", "rsub") + (("mul",) if dev is SpecDevice.CUDA else ())
+    if op in narrowing:
+        for i in (0, 1):
+            if len(a) > i and not isinstance(a[i], Node) and isinstance(a[i], (int, float)) and not isinstance(a[i], bool):
+                a[i] = float(round_to(np.float32(float(a[i])), dtype)[()])
+    if op == "pow" and dev is SpecDevice.CPU and dtype is Ty.F16 and kw.get("e", a[1] if len(a) > 1 else None) == -0.5:
+        # cpu float16 pow(x, -0.5) is std::pow, not rsqrt: the two differ only at -0 (+inf) and -inf (+0)
+        # (measured on all 2**16 inputs); elsewhere it equals 1/sqrt(x) in float rounded once
+        x = a[0]
+        r = Node(Op.DIV, Ty.F32, (const(1.0, Ty.F32), Node(Op.SQRT, Ty.F32, (x,))))
+        r = Node(Op.SELECT, Ty.F32, (Node(Op.EQ, Ty.BOOL, (x, const(0.0, Ty.F32))), const(float("inf"), Ty.F32), r))
+        return Node(Op.SELECT, Ty.F32, (Node(Op.EQ, Ty.BOOL, (x, const(float("-inf"), Ty.F32))), const(0.0, Ty.F32), r))
+    if "alpha" in kw and dev is SpecDevice.CPU and op in ("add", "sub", "rsub"):
         kw["alpha"] = float(round_to(np.float32(float(kw["alpha"])), dtype)[()])
     if target == "aten.nan_to_num.default":
         big = float(np.finfo(np.float16).max) if dtype is Ty.F16 else float(round_to(np.float32(F32_MAX_BF16), dtype)[()])
