@@ -42,10 +42,15 @@ def test_spec_ir_matches_torch_eager_bit_for_bit(path: Path) -> None:
             grid = np.meshgrid(*([special] * spec.arity), indexing="ij")[i].reshape(-1)[:n]
             b[: len(grid)] = grid
         cols.append(b.view(np.float32))
-    mine = np.asarray(evaluate(spec.expr, dict(enumerate(cols))), dtype=np.float32)
-    eager = load_program(path)(*[torch.from_numpy(c.copy()) for c in cols]).numpy()
-    differ = (mine.view(np.uint32) != eager.view(np.uint32)) & ~(np.isnan(mine) & np.isnan(eager))
-    assert not differ.any(), [hex(int(c.view(np.uint32)[np.flatnonzero(differ)[0]])) for c in cols]
+    dt = {Ty.F32: torch.float32, Ty.F16: torch.float16, Ty.BF16: torch.bfloat16}[spec.dtype]
+    tensors = [torch.from_numpy(c.copy()).to(dt) for c in cols]  # DTYPE programs: the values in their dtype
+    cols = [t.float().numpy() for t in tensors]
+    out = load_program(path)(*tensors)
+    for expr, got in zip(spec.outputs or (spec.expr,), out if isinstance(out, tuple) else (out,)):  # two outputs
+        mine = np.broadcast_to(np.asarray(evaluate(expr, dict(enumerate(cols))), dtype=np.float32), cols[0].shape)
+        eager = got.float().numpy()
+        differ = (mine.view(np.uint32) != eager.view(np.uint32)) & ~(np.isnan(mine) & np.isnan(eager))
+        assert not differ.any(), [hex(int(c.view(np.uint32)[np.flatnonzero(differ)[0]])) for c in cols]
 
 
 def test_leaky_relu_default_slope_is_restored_as_a_float_constant() -> None:

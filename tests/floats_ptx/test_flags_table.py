@@ -53,8 +53,9 @@ def test_both_levels_agree_where_both_decided(label):
         r = next(r for r in e["rows"] if r["flags"] == label)
         if v["status"] == "undecided" or r["status"] == "undecided":
             continue  # the source level cannot evaluate expf & co.; the PTX level names the approximation
-        if r["status"] == "refused":  # the PTX level does not model float scalar parameters; it says so
-            assert ": float" in (CORPUS / e["program"] / "spec.py").read_text() and "parameters" in r["summary"], e
+        if r["status"] == "refused":  # the PTX level refuses half/bfloat16 data and two output arrays, by name
+            text = (CORPUS / e["program"] / "spec.py").read_text()
+            assert ("DTYPE" in text and "16" in r["summary"]) or ("two arrays" in r["summary"]), e
             refused += 1
             continue
         compared += 1
@@ -64,5 +65,5 @@ def test_both_levels_agree_where_both_decided(label):
         if v["mismatches"] is not None and r["mismatches"] is not None:
             if v["mismatches"] != r["mismatches"]:
                 problems.append(f"{e['path']} {label}: {v['mismatches']} vs {r['mismatches']} mismatches")
-    assert compared >= 40 and refused <= 6 and not problems, "\n".join(problems) or f"{compared} compared, " \
+    assert compared >= 50 and not problems, "\n".join(problems) or f"{compared} compared, " \
         f"{refused} refused"

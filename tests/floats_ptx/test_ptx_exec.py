@@ -129,3 +129,17 @@ def test_without_nvcc_the_ptx_level_says_how_to_point_at_it(monkeypatch, tmp_pat
     rc = main(["floats", "flags", str(CORPUS / "relu/spec.py"), str(CORPUS / "relu/ternary.cu")])
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1 and "nvcc was not found" in err
+
+
+def test_float_scalar_parameters_are_universally_quantified_inputs_at_the_ptx_level():
+    """ld.param.f32 is a symbolic input in parameter order (x, s), as at the source level (issue 16)."""
+    x = ext("scalar_arg")
+    assert x.elementwise and x.inputs == (0, 1) and "mul" in repr(x.functions[0])
+    spec = capture_spec(CORPUS / "scale/spec.py")
+    v = check_ptx(spec, HERE / "scalar_arg.cu", extraction=x, exhaustive=False, progress=False, random_cases=1 << 12)
+    assert v.status == "no counterexample" and v.safety.safe
+    fused = ext("axpy_fused")  # s * x + y with s a parameter: nvcc fuses it, the witness shows the fma
+    assert fused.inputs == (0, 1, 2) and "fma.rn.f32" in repr(fused.functions[0])
+    w = check_ptx(capture_spec(CORPUS / "axpy/spec.py"), HERE / "axpy_fused.cu", extraction=fused, exhaustive=False,
+                  progress=False, random_cases=1 << 12)
+    assert w.status == "not equivalent"

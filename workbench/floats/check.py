@@ -28,12 +28,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from workbench import contract
-from workbench.floats import standins
+from workbench.floats import standins, typed
 from workbench.floats.cuda import Kernel, parse_kernel
 from workbench.floats.errors import FloatsUsageError
 from workbench.floats.evaluate import HOST, Semantics, evaluate
 from workbench.floats.gate import Safety, Shape, element_functions, gate
-from workbench.floats.ir import Node, Op, contract_fma, opaque_names, walk
+from workbench.floats.outputs import combine
+from workbench.floats.ir import Node, Op, Ty, contract_fma, opaque_names, walk
 from workbench.floats.reference import evaluate_scalar, f32_bits, f32_from_bits
 from workbench.floats.spec import Spec, capture_spec
 from workbench.floats.sweep import same, signed_class, sweep_unary
@@ -69,25 +70,31 @@ class Target:
 
 @dataclass(frozen=True, slots=True)
 class Witness:
-    inputs: tuple[int, ...]  # float32 bit patterns, one per spec argument
-    kernel: int  # kernel output bits
+    inputs: tuple[int, ...]  # bit patterns in each argument's format (float32, or 16-bit half/bfloat16)
+    kernel: int  # kernel output bits (in the output's format)
     spec: int  # spec output bits
     function: int = 0  # which of the kernel's element functions (store sites)
+    in_tys: tuple[Ty, ...] = ()  # formats of the inputs (empty: all float32)
+    out_ty: Ty = Ty.F32
+
+    def ty(self, i: int) -> Ty:
+        return self.in_tys[i] if self.in_tys else Ty.F32
 
     def describe(self) -> str:
-        def show(b: int) -> str:
-            return f"0x{b:08X} ({_pretty(b)})"
+        def show(b: int, ty: Ty) -> str:
+            return f"{typed.show_bits(b, ty)} ({_pretty(b, ty)})"
 
-        ins = ", ".join(show(b) for b in self.inputs)
-        return f"input {ins}: kernel {show(self.kernel)}, spec {show(self.spec)}"
+        ins = ", ".join(show(b, self.ty(i)) for i, b in enumerate(self.inputs))
+        return f"input {ins}: kernel {show(self.kernel, self.out_ty)}, spec {show(self.spec, self.out_ty)}"
 
 
-def _pretty(bits: int) -> str:
-    v = f32_from_bits(bits)
+def _pretty(bits: int, ty: Ty = Ty.F32) -> str:
+    v = typed.value_of(bits, ty)
+    neg = bits >> (ty.bits - 1)
     if v != v:
-        return ("-" if bits >> 31 else "") + "NaN"
+        return ("-" if neg else "") + "NaN"
     if v == 0:
-        return "-0.0" if bits >> 31 else "+0.0"
+        return "-0.0" if neg else "+0.0"
     return repr(float(np.float32(v)))
 
 
@@ -134,8 +141,9 @@ class Verdict:
             "ftz": self.target.ftz, "nan": self.nan, "status": self.status, "summary": self.summary,
             "accepted": self.accepted, "exhaustive": self.exhaustive, "cases": self.cases,
             "mismatches": self.mismatches, "opaque": list(self.opaque),
-            "witnesses": [{"inputs": [f"0x{b:08X}" for b in w.inputs], "kernel": f"0x{w.kernel:08X}",
-                           "spec": f"0x{w.spec:08X}", "function": w.function, "text": w.describe()}
+            "witnesses": [{"inputs": [typed.show_bits(b, w.ty(i)) for i, b in enumerate(w.inputs)],
+                           "kernel": typed.show_bits(w.kernel, w.out_ty), "spec": typed.show_bits(w.spec, w.out_ty),
+                           "function": w.function, "text": w.describe()}
                           for w in self.witnesses],
             "safety": {"safe": self.safety.safe, "summary": self.safety.summary(),
                        "findings": [f.describe() for f in self.safety.findings]},
@@ -184,12 +192,13 @@ def _confirm(spec: Node, f: Node, w: Witness, target: Target, nan: str) -> None:
     """Re-evaluate a witness with the gmpy2 reference; the two evaluators must agree (NaNs as a class)."""
     if any(n.op is Op.OPAQUE for n in walk(f)) or any(n.op is Op.OPAQUE for n in walk(spec)):
         return
-    args = {i: f32_from_bits(b) for i, b in enumerate(w.inputs)}
+    args = {i: typed.value_of(b, w.ty(i)) for i, b in enumerate(w.inputs)}
     rs = evaluate_scalar(spec, args)
     rk = evaluate_scalar(f, args, ftz=target.ftz)
     for got, want, side in ((rk, w.kernel, "kernel"), (rs, w.spec, "spec")):
         g = np.float32(got)
-        ok = (np.isnan(g) and np.isnan(f32_from_bits(want))) or int(g.view(np.uint32)) == want
+        ok = (np.isnan(g) and np.isnan(typed.value_of(want, w.out_ty))) or \
+            int(typed.to_bits(np.array([g]), w.out_ty)[0]) == want
         if not ok:
             raise AssertionError(f"evaluators disagree on the {side} at {w.describe()}: gmpy2 gives {float(g)!r}")
     if nan == "any" and np.isnan(np.float32(rk)) and np.isnan(np.float32(rs)):
@@ -199,6 +208,10 @@ def _confirm(spec: Node, f: Node, w: Witness, target: Target, nan: str) -> None:
 def _search(spec: Spec, fns: tuple[Node, ...], sem: Semantics, nan: str, random_cases: int):
     rng = np.random.default_rng(SEED)
     cols = case_inputs(spec.arity, _constants(spec.expr, *fns), rng, random_cases)
+    tys = spec.in_types()
+    if any(t.is_half for t in tys):
+        consts = [float(n.value) for r in (spec.expr, *fns) for n in walk(r) if n.op is Op.CONST and n.ty.is_float]
+        cols = typed.typed_case_inputs(tys, consts, rng, random_cases, cols)
     xs = {i: c.view(np.float32) for i, c in enumerate(cols)}
     want = np.asarray(evaluate(spec.expr, xs, HOST), dtype=np.float32)
     want = np.broadcast_to(want, cols[0].shape)
@@ -213,9 +226,18 @@ def _search(spec: Spec, fns: tuple[Node, ...], sem: Semantics, nan: str, random_
             if key not in picked and len(picked) < 8:
                 picked[key] = int(j)
         for j in sorted(picked.values()):
-            witnesses.append(Witness(tuple(int(c[j]) for c in cols), int(got[j:j + 1].view(np.uint32)[0]),
-                                     int(want[j:j + 1].view(np.uint32)[0]), fi))
+            witnesses.append(_witness(tuple(float(c[j:j + 1].view(np.float32)[0]) for c in cols),
+                                      got[j:j + 1], want[j:j + 1], fi, spec))
     return witnesses, len(cols[0])
+
+
+def _witness(values: tuple[float, ...], got, want, fi: int, spec: Spec) -> Witness:
+    """A witness from float32-carried input values and outputs, in each value's own format."""
+    tys = spec.in_types()
+    ins = tuple(int(typed.to_bits(np.array([v], dtype=np.float32), t)[0]) for v, t in zip(values, tys))
+    k = int(typed.to_bits(np.asarray(got, dtype=np.float32).reshape(-1)[:1], spec.dtype)[0])
+    w = int(typed.to_bits(np.asarray(want, dtype=np.float32).reshape(-1)[:1], spec.dtype)[0])
+    return Witness(ins, k, w, fi, tys if spec.dtype.is_half else (), spec.dtype)
 
 
 def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any", *, workers: int = 2,
@@ -227,6 +249,18 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
     verdict has a witness but no count); a kernel without counterexample is always swept."""
     if nan not in NAN_POLICIES:
         raise FloatsUsageError(f"NaN policy {nan!r} is not one of {NAN_POLICIES}; use --nan any or --nan payload")
+    n_out, s_out = max(1, len(kernel.outputs)), max(1, len(spec.outputs))
+    if n_out != s_out:
+        raise FloatsUsageError(
+            f"kernel {kernel.name} writes {n_out} output arrays ({', '.join(kernel.outputs or (kernel.output,))}) but "
+            f"program in {spec.path} returns {s_out} tensors; return a tuple with one tensor per output array, in "
+            "the kernel's parameter order")
+    if n_out > 1:
+        safety = safety if safety is not None else gate(kernel)
+        parts = [check(spec.output(k), kernel.only(o), target, nan, workers=workers, progress=progress,
+                       exhaustive=exhaustive, random_cases=random_cases, safety=safety, sweeps=sweeps,
+                       count_mismatches=count_mismatches) for k, o in enumerate(kernel.outputs)]
+        return combine(parts, kernel.outputs, spec.name)  # workbench.floats.outputs
     if len(kernel.inputs) != spec.arity:
         raise FloatsUsageError(
             f"kernel {kernel.name} reads {len(kernel.inputs)} inputs ({', '.join(kernel.inputs)}) but "
@@ -245,6 +279,7 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
     if not shape.elementwise:
         return Verdict(status="not elementwise", summary=f"{shape.problem} (spec: PyTorch on {dev})", **common)
     fns = shape.functions
+    typed.check_types(spec, kernel, fns)
     if target.fma:
         fns = tuple(contract_fma(f) for f in fns)
     rendered = tuple(repr(f) for f in fns)
@@ -258,7 +293,7 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
             parts.append(f"{', '.join(s_opaque)} in PyTorch")
         summary = "undecided: depends on " + " and ".join(parts) + f" (spec: PyTorch on {dev})"
         ulps = None
-        if all(standins.replaceable(f, spec.expr) or not opaque_names(f) for f in fns) and \
+        if not spec.dtype.is_half and all(standins.replaceable(f, spec.expr) or not opaque_names(f) for f in fns) and \
                 (not s_opaque or standins.replaceable(spec.expr)):
             rng = np.random.default_rng(SEED)
             cols = case_inputs(spec.arity, _constants(spec.expr, *fns), rng, min(random_cases, 1 << 16))
@@ -282,23 +317,26 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
     if spec.arity == 1 and exhaustive and (count_mismatches or not witnesses):
         cache = sweeps if sweeps is not None else {}
         missing = tuple(dict.fromkeys(f for f in fns if (spec.expr, f, sem, nan) not in cache))
+        ty = spec.in_types()[0]
         if missing:
-            for f, r in zip(missing, sweep_unary(spec.expr, missing, sem, nan, workers=workers, progress=progress,
-                                                 desc=f"{kernel.name} {target.label}")):
+            found = typed.sweep16(spec.expr, missing, sem, nan, ty) if ty.is_half else \
+                sweep_unary(spec.expr, missing, sem, nan, workers=workers, progress=progress,
+                            desc=f"{kernel.name} {target.label}")
+            for f, r in zip(missing, found):
                 cache[(spec.expr, f, sem, nan)] = r
         results = [cache[(spec.expr, f, sem, nan)] for f in fns]
         mismatches = sum(r.mismatches for r in results)
         done_exhaustive = True
-        cases = 1 << 32
+        cases = results[0].inputs if results else 1 << 32
         seen = {w.inputs for w in witnesses}
         for fi, r in enumerate(results):
             for _cls, b in r.witnesses:
                 if (b,) in seen:
                     continue
-                x = {0: np.array([b], dtype=np.uint32).view(np.float32)}
+                x = {0: typed.from_bits(np.array([b]), ty)}
                 got = np.asarray(evaluate(fns[fi], x, sem), dtype=np.float32).reshape(-1)[:1]
                 want = np.asarray(evaluate(spec.expr, x, HOST), dtype=np.float32).reshape(-1)[:1]
-                witnesses.append(Witness((b,), int(got.view(np.uint32)[0]), int(want.view(np.uint32)[0]), fi))
+                witnesses.append(_witness((float(x[0][0]),), got, want, fi, spec))
                 seen.add((b,))
         if mismatches and not witnesses:
             raise AssertionError("sweep found mismatches but no witness was recorded")
@@ -310,19 +348,23 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
     if len(fns) > 1:
         notes.append(f"{len(fns)} distinct store sites, each checked: lines {list(shape.lines)}")
     if witnesses:
-        count = f"; {mismatches:,} of 2**32 inputs differ" if mismatches is not None else ""
+        count = f"; {mismatches:,} of {_space(cases)} inputs differ" if mismatches is not None else ""
         return Verdict(status="not equivalent", summary=f"not equivalent: {witnesses[0].describe()}{count} "
                        f"(spec: PyTorch on {dev})",
                        witnesses=tuple(witnesses), mismatches=mismatches, cases=cases, exhaustive=done_exhaustive,
                        lines=tuple(shape.lines[witnesses[0].function]),
                        functions=rendered, notes=tuple(notes), **common)
     if done_exhaustive:
-        return Verdict(status="equivalent", summary="equivalent: identical on all 2**32 inputs "
+        return Verdict(status="equivalent", summary=f"equivalent: identical on all {_space(cases)} inputs "
                        f"(NaN policy: {nan}; spec: PyTorch on {dev})", mismatches=0, cases=cases, exhaustive=True, functions=rendered,
                        notes=tuple(notes), **common)
     return Verdict(status="no counterexample", summary=f"no counterexample in {cases:,} cases (not exhaustive; "
                    f"spec: PyTorch on {dev})",
                    cases=cases, functions=rendered, notes=tuple(notes), **common)
+
+
+def _space(cases: int) -> str:
+    return "2**16" if cases == 1 << 16 else "2**32"
 
 
 def check_files(spec_path, kernel_path, target: Target = Target(), nan: str = "any", *, spec_device: str = "cuda",

@@ -89,6 +89,9 @@ def lean_text(spec, kernel, v) -> str:
     if kernel.scalars:
         raise FloatsUsageError(f"--lean does not emit kernels with scalar parameters yet ({', '.join(kernel.scalars)} "
                                f"in {kernel.name}); drop --lean")
+    if spec.dtype.is_half or kernel.outputs:
+        what = f"{spec.dtype.value} data" if spec.dtype.is_half else "two output arrays"
+        raise FloatsUsageError(f"--lean emits float32 kernels with one output; {kernel.name} has {what}; drop --lean")
     fns = element_functions(kernel).functions
     fns = tuple(contract_fma(f) for f in fns) if v.target.fma else fns
     if v.witnesses:
@@ -104,7 +107,7 @@ def report(spec, kernel, v) -> str:
     lines = [
         f"spec     {spec.path}  ({', '.join(spec.ops)})",
         f"         f(x) = {v.spec_text}",
-        f"kernel   {kernel.path}: {kernel.name}  (inputs {', '.join(kernel.inputs)} -> {kernel.output}; launch "
+        f"kernel   {kernel.path}: {kernel.name}  (inputs {', '.join(kernel.inputs)} -> {', '.join(kernel.outputs or (kernel.output,))}; launch "
         f"grid = {kernel.launch.grid}, block = {kernel.launch.block})",
     ]
     lines += [f"         element function: {f}" for f in v.functions]

@@ -26,11 +26,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.floats.errors import FloatsUnsupportedError
-from workbench.floats.ir import Node, Op, Ty
+from workbench.floats.halfprec import CANONICAL_NAN16, fma_half, from_bits16, round_to
+from workbench.floats.ir import Node, Op, Ty, walk
 
-_NP = {Ty.F32: np.float32, Ty.F64: np.float64, Ty.BOOL: np.bool_}
-_UINT = {Ty.F32: np.uint32, Ty.F64: np.uint64}
-_SIGN = {Ty.F32: np.uint32(0x80000000), Ty.F64: np.uint64(0x8000000000000000)}
+# half and bfloat16 values are carried exactly as float32 (``halfprec``): their sign-bit and comparison
+# operations are the float32 ones on the same values.
+_NP = {Ty.F32: np.float32, Ty.F64: np.float64, Ty.BOOL: np.bool_, Ty.F16: np.float32, Ty.BF16: np.float32}
+_UINT = {Ty.F32: np.uint32, Ty.F64: np.uint64, Ty.F16: np.uint32, Ty.BF16: np.uint32}
+_SIGN = {Ty.F32: np.uint32(0x80000000), Ty.F64: np.uint64(0x8000000000000000), Ty.F16: np.uint32(0x80000000),
+         Ty.BF16: np.uint32(0x80000000)}
 _EXP = {Ty.F32: np.uint32(0x7F800000), Ty.F64: np.uint64(0x7FF0000000000000)}
 CANONICAL_NAN_F32 = 0x7FFFFFFF
 CANONICAL_NAN_F64 = 0x7FFFFFFFFFFFFFFF
@@ -116,11 +120,17 @@ def select(c, a, b):
     return out
 
 
+def canonical_nan(ty: Ty):
+    """The NaN device arithmetic returns: 0x7FFFFFFF (f32), 0x7FFF (f16/bf16 ``max``, ``cvt``), all ones (f64)."""
+    if ty.is_half:
+        return from_bits16(CANONICAL_NAN16, ty)[()]
+    return from_bits(CANONICAL_NAN_F32 if ty is Ty.F32 else CANONICAL_NAN_F64, ty)
+
+
 def _canon(r, ty: Ty, sem: Semantics):
     if not sem.canonical_nan:
         return r
-    nan = from_bits(CANONICAL_NAN_F32 if ty is Ty.F32 else CANONICAL_NAN_F64, ty)
-    return select(np.isnan(r), nan, r)
+    return select(np.isnan(r), canonical_nan(ty), r)
 
 
 def _wrap(x, ty: Ty):
@@ -143,28 +153,44 @@ def evaluate(node: Node, env: dict, sem: Semantics = HOST):
 
 def evaluate_all(nodes, env: dict, sem: Semantics = HOST, structural: bool = False) -> list:
     """Evaluate several nodes sharing one memo (common subexpressions are computed once). With
-    ``structural`` the memo is keyed by node value, so equal subtrees of different roots (a kernel's element
-    function and the spec) are computed once: valid because evaluation depends only on the node and ``sem``."""
-    memo: dict[object, object] = {}
-
-    def ev(n: Node):
-        key = n if structural else id(n)
-        if key in memo:
-            return memo[key]
-        r = _eval(n, [ev(a) for a in n.args] if n.op is not Op.LOAD else None, env, sem, ev)
-        memo[key] = r
-        return r
-
-    with np.errstate(all="ignore"):
-        return [ev(n) for n in nodes]
+    ``structural`` equal subtrees of different roots (a kernel's element function and the spec) are
+    computed once: valid because evaluation depends only on the node and ``sem``."""
+    return Program(tuple(nodes), structural).run(env, sem)
 
 
-def _eval(n: Node, a, env, sem: Semantics, ev):
+class Program:
+    """``nodes`` compiled once into a straight-line list of steps (children first, each distinct node once),
+    so a sweep that evaluates the same DAG on thousands of chunks pays for the walk and the (recursive,
+    uncached) structural hashing of frozen nodes once, not once per chunk."""
+
+    def __init__(self, nodes: tuple[Node, ...], structural: bool = False):
+        slot: dict[object, int] = {}
+        steps: list[tuple[Node, tuple[int, ...]]] = []
+        for root in nodes:
+            for n in walk(root):
+                key = n if structural else id(n)
+                if key in slot:
+                    continue
+                kids = tuple(slot[a if structural else id(a)] for a in n.args)
+                slot[key] = len(steps)
+                steps.append((n, kids))
+        self.steps = tuple(steps)
+        self.roots = tuple(slot[r if structural else id(r)] for r in nodes)
+
+    def run(self, env: dict, sem: Semantics = HOST) -> list:
+        vals: list = [None] * len(self.steps)
+        with np.errstate(all="ignore"):
+            for i, (n, kids) in enumerate(self.steps):
+                vals[i] = _eval(n, [vals[k] for k in kids], env, sem)
+        return [vals[r] for r in self.roots]
+
+
+def _eval(n: Node, a, env, sem: Semantics):
     ty = n.ty
     f32_dev = ty is Ty.F32 and sem.ftz
 
-    def fin(x):  # flush an f32 operand under FTZ
-        return flush(x, Ty.F32) if sem.ftz and np.asarray(x).dtype == np.float32 else x
+    def fin(x, i: int = 0):  # flush an f32 operand under FTZ (half/bfloat16 operands are not f32 operations)
+        return flush(x, Ty.F32) if sem.ftz and n.args[i].ty is Ty.F32 else x
 
     def out(r):  # result of a rounding op on the device
         if f32_dev:
@@ -181,10 +207,22 @@ def _eval(n: Node, a, env, sem: Semantics, ev):
         case Op.PARAM | Op.THREAD:
             return env[n.name]
         case Op.LOAD:
-            idx = ev(n.args[0])
-            return np.asarray(env[n.name])[idx]
+            return np.asarray(env[n.name])[a[0]]
+        case Op.ADD | Op.SUB | Op.MUL | Op.DIV if ty.is_half:
+            # one rounding to the format: the float32 result is rounded again, which is innocuous (halfprec)
+            f = {Op.ADD: np.add, Op.SUB: np.subtract, Op.MUL: np.multiply, Op.DIV: np.divide}[n.op]
+            return round_to(f(np.asarray(a[0], np.float32), np.asarray(a[1], np.float32)), ty, sem.canonical_nan)
+        case Op.SQRT if ty.is_half:
+            return round_to(np.sqrt(np.asarray(a[0], np.float32)), ty, sem.canonical_nan)
+        case Op.FMA if ty.is_half:
+            return round_to(fma_half(a[0], a[1], a[2], ty), ty, sem.canonical_nan)
+        case Op.CAST if ty.is_half:
+            if n.args[0].ty.is_int:
+                return round_to(np.asarray(a[0], np.float64), ty, sem.canonical_nan)
+            x = a[0] if n.args[0].ty is not Ty.F32 or not sem.ftz else flush(a[0], Ty.F32)  # cvt.ftz flushes f32 in
+            return round_to(x, ty, sem.canonical_nan)
         case Op.ADD | Op.SUB | Op.MUL | Op.DIV if ty.is_float:
-            x, y = fin(a[0]), fin(a[1])
+            x, y = fin(a[0]), fin(a[1], 1)
             r = {Op.ADD: np.add, Op.SUB: np.subtract, Op.MUL: np.multiply, Op.DIV: np.divide}[n.op](x, y)
             return out(np.asarray(r, dtype=_NP[ty]))
         case Op.ADD | Op.SUB | Op.MUL:
@@ -201,7 +239,7 @@ def _eval(n: Node, a, env, sem: Semantics, ev):
                 raise FloatsUnsupportedError(
                     "a double-precision fused multiply-add (from contracting a double `a*b+c`) is not modelled "
                     "bit-exactly; run with --fma off, or write the constant as a float literal (`0.01f`)")
-            return out(fma_f32(fin(a[0]), fin(a[1]), fin(a[2])))
+            return out(fma_f32(fin(a[0]), fin(a[1], 1), fin(a[2], 2)))
         case Op.SQRT:
             return out(np.sqrt(fin(a[0])).astype(_NP[ty]))
         case Op.NEG:
@@ -211,7 +249,7 @@ def _eval(n: Node, a, env, sem: Semantics, ev):
         case Op.COPYSIGN:
             return from_bits((as_bits(a[0], ty) & ~_SIGN[ty]) | (as_bits(a[1], ty) & _SIGN[ty]), ty)
         case Op.FMAX | Op.FMIN | Op.MAXIMUM | Op.MINIMUM if ty.is_float:
-            x, y = fin(a[0]), fin(a[1])
+            x, y = fin(a[0]), fin(a[1], 1)
             bx, by = as_bits(x, ty), as_bits(y, ty)
             is_max = n.op in (Op.FMAX, Op.MAXIMUM)
             r = select(x > y, x, y) if is_max else select(x < y, x, y)
@@ -223,17 +261,24 @@ def _eval(n: Node, a, env, sem: Semantics, ev):
                 if eq.any():  # the bit merge is only needed where the operands are equal
                     r = select(eq, from_bits((bx & by) if is_max else (bx | by), ty), r)
             nx, ny = np.isnan(x), np.isnan(y)
+            has_x, has_y = bool(np.any(nx)), bool(np.any(ny))  # most sweep chunks hold no NaN: skip the selects
             if n.op in (Op.FMAX, Op.FMIN):  # maximumNumber: a NaN operand is ignored
-                r = select(nx, y, select(ny, x, r))
-                if sem.canonical_nan:
-                    r = select(nx & ny, from_bits(CANONICAL_NAN_F32 if ty is Ty.F32 else CANONICAL_NAN_F64, ty), r)
+                if has_y:
+                    r = select(ny, x, r)
+                if has_x:
+                    r = select(nx, y, r)
+                if sem.canonical_nan and has_x and has_y:
+                    r = select(nx & ny, canonical_nan(ty), r)
             else:  # torch.maximum/minimum: the first NaN operand is returned (ATen scalar path)
-                r = select(nx, x, select(ny, y, r))
+                if has_y:
+                    r = select(ny, y, r)
+                if has_x:
+                    r = select(nx, x, r)
             return np.asarray(r, dtype=_NP[ty])
         case Op.FMAX | Op.FMIN | Op.MAXIMUM | Op.MINIMUM:
             return np.maximum(a[0], a[1]) if n.op in (Op.FMAX, Op.MAXIMUM) else np.minimum(a[0], a[1])
         case Op.LT | Op.LE | Op.GT | Op.GE | Op.EQ | Op.NE:
-            x, y = fin(a[0]), fin(a[1])
+            x, y = fin(a[0]), fin(a[1], 1)
             f = {Op.LT: np.less, Op.LE: np.less_equal, Op.GT: np.greater, Op.GE: np.greater_equal,
                  Op.EQ: np.equal, Op.NE: np.not_equal}[n.op]
             return f(x, y)

@@ -122,6 +122,12 @@ def unrolled_sizes(kernel: Kernel, sizes: tuple[int, ...]) -> tuple[tuple[int, .
 
 
 def gate(kernel: Kernel, sizes: tuple[int, ...] = GATE_SIZES) -> Safety:
+    if len(kernel.outputs) > 1:  # one gate per output array (overlap and missing elements are per array)
+        parts = [gate(kernel.only(o), sizes) for o in kernel.outputs]
+        findings = tuple(dict.fromkeys(f for p in parts for f in p.findings))
+        return Safety(safe=all(p.safe for p in parts), findings=findings,
+                      failing_sizes=tuple(sorted({n for p in parts for n in p.failing_sizes})),
+                      checked=parts[0].checked, unmodelled=parts[0].unmodelled)
     first: dict[str, Finding] = {}
     failing: set[int] = set()
     sizes, unmodelled = unrolled_sizes(kernel, tuple(sizes))
@@ -259,7 +265,7 @@ def element_functions(kernel: Kernel, sizes: tuple[int, ...] = SHAPE_SIZES) -> S
     funcs: list[Node] = []
     lines: list[list[int]] = []
     for a in kernel.stores:
-        f = substitute(a.value, lambda x, args: arg(kernel.inputs.index(x.name))
+        f = substitute(a.value, lambda x, args: arg(kernel.inputs.index(x.name), x.ty)
                        if x.op is Op.LOAD or (x.op is Op.PARAM and x.ty.is_float) else None)
         if f in funcs:
             i = funcs.index(f)

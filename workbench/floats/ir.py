@@ -9,7 +9,7 @@ Integer nodes (thread indices, the element count, index arithmetic) use the same
 ``Ty``; they wrap like C's fixed-width integers (C11 6.2.5p9 for unsigned, two's complement for signed as
 nvcc does).
 
-Limits: no vectors (the CUDA frontend unpacks ``float4`` into four nodes), no reductions, one output.
+Limits: no vectors (the CUDA frontend unpacks ``float4`` into four nodes), no reductions.
 """
 
 from __future__ import annotations
@@ -21,6 +21,11 @@ from dataclasses import dataclass
 class Ty(enum.Enum):
     F32 = "f32"
     F64 = "f64"
+    # binary16 (``__half``, torch.float16) and bfloat16 (``__nv_bfloat16``, torch.bfloat16): storage formats.
+    # The evaluators carry their values exactly inside float32 (every half and bfloat16 value is a float32
+    # value) and round each half-typed operation once to the format (``workbench.floats.halfprec``).
+    F16 = "f16"
+    BF16 = "bf16"
     I32 = "i32"
     U32 = "u32"
     I64 = "i64"
@@ -29,7 +34,11 @@ class Ty(enum.Enum):
 
     @property
     def is_float(self) -> bool:
-        return self in (Ty.F32, Ty.F64)
+        return self in (Ty.F32, Ty.F64, Ty.F16, Ty.BF16)
+
+    @property
+    def is_half(self) -> bool:
+        return self in (Ty.F16, Ty.BF16)
 
     @property
     def is_int(self) -> bool:
@@ -37,7 +46,7 @@ class Ty(enum.Enum):
 
     @property
     def bits(self) -> int:
-        return {Ty.F32: 32, Ty.F64: 64, Ty.I32: 32, Ty.U32: 32, Ty.I64: 64, Ty.U64: 64, Ty.BOOL: 1}[self]
+        return {Ty.F32: 32, Ty.F64: 64, Ty.F16: 16, Ty.BF16: 16, Ty.I32: 32, Ty.U32: 32, Ty.I64: 64, Ty.U64: 64, Ty.BOOL: 1}[self]
 
     @property
     def signed(self) -> bool:
@@ -211,6 +220,8 @@ def render_const(value, ty: Ty) -> str:
         return f"{float(np.float32(value))!r}f" if np.isfinite(np.float32(value)) else f"f32(0x{bits:08X})"
     if ty is Ty.F64:
         return repr(float(value))
+    if ty.is_half:
+        return f"{ty.value}({float(value)!r})"
     if ty is Ty.BOOL:
         return "true" if value else "false"
     return str(int(value))

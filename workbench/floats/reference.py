@@ -19,7 +19,9 @@ import gmpy2
 from workbench.floats.errors import FloatsUnsupportedError
 from workbench.floats.ir import Node, Op, Ty
 
-_CTX = {Ty.F32: gmpy2.ieee(32), Ty.F64: gmpy2.ieee(64)}
+# binary16 is IEEE's; bfloat16 is binary32's exponent range with 8 significant bits (emin = 1 - 126 - 8 + 1).
+_CTX = {Ty.F32: gmpy2.ieee(32), Ty.F64: gmpy2.ieee(64), Ty.F16: gmpy2.ieee(16),
+        Ty.BF16: gmpy2.context(precision=8, emin=-132, emax=128, subnormalize=True)}
 
 
 def f32_from_bits(bits: int) -> float:

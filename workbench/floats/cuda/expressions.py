@@ -18,10 +18,14 @@ import numpy as np
 
 from workbench.floats.cuda.literals import int_value, literal_text, round_fraction, round_literal
 from workbench.floats.cuda.model import FIELDS, Access, Builtin, Ptr, State, Vec
-from workbench.floats.cuda.stub import BUILTINS, MATH, NEVER_CONTRACTED, REFUSED_CALLS, TRANSCENDENTAL
+from workbench.floats.cuda.stub import (BUILTINS, HALF_CONVERT, HALF_MATH, HALF_OPAQUE, MATH, NEVER_CONTRACTED,
+                                       REFUSED_CALLS, TRANSCENDENTAL)
 from workbench.floats.errors import CudaUnsupportedError
 from workbench.floats.evaluate import _wrap, evaluate
+from workbench.floats.halfprec import round_to
 from workbench.floats.ir import Node, Op, Ty, const, walk
+
+_NP_OF = {Ty.F32: np.float32, Ty.F64: np.float64, Ty.F16: np.float32, Ty.BF16: np.float32}
 
 # CXBinaryOperatorKind / CXUnaryOperatorKind (clang-c/Index.h, libclang 18).
 BINOP = {3: "*", 4: "/", 5: "%", 6: "+", 7: "-", 8: "<<", 9: ">>", 11: "<", 12: ">", 13: "<=", 14: ">=",
@@ -32,7 +36,8 @@ ARITH = {"+": Op.ADD, "-": Op.SUB, "*": Op.MUL, "/": Op.DIV, "%": Op.REM}
 CMP = {"<": Op.LT, ">": Op.GT, "<=": Op.LE, ">=": Op.GE, "==": Op.EQ, "!=": Op.NE}
 _TYPES = {"float": Ty.F32, "double": Ty.F64, "int": Ty.I32, "unsigned int": Ty.U32, "unsigned": Ty.U32,
           "long": Ty.I64, "long long": Ty.I64, "int64_t": Ty.I64, "size_t": Ty.U64, "unsigned long": Ty.U64,
-          "unsigned long long": Ty.U64, "bool": Ty.BOOL, "int32_t": Ty.I32, "uint32_t": Ty.U32}
+          "unsigned long long": Ty.U64, "bool": Ty.BOOL, "int32_t": Ty.I32, "uint32_t": Ty.U32,
+          "__half": Ty.F16, "struct __half": Ty.F16, "__nv_bfloat16": Ty.BF16, "struct __nv_bfloat16": Ty.BF16}
 
 
 def ty_of(spelling: str) -> Ty | str | None:
@@ -89,6 +94,10 @@ class Expressions:
         """C's usual conversions, as clang typed them; constants are converted exactly once, here."""
         if not isinstance(v, Node) or not isinstance(ty, Ty) or v.ty is ty:
             return v
+        if v.op is Op.CONST and ty.is_half and v.ty.is_float:  # __half(0.5f): the header's RNE conversion
+            return const(float(round_to(np.asarray(v.value, _NP_OF[v.ty]), ty)[()]), ty)
+        if v.op is Op.CONST and v.ty.is_half and ty.is_float:  # half -> float/double is exact
+            return const(float(v.value), ty)
         if v.op is Op.CONST:
             if ty.is_float:
                 x = v.value
@@ -268,6 +277,14 @@ class Expressions:
                 return self.expr(args[0], st)
             if not args and name in ("float4", "float2"):  # `float4 r;`: fields unspecified until assigned
                 return Vec((Node(Op.OPAQUE, Ty.F32, name="uninitialized"),) * (4 if name == "float4" else 2))
+        if name in ("__half", "__nv_bfloat16") and len(args) == 1:  # constructor: __float2half(x) (RNE) or a copy
+            return self.convert(self.expr(args[0], st), ty_of(name), c)
+        if name == "operator float" and len(args) == 1 and args[0].kind.name == "MEMBER_REF_EXPR":
+            obj = list(args[0].get_children())  # h.operator float(): __half2float, exact
+            return self.convert(self.expr(obj[0], st), Ty.F32, c)
+        if name.startswith("operator") and name != "operator=":  # overloaded operator (on __half): drop the callee
+            argv = [x for x in args if not (_strip(x).kind.name == "DECL_REF_EXPR" and _strip(x).spelling == name)]
+            return self.call(name, [self.expr(x, st) for x in argv], c, st)
         callee = args[0] if args else None
         argv = args[1:] if callee is not None and callee.kind.name in ("UNEXPOSED_EXPR", "DECL_REF_EXPR") and \
             callee.spelling == name else args
@@ -302,6 +319,17 @@ class Expressions:
             op, ty = MATH[name]
             vs = tuple(self.convert(v, ty, c) for v in vals)
             return Node(op, ty, vs, contract=name not in NEVER_CONTRACTED)
+        if name == "isnan" and len(vals) == 1 and isinstance(vals[0], Node) and vals[0].ty.is_float:
+            return Node(Op.ISNAN, Ty.BOOL, (vals[0],))  # crt/math_functions.hpp: a quiet test, no rounding
+        if name in HALF_CONVERT:
+            return self.convert(vals[0], HALF_CONVERT[name], c)
+        if name in HALF_MATH and all(isinstance(v, Node) and v.ty.is_half for v in vals):
+            hty = next(v.ty for v in vals)
+            op = Op.NEG if name == "operator-" and len(vals) == 1 else HALF_MATH[name]
+            out = Ty.BOOL if op in (Op.GT, Op.LT, Op.GE, Op.LE, Op.EQ, Op.NE, Op.ISNAN) else hty
+            return Node(op, out, tuple(self.convert(v, hty, c) for v in vals), contract=not name.endswith("_rn"))
+        if name in HALF_OPAQUE:
+            return Node(Op.OPAQUE, ret if isinstance(ret, Ty) else Ty.F32, tuple(vals), name=name)
         if name in self.device_fns:
             return self.inline(name, vals, c, st)
         if name in TRANSCENDENTAL or name == "__frsqrt_rn":
@@ -341,7 +369,7 @@ class Expressions:
         parts = []
         for k in range(ptr.width):
             ix = self.fold(Node(Op.ADD, Ty.I64, (base, const(k, Ty.I64)))) if k else base
-            parts.append(Node(Op.LOAD, Ty.F32, (ix,), name=ptr.array))
+            parts.append(Node(Op.LOAD, ptr.elem, (ix,), name=ptr.array))
             st.accesses.append(self.access("load", ptr.array, ix, st, c, align=base if ptr.width > 1 else None,
                                            width=ptr.width))
         return parts[0] if ptr.width == 1 else Vec(tuple(parts))

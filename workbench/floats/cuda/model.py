@@ -39,6 +39,14 @@ class Kernel:
     launch: Launch
     params: tuple[str, ...]
     scalars: tuple[str, ...] = ()  # float scalar parameters (universally quantified inputs)
+    outputs: tuple[str, ...] = ()  # every written array, in parameter order, when there are two
+
+    def only(self, out: str) -> "Kernel":
+        """The kernel as seen by one output array: every load, the stores to ``out`` only."""
+        from dataclasses import replace
+
+        return replace(self, output=out, outputs=(),
+                       accesses=tuple(a for a in self.accesses if a.kind != "store" or a.array == out))
 
     @property
     def stores(self) -> tuple[Access, ...]:
@@ -62,6 +70,7 @@ class Ptr:
     offset: Node  # in floats
     width: int = 1  # 1: float*, 2: float2*, 4: float4*
     const: bool = False
+    elem: Ty = Ty.F32  # element type: F32, or F16/BF16 for __half*/__nv_bfloat16*
 
 
 @dataclass(frozen=True, slots=True)

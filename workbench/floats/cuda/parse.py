@@ -16,7 +16,7 @@ from workbench.floats.cuda.launch import parse_launch
 from workbench.floats.cuda.model import TRUE, Access, Kernel, Ptr, State
 from workbench.floats.cuda.expressions import ty_of
 from workbench.floats.cuda.statements import Statements
-from workbench.floats.cuda.stub import EMPTY_HEADERS, FLAGS, STUB, STUB_INCLUDE, STUB_NAME
+from workbench.floats.cuda.stub import EMPTY_HEADERS, FLAGS, HALF_HEADERS, HALF_TYPE_HEADER, STUB, STUB_INCLUDE, STUB_NAME
 from workbench.floats.errors import CudaParseError
 from workbench.floats.ir import Node, Op, Ty, const, walk
 
@@ -26,10 +26,15 @@ def _translation_unit(p: Path, source: str):
 
     fname = str(p.resolve()) if p.exists() else "/workbench_floats/" + p.name
     headers = [(f"{STUB_INCLUDE}/{h}", "") for h in EMPTY_HEADERS]
+    headers += [(f"{STUB_INCLUDE}/{h}", text) for h, text in HALF_HEADERS.items()]
     tu = ci.Index.create().parse(fname, args=list(FLAGS), unsaved_files=[(STUB_NAME, STUB), (fname, source), *headers])
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     if errors:
         d = errors[0]
+        for t, header in HALF_TYPE_HEADER.items():
+            if re.search(rf"unknown type name '{t}'|use of undeclared identifier '{t}'", d.spelling):
+                raise CudaParseError(f"{p.name}:{d.location.line} uses `{t}` but does not include <{header}>, the "
+                                     f"CUDA header that defines it; add `#include <{header}>`", line=d.location.line)
         raise CudaParseError(f"clang could not parse {p.name}:{d.location.line}: {d.spelling}; fix the CUDA source "
                              "(only the kernel is needed: CUDA runtime and math headers are stubbed, torch and other "
                              "headers are not)", line=d.location.line)
@@ -106,9 +111,12 @@ def _kernel(fe: Statements, fn, p: Path, source: str) -> Kernel:
         ty = ty_of(prm.type.get_canonical().spelling)
         params.append(prm.spelling)
         if ty == "ptr":
-            if not re.match(r"^(const\s+)?float\s*\*", prm.type.get_canonical().spelling):
-                fe.refuse(f"parameter `{prm.spelling}` of type `{prm.type.get_canonical().spelling}`", prm, "use float* arrays")
-            st.env[prm.spelling] = Ptr(prm.spelling, const(0, Ty.I64), 1, prm.type.get_canonical().spelling.startswith("const"))
+            m = re.match(r"^(const\s+)?(float|__half|__nv_bfloat16)\s*(const\s*)?\*", prm.type.get_canonical().spelling)
+            if not m:
+                fe.refuse(f"parameter `{prm.spelling}` of type `{prm.type.get_canonical().spelling}`", prm,
+                          "use float*, __half* or __nv_bfloat16* arrays")
+            elem = {"float": Ty.F32, "__half": Ty.F16, "__nv_bfloat16": Ty.BF16}[m.group(2)]
+            st.env[prm.spelling] = Ptr(prm.spelling, const(0, Ty.I64), 1, bool(m.group(1)), elem)
             arrays.append(prm.spelling)
         elif ty is Ty.F32:
             # a scalar argument: one value for every thread, any float32 (universally quantified input)
@@ -133,17 +141,19 @@ def _kernel(fe: Statements, fn, p: Path, source: str) -> Kernel:
                 seen.add(key)
                 accesses.append(a)
     written = sorted({a.array for a in accesses if a.kind == "store"}, key=arrays.index)
-    if len(written) != 1:
+    if len(written) not in (1, 2):
         raise CudaParseError(f"kernel {fn.spelling} in {p.name} writes {len(written)} arrays ({', '.join(written)}); "
-                             "an elementwise kernel writes exactly one output array", line=fn.location.line)
+                             "an elementwise kernel writes one output array, or two matched in order with a program "
+                             "returning a tuple of two", line=fn.location.line)
     out = written[0]
-    if any(a.kind == "load" and a.array == out for a in accesses):
-        fe.refuse(f"read of the output array `{out}`", fn, "read only the input arrays")
+    for o in written:
+        if any(a.kind == "load" and a.array == o for a in accesses):
+            fe.refuse(f"read of the output array `{o}`", fn, "read only the input arrays")
     used = {a.array for a in accesses} | {n for s in accesses if s.value is not None for n in _params_of(s.value)}
-    inputs = tuple(x for x in params if x != out and (x in arrays or x in scalars) and x in used)
+    inputs = tuple(x for x in params if x not in written and (x in arrays or x in scalars) and x in used)
     return Kernel(name=fn.spelling, path=str(p), source=source, line=fn.location.line, inputs=inputs, output=out,
                   count=ints[0], accesses=tuple(accesses), launch=parse_launch(source), params=tuple(params),
-                  scalars=tuple(s for s in scalars if s in inputs))
+                  scalars=tuple(s for s in scalars if s in inputs), outputs=tuple(written) if len(written) > 1 else ())
 
 
 def _params_of(value: Node) -> set[str]:

@@ -246,7 +246,7 @@ class Statements(Expressions):
                 self.refuse("store of a value whose width differs from the pointer's", t, "store float4 through float4*")
             for k, v in enumerate(parts):
                 ix = self.fold(Node(Op.ADD, Ty.I64, (base, const(k, Ty.I64)))) if k else base
-                st.accesses.append(self.access("store", ptr.array, ix, st, t, value=self.convert(v, Ty.F32, t),
+                st.accesses.append(self.access("store", ptr.array, ix, st, t, value=self.convert(v, ptr.elem, t),
                                                align=base if ptr.width > 1 else None, width=ptr.width))
             return value
         self.refuse(f"assignment target {kind}", t, "assign locals, float4 fields or array elements")

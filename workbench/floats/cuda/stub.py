@@ -37,6 +37,7 @@ WB_F1(logf) WB_F1(log1pf) WB_F1(log2f) WB_F1(__logf) WB_F1(tanhf) WB_F1(erff) WB
 WB_F1(cosf) WB_F2(powf) WB_F2(__powf) WB_F1(rsqrtf) WB_F1(expm1f) WB_F1(cbrtf) WB_F2(__fmul_rn) WB_F2(__fadd_rn)
 WB_F2(__fsub_rn) WB_F2(__fdiv_rn) WB_F1(__frcp_rn) WB_F1(__fsqrt_rn) WB_F2(__fdividef) WB_F1(__saturatef)
 WB_F1(__frsqrt_rn) WB_F2(__fmul_rz) WB_F2(__fadd_rz)
+__host__ __device__ bool isnan(float); __host__ __device__ bool isnan(double);
 __host__ __device__ float fmaf(float, float, float); __host__ __device__ float __fmaf_rn(float, float, float);
 __host__ __device__ double fmax(double, double); __host__ __device__ double fmin(double, double);
 __host__ __device__ double fabs(double); __host__ __device__ double exp(double); __host__ __device__ double tanh(double);
@@ -59,8 +60,53 @@ extern "C" int printf(const char*, ...);
 """
 # Headers model-written kernels include; the stub above already declares what the frontend knows, so they
 # are empty (anything else they would declare is refused when used).
-EMPTY_HEADERS = ("cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "cuda_fp16.h", "math.h", "cmath",
+EMPTY_HEADERS = ("cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "math.h", "cmath",
                  "stdint.h", "cstdint", "stdio.h", "cstdio", "math_constants.h", "algorithm")
+
+
+def _half_header(t: str, to_f: str, from_f: str) -> str:
+    """The declarations of cuda_fp16.h / cuda_bf16.h the frontend models (CUDA 13.0 headers): the type with its
+    float constructor (``__float2half``, RNE) and float conversion (``__half2float``, exact), the conversion
+    intrinsics, arithmetic, comparisons and the operators cuda_fp16.hpp defines through them."""
+    ops = "".join(f"__host__ __device__ {t} operator{o}(const {t}&, const {t}&); " for o in "+-*/") + \
+        "".join(f"__host__ __device__ bool operator{o}(const {t}&, const {t}&); " for o in ("<", ">", "<=", ">=", "==", "!=")) + \
+        f"__host__ __device__ {t} operator-(const {t}&); "
+    fns = "".join(f"__host__ __device__ {t} {n}({t}, {t}); " for n in (
+        "__hadd", "__hsub", "__hmul", "__hadd_rn", "__hsub_rn", "__hmul_rn", "__hdiv", "__hmax", "__hmin")) + \
+        "".join(f"__host__ __device__ bool {n}({t}, {t}); " for n in ("__hgt", "__hlt", "__hge", "__hle", "__heq", "__hne")) + \
+        f"__host__ __device__ {t} __hfma({t}, {t}, {t}); __host__ __device__ {t} __hneg({t}); " \
+        f"__host__ __device__ {t} __habs({t}); __host__ __device__ bool __hisnan({t}); "
+    return (f"struct {t} {{ unsigned short __x; __host__ __device__ {t}(); __host__ __device__ {t}(float); "
+            f"__host__ __device__ {t}(double); __host__ __device__ operator float() const; }};\n"
+            f"__host__ __device__ float {to_f}({t}); __host__ __device__ {t} {from_f}(float); "
+            f"__host__ __device__ {t} {from_f}_rn(float);\n{fns}\n{ops}\n")
+
+
+# Headers with content: the half-precision types exist only where the kernel includes their header, as with
+# nvcc (a kernel naming __half without <cuda_fp16.h> gets a one-line error naming the header).
+HALF_HEADERS = {
+    "cuda_fp16.h": "#pragma once\n" + _half_header("__half", "__half2float", "__float2half") + "typedef __half half;\n",
+    "cuda_bf16.h": "#pragma once\n" + _half_header("__nv_bfloat16", "__bfloat162float", "__float2bfloat16")
+    + "typedef __nv_bfloat16 nv_bfloat16;\n",
+}
+HALF_TYPE_HEADER = {"__half": "cuda_fp16.h", "half": "cuda_fp16.h", "__nv_bfloat16": "cuda_bf16.h",
+                    "nv_bfloat16": "cuda_bf16.h"}
+# cuda_fp16.hpp / cuda_bf16.hpp, CUDA 13.0. Conversions: __float2half(_rn) is cvt.rn.f16.f32 (RNE),
+# __half2float cvt.f32.f16 (exact), __float2bfloat16(_rn) cvt.rn.bf16.f32 (RNE), __bfloat162float a shift.
+# __hadd/__hsub/__hmul are add/sub/mul.f16 (bf16: fma.rn.bf16 with 1.0 / -0.0), one rounding each; without
+# `_rn` PTX lets the code generator fuse a mul/add pair into an fma, the `_rn` forms "prevent floating-point
+# contractions of mul+add into fma". __hfma is fma.rn; __hneg/__habs neg/abs.f16 (sign bit); __hmax/__hmin
+# max/min.f16 (a NaN operand ignored, both NaN -> canonical NaN). __hdiv is rcp.approx.ftz.f32 times a plus
+# a correction sequence: not modelled bit-exactly (opaque, "undecided").
+HALF_CONVERT = {"__half2float": Ty.F32, "__bfloat162float": Ty.F32, "__float2half": Ty.F16, "__float2half_rn": Ty.F16,
+                "__float2bfloat16": Ty.BF16, "__float2bfloat16_rn": Ty.BF16}
+HALF_MATH = {"__hadd": Op.ADD, "__hsub": Op.SUB, "__hmul": Op.MUL, "__hadd_rn": Op.ADD, "__hsub_rn": Op.SUB,
+             "__hmul_rn": Op.MUL, "__hfma": Op.FMA, "__hneg": Op.NEG, "__habs": Op.ABS, "__hmax": Op.FMAX,
+             "__hmin": Op.FMIN, "__hgt": Op.GT, "__hlt": Op.LT, "__hge": Op.GE, "__hle": Op.LE, "__heq": Op.EQ,
+             "__hne": Op.NE, "__hisnan": Op.ISNAN, "operator+": Op.ADD, "operator-": Op.SUB, "operator*": Op.MUL,
+             "operator<": Op.LT, "operator>": Op.GT, "operator<=": Op.LE, "operator>=": Op.GE, "operator==": Op.EQ,
+             "operator!=": Op.NE}
+HALF_OPAQUE = frozenset({"__hdiv", "operator/"})
 STUB_INCLUDE = "/workbench_floats/include"
 FLAGS = ("-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent", "-std=c++17",
          "-nostdinc", "-nostdinc++", "-I" + STUB_INCLUDE, "-include", STUB_NAME)

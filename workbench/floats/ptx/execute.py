@@ -13,9 +13,12 @@ count. A guard that depends on loaded data (a float comparison) splits the path 
 keep every lane (their stores carry the condition). Each path is capped at ``MAX_STEPS`` instructions.
 
 Memory: pointer parameter ``j`` points at ``(j + 1) << 36`` (far apart, 256-byte aligned, as cudaMalloc's);
-integer parameters hold ``n``. Every ``ld.global``/``st.global`` becomes an ``Access`` (array, per-lane byte
-offset, width, mask, line). Refused by name: float or other scalar parameters besides pointers and one count,
-shared/local memory, atomics, barriers, shuffles, calls, data-dependent addresses.
+integer parameters hold ``n``. A ``.f32`` parameter (the source's ``float alpha``) is a universally quantified
+input like a loaded element: ``ld.param.f32`` gives a ``Sym`` naming parameter ``j`` with no per-lane element
+(one value for the whole launch), so it joins the element function as an argument. Every
+``ld.global``/``st.global`` becomes an ``Access`` (array, per-lane byte offset, width, mask, line). Refused by
+name: other scalar parameters besides pointers, ``.f32`` scalars and one count, shared/local memory, atomics,
+barriers, shuffles, calls, data-dependent addresses.
 """
 
 from __future__ import annotations
@@ -124,11 +127,11 @@ class _Run:
         self.k, self.lanes, self.symbolic = k, lanes, symbolic
         self.accesses: list[Access] = []
         self.params = {p.name: i for i, p in enumerate(k.params)}
-        self.count_params = [p.name for p in k.params if p.ty != "u64" and p.ty != "b64"]
-        if len(self.count_params) > 1 or any(p.ty.startswith("f") for p in k.params):
+        self.count_params = [p.name for p in k.params if p.ty not in ("u64", "b64", "f32")]
+        if len(self.count_params) > 1 or any(p.ty.startswith("f") and p.ty != "f32" for p in k.params):
             raise PtxUnsupportedError(
                 f"kernel {k.name} takes parameters {[p.ty for p in k.params]}; the PTX level supports pointer "
-                "parameters and one integer element count")
+                "parameters, f32 scalars and one integer element count")
         self.decoded: dict[int, Op] = {}
 
     def refuse(self, ins: Instr, what: str):
@@ -300,6 +303,8 @@ class _Run:
                 self.refuse(ins, "a parameter read at an offset")
             if param.ty in ("u64", "b64"):
                 p.regs[dst.text] = np.uint64((self.params[name] + 1) << STRIDE)
+            elif param.ty == "f32":  # a float scalar argument: a symbolic input, the same for every lane
+                p.regs[dst.text] = Sym(Expr("arg", "f32", self.params[name]), ())
             else:
                 p.regs[dst.text] = self.lanes.n.astype(DTYPE[TYPES[param.ty]])
             return

@@ -60,7 +60,7 @@ class Extraction:
     flags: Flags
     arch: str
     names: tuple[str, ...]  # source parameter names (or param_j), by PTX parameter number
-    inputs: tuple[int, ...]  # pointer parameters read, in order: spec arguments 0, 1, ...
+    inputs: tuple[int, ...]  # pointer parameters read and f32 scalar parameters, in order: spec arguments 0, 1, ...
     output: int  # the pointer parameter written
     functions: tuple[Expr, ...]  # distinct element functions over arg 0..arity-1
     sites: tuple[str, ...]  # for each function: the PTX line(s) of the store(s) that write it
@@ -102,6 +102,11 @@ def extract(cu: str | Path, flags: Flags = Flags(), arch: str = DEFAULT_ARCH, pt
     cu = Path(cu)
     source = cu.read_text() if cu.is_file() else ""
     text = ptx if ptx is not None else compile_ptx(cu, flags, arch)
+    if re.search(r"\.(?:b?f16(?:x2)?)\b", text):  # cuda_fp16.h/cuda_bf16.h inline asm: f16/bf16 instructions
+        name = re.search(r"\.entry\s+(\w+)", text)
+        raise PtxUnsupportedError(f"kernel {name.group(1) if name else cu.stem} computes on f16/bf16 data (half-precision "
+                                  "PTX instructions); the PTX level models 32- and 64-bit floats only; use --level "
+                                  "source for __half/__nv_bfloat16 kernels")
     k = parse_ptx(text)
     names = source_names(source, k.name)
     if len(names) != len(k.params):
@@ -113,11 +118,17 @@ def extract(cu: str | Path, flags: Flags = Flags(), arch: str = DEFAULT_ARCH, pt
     stored = sorted({a.array for a in accesses if a.kind == "store"})
     common = dict(kernel=k, ptx=text, flags=flags, arch=arch, names=tuple(names), lanes=lanes,
                   accesses=tuple(accesses), launches=launches)
+    if len(stored) == 2:  # decided at the source level (one check per output); not modelled here yet
+        raise PtxUnsupportedError(f"kernel {k.name} stores to two arrays ({names[stored[0]]}, {names[stored[1]]}); "
+                                  "the PTX level models one output array; use --level source for two-output kernels")
     if len(stored) != 1:
         return Extraction(inputs=tuple(loads), output=stored[0] if stored else -1, functions=(), sites=(),
                           problem=f"the kernel stores to {len(stored)} arrays; one output array is modelled", **common)
     out = stored[0]
-    inputs = tuple(j for j in loads if j != out)
+    # f32 scalar parameters nvcc kept (it drops the ld.param of an unused one) are inputs in parameter order,
+    # as at the source level (``Kernel.inputs``)
+    scalars = {j for j, prm in enumerate(k.params) if prm.ty == "f32" and re.search(rf"\[{re.escape(prm.name)}\]", text)}
+    inputs = tuple(sorted({j for j in loads if j != out} | scalars))
     if out in loads:
         return Extraction(inputs=inputs, output=out, functions=(), sites=(),
                           problem=f"the kernel reads its output array {names[out]}", **common)

@@ -1,0 +1,6 @@
+#include <cuda_fp16.h>
+// launch: grid = (n + 255) / 256, block = 256
+__global__ void hsig_h_div(const __half* x, __half* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = __float2half(fminf(fmaxf(__half2float(x[i]) + 3.0f, 0.0f), 6.0f) / 6.0f);
+}

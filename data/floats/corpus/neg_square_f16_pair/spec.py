@@ -1,0 +1,7 @@
+import torch
+
+DTYPE = torch.float16
+
+
+def program(x):
+    return -x, x * x
