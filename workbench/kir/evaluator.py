@@ -246,7 +246,7 @@ def instantiation_map(kernel: Kernel, mode: Mode) -> dict[int, Node]:
     def get(n: Node) -> Node:
         return memo[id(n)]
 
-    for n in walk(*kernel.loads, *kernel.stores):
+    for n in walk(*kernel.roots()):
         a = n.args
         match n.op:
             case Op.CONST:
@@ -334,7 +334,7 @@ def _order(k: Kernel) -> tuple[Node, ...]:
     if hit is None or hit[0] is not k:
         if len(_ORDERS) > 512:
             _ORDERS.clear()
-        hit = (k, tuple(walk(*k.loads, *k.stores)))
+        hit = (k, tuple(walk(*k.roots())))
         _ORDERS[id(k)] = hit
     return hit[1]
 

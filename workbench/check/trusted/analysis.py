@@ -132,7 +132,7 @@ class Analysis(LaunchRules, IntervalRules, AgreementRules, PayloadRules, Conditi
         if mode not in MODES:
             raise CertificateError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}", "mode")
         self.k, self.p, self.mode, self.oracle, self.w = kernel, premises, mode, oracle, widths
-        nodes = list(kir.walk(*kernel.loads, *kernel.stores))
+        nodes = list(kir.walk(*kernel.roots()))
         self.nodes = nodes
         self.key = {id(n): f"n{i}" for i, n in enumerate(nodes)}
         self.by_key = {f"n{i}": n for i, n in enumerate(nodes)}
