@@ -316,10 +316,10 @@ def crosscheck(records: Sequence, lanes: int = 300, seed: int = 0, control: bool
                 rep.shapes.append((c.label, c.sizes, _numel(ck, dict(c.sizes))))
         reports.append(rep)
         work.append((k, ck, cases, rep))
-    if reductions and not control:
+    if reductions:
         from workbench.kir.redcross import crosscheck_reductions
 
-        reports += crosscheck_reductions(reductions, lanes=max(8, lanes // 8), seed=seed)
+        reports += crosscheck_reductions(reductions, lanes=max(8, lanes // 8), seed=seed, control=control)
     if not work:
         return reports
     if control:

@@ -126,6 +126,11 @@ class LaneResult:
     mode: Mode
     loads: tuple[Access, ...]
     stores: tuple[Access, ...]
+    # Reduction kernels: each carry's update term at this lane and step ((name, loop), term), and the operand
+    # terms of each REDUCE node at this lane (walk order): what the induction over steps and the row-wise
+    # reduction need to agree on.
+    carries: tuple[tuple[tuple[str, int], Term], ...] = ()
+    reductions: tuple[tuple[Term, ...], ...] = ()
 
     @property
     def store(self) -> Access:
@@ -344,7 +349,11 @@ def evaluate(
     slines = _lines(kernel.store_lines, len(k.stores))
     loads = tuple(env.access("load", n, line) for n, line in zip(k.loads, llines))
     stores = tuple(env.access("store", n, line) for n, line in zip(k.stores, slines))
-    return LaneResult(lane, mode, loads, stores)
+    if k.reduction is None:
+        return LaneResult(lane, mode, loads, stores)
+    carries = tuple(((c.name, c.loop), env.term(c.update)) for c in k.carries)
+    reductions = tuple(tuple(env.term(a) for a in n.args) for n in _order(k) if n.op is Op.REDUCE)
+    return LaneResult(lane, mode, loads, stores, carries, reductions)
 
 
 _ORDERS: dict[int, tuple[Kernel, tuple[Node, ...]]] = {}

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from workbench.kir.crosscheck import MODES, KernelReport, Mismatch, _bases, _numel, _run_worker, _shapes
+from workbench.kir.crosscheck import CONTROL, MODES, KernelReport, Mismatch, _bases, _numel, _run_worker, _shapes
 from workbench.kir.errors import EvaluationError, UndefinedBehaviour
 from workbench.kir.evaluator import Lane, Launch, evaluate, launch
 from workbench.kir.nodes import Kernel
@@ -86,8 +86,10 @@ def expected(k: Kernel, ln: Launch, lane: Lane, mode) -> list[tuple[str, str, in
     return out
 
 
-def crosscheck_reductions(pairs: Sequence[tuple[Kernel, object]], lanes: int = 40, seed: int = 0) -> list[KernelReport]:
-    """Compare evaluator and interpreter on parsed reduction kernels ``(kernel, record)``."""
+def crosscheck_reductions(pairs: Sequence[tuple[Kernel, object]], lanes: int = 40, seed: int = 0,
+                          control: bool = False) -> list[KernelReport]:
+    """Compare evaluator and interpreter on parsed reduction kernels ``(kernel, record)``. ``control=True``:
+    the interpreter runs the declared kernel, the evaluator one with 8-bit size arguments (must mismatch)."""
     reports, work = [], []
     for k, ck in pairs:
         rng = random.Random(f"{seed}:{k.program}:{k.name}:red")
@@ -123,7 +125,7 @@ def crosscheck_reductions(pairs: Sequence[tuple[Kernel, object]], lanes: int = 4
                     for r in sorted({0, rb - 1, *(rng.randrange(rb) for _ in range(R_POSITIONS - 2))}):
                         chosen.append(Lane((pid, 0, 0), (("XBLOCK", i), (k.reduction.block, r)), ln.grid))
             chosen = chosen[: max(lanes, 8)]
-            for mode in MODES:
+            for mode in (MODES[:1] if control else MODES):
                 cases.append((label, sizes, ln, mode, chosen))
         reports.append(rep)
         if cases:
@@ -145,7 +147,7 @@ def crosscheck_reductions(pairs: Sequence[tuple[Kernel, object]], lanes: int = 4
             for (_pid, lanes_), accesses in zip(sorted(groups.items()), cres):
                 for li, lane in enumerate(lanes_):
                     try:
-                        ev = expected(k, ln, lane, mode)
+                        ev = expected(k, ln, lane, CONTROL if control else mode)
                     except UndefinedBehaviour:
                         rep.undefined += 1
                         continue

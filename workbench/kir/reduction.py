@@ -155,9 +155,10 @@ class ReductionRules:
         self.loop = len(self.loops) + 1
         first = self.b.line or 0
         before = dict(self.env)
-        assigned_in_body = {t.id for st in ast.walk(s) if isinstance(st, ast.Assign)
-                            for tg in st.targets for t in ast.walk(tg) if isinstance(t, ast.Name)}
-        carried = sorted(n for n in assigned_in_body if n in before)
+        assigned_in_body = [t.id for st in s.body if isinstance(st, ast.Assign)
+                            for tg in st.targets for t in ast.walk(tg) if isinstance(t, ast.Name)]
+        # source order of the re-assignments (deterministic, as written)
+        carried = list(dict.fromkeys(n for n in assigned_in_body if n in before))
         for name in carried:
             if not ACCUMULATOR.match(name):
                 raise self.refuse("name reassigned after use", f"{name} is re-assigned in a loop body",
