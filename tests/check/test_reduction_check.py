@@ -75,6 +75,9 @@ def test_index_overflowing_only_in_int32_is_refused():
         v = check_kernel(rec, mode)
         assert v.verdict == "refused", v.reason
         assert "ks0" in v.reason
+    cex = v.counterexample  # names the x lane, the r lane and the reduction step
+    assert cex is not None and {"xindex", "r0_base", "r0_offset"} <= set(dict(cex.lane))
+    assert "in_ptr0" in cex.disagree and cex.wide != cex.narrowed
 
 
 def test_integer_accumulator_of_indices_agrees_only_when_they_fit():
