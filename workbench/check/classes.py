@@ -8,7 +8,7 @@ alone (name, index dtype, source text), so a kernel the IR cannot parse is still
 * ``persistent reduction`` (``triton_per_*``: the whole row in one block, no ``r0`` loop),
   ``reduction`` (``triton_red_*``: an ``r0`` loop with accumulators);
 * ``indirect indexing``: a pointwise kernel that loads through a loaded index (it carries a
-  ``tl.device_assert``, Inductor's bounds check of such an index);
+  ``tl.device_assert`` on a ``tmpN`` value, Inductor's bounds check of such an index);
 * ``pointwise``: everything else Inductor emits as ``triton_poi_*``;
 * ``other``: names outside Inductor's prefixes (hand-written or templated kernels).
 
@@ -22,6 +22,11 @@ from enum import Enum
 from typing import Any
 
 from workbench.check.poly import INT32_MAX
+
+
+# Inductor's bounds check of a loaded (CSE'd) index: ``tl.device_assert(((0 <= tmp0) & (tmp0 < ks1)) ...``.
+# ``roll`` asserts on a pure index expression (no ``tmpN``): that is a pointwise kernel.
+_INDIRECT_ASSERT = re.compile(r"tl\.device_assert\([^\n]*\btmp\d+\b")
 
 
 class KernelClass(Enum):
@@ -45,7 +50,7 @@ def kernel_class(name: str, index_dtype: str, source: str = "") -> KernelClass:
     if name.startswith("triton_red_"):
         return KernelClass.REDUCTION
     if name.startswith("triton_poi_"):
-        return KernelClass.INDIRECT if "tl.device_assert(" in source else KernelClass.POINTWISE
+        return KernelClass.INDIRECT if _INDIRECT_ASSERT.search(source) else KernelClass.POINTWISE
     return KernelClass.OTHER
 
 

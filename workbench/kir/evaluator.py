@@ -115,7 +115,7 @@ class Access:
 
     kind: str
     pointer: str
-    offset: int
+    offset: int | None  # None: masked off, computed from a masked-off (unspecified) index
     mask: bool
     line: int
     value: Term | None = None
@@ -382,10 +382,12 @@ class _Env:
 
     def access(self, kind: str, n: Node, line: int) -> Access:
         offset = self.values[id(n.args[0])]
-        if not isinstance(offset, int):
-            raise EvaluationError(f"{self.k.name}: the {kind} offset at line {line} goes through loaded data; "
-                                  "pass data= (the index tensors' contents) to evaluate it")
         mask = self.values[id(n.args[2] if kind == "store" else n.args[1])]
+        if not isinstance(offset, int):
+            if mask:
+                raise EvaluationError(f"{self.k.name}: the {kind} offset at line {line} goes through loaded "
+                                      "data; pass data= (the index tensors' contents) to evaluate it")
+            offset = None  # masked off, and computed from data that was masked off: no address
         value = self.values[id(n.args[1])] if kind == "store" else None
         if kind == "store" and isinstance(value, int):
             value = ("int", value, str(n.args[1].type))
@@ -415,6 +417,9 @@ class _Env:
                     return ("undef", str(t))
                 case _:
                     return (n.attr if n.op is Op.PAYLOAD else n.op.name.lower(), str(t), *(self.term(x) for x in n.args))
+        if n.op in _INDEX_OPS and not all(isinstance(x, int) for x in a):
+            # an index term through a masked-off (unspecified) loaded index: unspecified as well
+            return ("undef", str(t))
         match n.op:
             case Op.CONST:
                 return n.attr[0]
@@ -493,6 +498,10 @@ class _Env:
             q = -q
         return t.wrap(q), x - q * y
 
+
+# Index operations: their operands are integers, except below an asserted index whose load was masked off.
+_INDEX_OPS = frozenset({Op.ADD, Op.SUB, Op.MUL, Op.NEG, Op.FLOORDIV, Op.MOD, Op.LT, Op.LE, Op.GT, Op.GE, Op.EQ,
+                        Op.NE, Op.AND, Op.OR, Op.CAST})
 
 _INT_PAYLOAD = {
     "add": lambda x, y: x + y, "sub": lambda x, y: x - y, "mul": lambda x, y: x * y,

@@ -19,9 +19,9 @@ is refused as indirect indexing. The checker bounds an ASSUME node only on lane 
 ``mask`` (``workbench.check``), and never from a certificate.
 
 Limits: the bound operands must be index terms (no loaded data); only the three forms above, with an
-optional ``| ~(mask)``; an assert on something that is not a bare name is refused by name. An assert on a
-value that is not data (a pure index expression) asserts nothing the interval analysis needs and is kept
-as a no-op (dropping a premise is sound).
+optional ``| ~(mask)``; an assert on loaded data written as anything but a bare name is refused by name. An
+assert on a value that is not data (``roll`` asserts ``(x0 + k) % ks0 < ks0``, a pure index expression)
+bounds nothing the interval analysis needs and is dropped (dropping a premise is sound).
 """
 
 from __future__ import annotations
@@ -62,12 +62,19 @@ def device_assert(parser: Any, call: ast.Call) -> None:
     if isinstance(cond, ast.BinOp) and isinstance(cond.op, ast.BitOr) and isinstance(cond.right, ast.UnaryOp) \
             and isinstance(cond.right.op, ast.Invert):
         cond, mask_ast = cond.left, cond.right.operand
-    lower_ast, upper_ast, name = _bounds(parser, cond)
-    value = parser.env.get(name)
-    if value is None:
-        raise parser.refuse("device assert", f"{name} is not a value assigned before the assert", _ASSERT_FIX)
+    lower_ast, upper_ast, v_ast = _bounds(parser, cond)
+    if isinstance(v_ast, ast.Name) and v_ast.id in parser.env:
+        name, value = v_ast.id, parser.env[v_ast.id]
+    elif isinstance(v_ast, ast.Name) and v_ast.id not in parser.params:
+        raise parser.refuse("device assert", f"{v_ast.id} is not a value assigned before the assert", _ASSERT_FIX)
+    else:
+        name, value = "", parser._value(parser._expr(v_ast))
     if not value.payload:
-        return  # an index term: its bounds are the interval analysis's own (the premise is dropped, soundly)
+        # An index term (roll asserts ``(x0 + k) % ks0 < ks0``): nothing loaded to bound; the interval analysis
+        # bounds it itself. The premise is dropped, which is sound (it can only cost a certificate).
+        return
+    if not name:
+        raise parser.refuse("device assert", f"on loaded data written as {ast.unparse(v_ast)[:40]}", _ASSERT_FIX)
     parts = {}
     for what, e in (("lower bound", lower_ast), ("upper bound", upper_ast), ("mask", mask_ast)):
         if e is None:
@@ -96,20 +103,20 @@ def _resolved(parser: Any, bound: Node, value: Node) -> Node:
     return parser.b.resolve(bound, value.type) if is_weak(bound) and bound.op is Op.CONST else bound
 
 
-def _bounds(parser: Any, cond: ast.expr) -> tuple[ast.expr | None, ast.expr | None, str]:
+def _bounds(parser: Any, cond: ast.expr) -> tuple[ast.expr | None, ast.expr | None, ast.expr]:
     """``(lo <= v) & (v < hi)`` / ``lo <= v`` / ``v < hi`` -> (lo, hi, v)."""
     if isinstance(cond, ast.BinOp) and isinstance(cond.op, ast.BitAnd):
         lo, _, v1 = _bounds(parser, cond.left)
         _, hi, v2 = _bounds(parser, cond.right)
-        if lo is None or hi is None or v1 != v2:
+        if lo is None or hi is None or ast.dump(v1) != ast.dump(v2):
             raise parser.refuse("device assert", ast.unparse(cond)[:60], _ASSERT_FIX)
         return lo, hi, v1
     if isinstance(cond, ast.Compare) and len(cond.ops) == 1:
         left, op, right = cond.left, cond.ops[0], cond.comparators[0]
-        if isinstance(op, ast.LtE) and isinstance(right, ast.Name):
-            return left, None, right.id
-        if isinstance(op, ast.Lt) and isinstance(left, ast.Name):
-            return None, right, left.id
+        if isinstance(op, ast.LtE):
+            return left, None, right
+        if isinstance(op, ast.Lt):
+            return None, right, left
     raise parser.refuse("device assert", ast.unparse(cond)[:60], _ASSERT_FIX)
 
 
