@@ -79,7 +79,7 @@ def test_indirect_mutant(cid, rel, edit, expected, tmp_path):
 
 
 SMALL_BITS = 6
-WIDE_ONLY = {"weaker-bound", "bound-is-another-symbol"}  # observable at 64 bits only: the int64 product fits
+WIDE_ONLY = {"weaker-bound", "bound-is-another-symbol"}  # the int64 product may not fit a 12-bit "int64"
 
 
 @pytest.mark.parametrize("cid,rel,edit,expected", [c for c in CASES if OK in c[3]],
@@ -96,10 +96,8 @@ def test_certified_mutants_agree_in_the_small_model(cid, rel, edit, expected, tm
     widths = Widths(SMALL_BITS, 2 * SMALL_BITS)
     modes = [m for m, want in zip(("strict", "observable"), expected) if want == OK]
     certified = [m for m in modes if check_kernel(small, m, widths=widths, smt=False, counterexample=False).certified]
-    if cid in WIDE_ONLY:
-        # the model's "int64" has 12 bits: ks0 * (2*ks1 - 1) no longer fits it, so the model refuses (sound)
-        assert not certified
-        return
+    if not certified and cid in WIDE_ONLY:
+        return  # the model's "int64" has 12 bits: the product may not fit it, so the model refuses (sound)
     assert certified, f"{cid}: certified at 32 bits but in no mode of the {SMALL_BITS}-bit model"
     sh, _ = shapes(small, SMALL_BITS, limit=12)
     lanes, diff = agreement(small, widths, sh)
