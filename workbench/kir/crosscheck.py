@@ -286,10 +286,7 @@ def index_data(k: Kernel, ln) -> dict[str, tuple[int, int]]:
     for n in walk(*k.loads, *k.stores):
         if n.op is not Op.ASSUME or not n.attr[1]:
             continue
-        upper = n.args[-1]
-        while upper.op is Op.CAST:
-            upper = upper.args[0]
-        span = args.get(upper.attr) if upper.op is Op.ARG else upper.attr[0] if upper.op is Op.CONST else None
+        span = _uniform_value(n.args[-1], args)
         if not span or span < 1:
             continue
         direct = n.args[0].op is Op.LOAD
@@ -298,6 +295,25 @@ def index_data(k: Kernel, ln) -> dict[str, tuple[int, int]]:
                 d0, s0 = spans.get(ld.attr, (False, span))
                 spans[ld.attr] = (d0 or direct, min(s0, span))
     return {p: (0, span) if direct else (-span, 2 * span) for p, (direct, span) in sorted(spans.items())}
+
+
+def _uniform_value(n, args: dict[str, int]) -> int | None:
+    """The value of a bound built from size arguments and literals (``ks1``, ``2*ks1``), else None."""
+    from workbench.kir.ops import Op
+
+    match n.op:
+        case Op.ARG:
+            return args.get(n.attr)
+        case Op.CONST:
+            return n.attr[0]
+        case Op.CAST | Op.BROADCAST:
+            return _uniform_value(n.args[0], args)
+        case Op.ADD | Op.SUB | Op.MUL:
+            x, y = (_uniform_value(a, args) for a in n.args)
+            if x is None or y is None:
+                return None
+            return x + y if n.op is Op.ADD else x - y if n.op is Op.SUB else x * y
+    return None
 
 
 def data_function(spec: dict[str, tuple[int, int]]):
