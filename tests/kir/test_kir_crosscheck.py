@@ -19,8 +19,11 @@ def test_corpus_crosscheck_has_zero_mismatches_wide_and_narrowed():
     records = records_for([])
     reports = crosscheck(records, lanes=300)
     assert len(reports) == len(records) >= 40
+    refused = {"upsample_nearest", "cumsum_last", "cross_entropy"}  # by name: tests/kir/test_kir_corpus_classes.py
     for r in reports:
-        assert r.status == "compared", (r.kernel, r.status)
+        if r.status != "compared":
+            assert r.program in refused and r.status.startswith("refused: "), (r.kernel, r.status)
+            continue
         assert r.lanes_by_mode["declared"] >= 300 and r.lanes_by_mode["size args i32"] >= 300, r
         assert not r.mismatches, r.mismatches[:3]
         labels = [s[0] for s in r.shapes]

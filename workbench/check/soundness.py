@@ -117,25 +117,48 @@ def agreement(record: CapturedKernel, widths: Widths, shape_list, block: int = 4
             ln = kir.launch(k, sizes, blocks)
         except kir.EvaluationError:
             continue
-        gx, gy, gz = ln.grid
-        ys = [(0, 0)] if k.grid == "1d" else [(py, pz) for pz in range(max(gz, 1)) for py in range(max(gy, 1))]
-        for px, (py, pz) in itertools.product(range(gx), ys):
-            positions = [(("XBLOCK", i),) for i in range(block)] if k.grid == "1d" else [
-                (("XBLOCK", i), ("YBLOCK", j)) for i in range(block) for j in range(block)]
-            for pos in positions:
-                lane = kir.Lane((px, py, pz), pos, (gx, max(gy, 1), max(gz, 1)))
-                lanes += 1
-                try:
-                    rw = kir.evaluate(k, ln, lane, widths.wide)
-                except kir.EvaluationError as exc:
-                    return lanes, (sizes, lane, f"wide kernel undefined: {exc}")
-                try:
-                    rn = kir.evaluate(other, ln, lane, other_mode)
-                except kir.EvaluationError as exc:
-                    return lanes, (sizes, lane, f"narrowed kernel undefined: {exc}")
-                for a, b in zip(rw.loads + rw.stores, rn.loads + rn.stores):
-                    if a.mask != b.mask or (a.mask and (a.offset != b.offset or a.value != b.value)):
-                        return lanes, (sizes, lane, f"{a} vs {b}")
+        for data in _index_contents(k, ln):
+            lanes, diff = _agree_at(k, other, other_mode, widths, ln, sizes, block, data, lanes)
+            if diff is not None:
+                return lanes, diff
+    return lanes, None
+
+
+def _index_contents(k, ln):
+    """The index tensors' contents to try at a launch: none for kernels without device_assert premises;
+    otherwise every value the premises allow (``kir.crosscheck.index_data``: ``[0, hi)``, or ``[-hi, hi)``
+    for a ``tl.where``-wrapped index), each as a constant tensor. An address depends on one index element
+    per load, so per lane this covers every admissible value (not every pair across two index tensors)."""
+    from workbench.kir.crosscheck import index_data
+
+    spec = index_data(k, ln)
+    if not spec:
+        return [None]
+    values = sorted({v for lo, span in spec.values() for v in range(lo, lo + span)})
+    return [lambda p, o, v=v: v for v in values]
+
+
+def _agree_at(k, other, other_mode, widths, ln, sizes, block, data, lanes):
+    """Both kernels on every lane of one launch with one index content: (lanes so far, first difference)."""
+    gx, gy, gz = ln.grid
+    ys = [(0, 0)] if k.grid == "1d" else [(py, pz) for pz in range(max(gz, 1)) for py in range(max(gy, 1))]
+    for px, (py, pz) in itertools.product(range(gx), ys):
+        positions = [(("XBLOCK", i),) for i in range(block)] if k.grid == "1d" else [
+            (("XBLOCK", i), ("YBLOCK", j)) for i in range(block) for j in range(block)]
+        for pos in positions:
+            lane = kir.Lane((px, py, pz), pos, (gx, max(gy, 1), max(gz, 1)))
+            lanes += 1
+            try:
+                rw = kir.evaluate(k, ln, lane, widths.wide, data=data)
+            except kir.EvaluationError as exc:
+                return lanes, (sizes, lane, f"wide kernel undefined: {exc}")
+            try:
+                rn = kir.evaluate(other, ln, lane, other_mode, data=data)
+            except kir.EvaluationError as exc:
+                return lanes, (sizes, lane, f"narrowed kernel undefined: {exc}")
+            for a, b in zip(rw.loads + rw.stores, rn.loads + rn.stores):
+                if a.mask != b.mask or (a.mask and (a.offset != b.offset or a.value != b.value)):
+                    return lanes, (sizes, lane, f"{a} vs {b}")
     return lanes, None
 
 

@@ -124,10 +124,21 @@ def _offsets_one(tmp: str, kj: dict) -> list:
                     args[name] = value
                 records: list = []
 
-                def load(ptrs, mask, other, cache_modifier, eviction_policy, is_volatile, _r=records):
+                data = case.get("data", {})
+
+                def load(ptrs, mask, other, cache_modifier, eviction_policy, is_volatile, _r=records, _d=data):
                     _r.append(("load", ptrs.data.copy(), mask.data.copy()))
                     dt = I._get_np_dtype(ptrs.get_element_ty())
-                    return I.TensorHandle(np.zeros(ptrs.data.shape, dtype=dt), ptrs.get_element_ty())
+                    values = np.zeros(ptrs.data.shape, dtype=dt)
+                    addr = ptrs.data.astype(np.uint64)
+                    for p, (lo, span) in _d.items():  # index tensors' contents: lo + (offset * 7 + 3) mod span
+                        delta = np.ascontiguousarray(addr - np.uint64(bases[p])).view(np.int64)  # wraps: signed
+                        off = delta // elem[p]
+                        hit = np.abs(delta) < (1 << 43)  # bases are 2**44 apart
+                        values = np.where(hit, (lo + np.mod(off * 7 + 3, span)).astype(dt), values)
+                    if other is not None:
+                        values = np.where(np.asarray(mask.data, dtype=bool), values, other.data)
+                    return I.TensorHandle(values.astype(dt), ptrs.get_element_ty())
 
                 def store(ptrs, value, mask, cache_modifier, eviction_policy, _r=records):
                     _r.append(("store", ptrs.data.copy(), mask.data.copy()))

@@ -45,7 +45,8 @@ def node(op: Op, type_: Type, args: tuple[Node, ...] = (), attr: Attr = None) ->
     if found is not None:
         return found
     payload = op in OPAQUE or not isinstance(type_, IntType) or any(a.payload for a in args)
-    if op is Op.STORE:
+    if op in (Op.STORE, Op.ASSUME):
+        # a store is an effect; an assumed value is integer data with asserted bounds, an index term
         payload = False
     n = Node(op, type_, tuple(args), attr, payload)
     _INTERN[key] = n

@@ -57,6 +57,9 @@ class Op(Enum):
     # -- memory -------------------------------------------------------------------------------------------
     LOAD = auto()  # tl.load(ptr + offset, mask, other); args = (offset, mask, other); attr = pointer name
     STORE = auto()  # tl.store(ptr + offset, value, mask); args = (offset, value, mask); attr = pointer name
+    # -- premises -----------------------------------------------------------------------------------------
+    ASSUME = auto()  # tl.device_assert premise on integer data: args = (value, mask, bound...); attr = (has
+    #                  lower, has upper). Its value is ``value``, unchecked; see workbench.kir.indirect
     # -- float payload ----------------------------------------------------------------------------------
     PAYLOAD = auto()  # opaque data operation (float math, casts to float, libdevice); attr = operation name
     REDUCE = auto()  # a reduction over the r axis of a row (payload); attr = (function, output index)

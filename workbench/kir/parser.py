@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.errors import VersionMismatchError
+from workbench.kir import indirect
 from workbench.kir.build import Builder
 from workbench.kir.calls import (  # noqa: F401 - re-exported: the refusal vocabulary
     ASSERTS,
@@ -306,12 +307,14 @@ class _Parser(CallRules, ReductionRules):
                 if isinstance(value, ast.Constant) or (
                     isinstance(value, ast.UnaryOp) and isinstance(value.operand, ast.Constant)
                 ):
-                    # The compiler keeps ``x = 3`` a constexpr, the interpreter makes it an int32 tensor.
+                    # ``r0_numel = 64`` / persistent ``r0_offset = 0`` are reduction facts (ReductionRules);
+                    # any other name, e.g. ``xnumel = 192``: the code generator makes it a strong scalar
+                    # (Builder.assigned).
                     if self._static_literal(name, value):
                         return
-                    raise self.refuse("assignment of a bare literal", f"{name} = {ast.unparse(value)}",
-                                      "the compiler and the interpreter type it differently")
-                n = self._value(self._expr(value))
+                    n = self.b.assigned(self._value(self._expr(value)))
+                else:
+                    n = self._value(self._expr(value))
                 self._assign(name, n)
             case ast.Assign(targets=[ast.Tuple(elts=elts)], value=value):
                 self._multi_assign(elts, value)
@@ -323,6 +326,8 @@ class _Parser(CallRules, ReductionRules):
                 raise self.refuse("name reassigned after use", f"{name} updated in place")
             case ast.Expr(value=ast.Constant(value=str())):
                 pass  # docstring
+            case ast.Expr(value=ast.Call() as call) if indirect.is_device_assert(call):
+                indirect.device_assert(self, call)
             case ast.Expr(value=ast.Call() as call):
                 result = self._call(call, statement=True)
                 if result is not None:
@@ -486,7 +491,9 @@ class _Parser(CallRules, ReductionRules):
     def _payload_refusal(self, kind: str, what: str, x: Node) -> RefusedConstruct:
         ops = list(walk(x))
         if any(o.op is Op.LOAD for o in ops):
-            return self.refuse("indirect indexing", f"the {kind} {what} depends on a value loaded from memory")
+            return self.refuse("indirect indexing", f"the {kind} {what} depends on a value loaded from memory "
+                               "with no tl.device_assert bounding it before this use",
+                               "bounds of a loaded index come only from a dominating device_assert")
         lib = [o.attr for o in ops if o.op is Op.PAYLOAD and "." in str(o.attr)]
         if lib:
             return self.refuse("libdevice outside payload position", f"{lib[0]} in a {kind} {what}")

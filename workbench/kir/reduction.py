@@ -102,13 +102,13 @@ class ReductionRules:
             if v < 1:
                 raise self.refuse("reduction", f"r0_numel = {v}")
             self.r_static_numel = v
-            self.env[name] = self.b.literal(v)
+            self.env[name] = self.b.assigned(self.b.literal(v))
             self.assigned[name] = self.b.line or 0
             return True
         if name == R_OFFSET and self.is_reduction and self.loop == 0 and name not in self.env:
             if self._int_literal(value, "r0_offset") != 0:
                 raise self.refuse("reduction", "r0_offset set to a nonzero literal")
-            self.env[name] = self.b.literal(0)
+            self.env[name] = self.b.assigned(self.b.literal(0))
             self.assigned[name] = self.b.line or 0
             return True
         return False

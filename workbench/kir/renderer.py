@@ -50,6 +50,10 @@ def render(kernel: Kernel) -> str:
             m = "" if _is_true(mask) else f", {ref(mask)}"
             body.append(f"tl.store({n.attr} + ({ref(offset)}), {ref(value)}{m})")
             continue
+        if n.op is Op.ASSUME:
+            body.append(_device_assert(n, ref))
+            names[id(n)] = ref(n.args[0])  # the asserted name stands for the assumed value from here on
+            continue
         if _is_inline(n):
             continue
         name = f"t{len(names)}"
@@ -60,6 +64,22 @@ def render(kernel: Kernel) -> str:
                     f"after a step {ref(c.update)}")
     out += ["    " + line for line in body]
     return "\n".join(out) + "\n"
+
+
+def _device_assert(n: Node, ref) -> str:
+    """``tl.device_assert`` in Inductor's form (``TritonKernel.indirect_assert``), read back by kir.indirect."""
+    has_lo, has_hi = n.attr
+    v = ref(n.args[0])
+    rest = list(n.args[2:])
+    parts = []
+    if has_lo:
+        parts.append(f"({ref(rest.pop(0))} <= {v})")
+    if has_hi:
+        parts.append(f"({v} < {ref(rest.pop(0))})")
+    cond = " & ".join(parts)
+    if not _is_true(n.args[1]):
+        cond = f"({cond}) | ~({ref(n.args[1])})"
+    return f'tl.device_assert({cond}, "index out of bounds")'
 
 
 def _is_true(n: Node) -> bool:
@@ -158,5 +178,7 @@ def _expression(n: Node, kernel: Kernel, ref) -> str:
             return f"{name}({', '.join(ref(x) for x in a)})"
         case Op.CONST | Op.FCONST | Op.ARG | Op.CONSTEXPR | Op.PROGRAM_ID | Op.NUM_PROGRAMS | Op.ARANGE | Op.UNDEF | Op.STORE | Op.ROFFSET | Op.ACC:
             raise AssertionError(f"{n.op} is written inline")
+        case Op.ASSUME:
+            raise AssertionError("ASSUME is written as a tl.device_assert statement")
     raise AssertionError(f"no rendering for {n.op}")
 

@@ -94,6 +94,12 @@ class AgreementRules:
             case Op.ROFFSET | Op.ACC | Op.REDUCE:
                 self.agree_reduction(n, c)
                 return
+            case Op.ASSUME:
+                # the assumed value (data read at agreeing addresses), its mask and bounds agree on ``c``, so
+                # the premise read in W bounds N's value too
+                for x in a:
+                    self.agree(x, c)
+                return
             case Op.STORE:
                 raise AssertionError("stores are checked by check_store")
             case (

@@ -78,10 +78,19 @@ class LaunchRules:
         """``xindex < xnumel`` (and ``yindex < ynumel``): an exact launch index of an axis compared with that
         axis's element-count parameter."""
         atoms = []
+        literal = {b.name: b.node for b in self.k.bindings if b.name in ("xnumel", "ynumel")}
         for n in self.nodes:
-            if n.op is not Op.LT or n.args[1].op is not Op.ARG:
+            if n.op is not Op.LT:
                 continue
             axis = self.launch_axis(n.args[0])
+            if n.args[1].op is Op.CONST:
+                # ``xnumel = 192`` (a literal element count, Builder.assigned): the same int32 constant in W
+                # and N, and the launch's own extent (evaluator.launch reads the same binding)
+                if axis and literal.get(f"{axis}numel") is n.args[1]:
+                    atoms.append(n)
+                continue
+            if n.args[1].op is not Op.ARG:
+                continue
             p = self.params.get(n.args[1].attr)
             if axis and p is not None and p.kind == "numel" and p.name.startswith(axis):
                 atoms.append(n)
