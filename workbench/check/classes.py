@@ -70,7 +70,7 @@ def int64_reason(record: Any) -> str:
             continue
         want = f"{n.expr} <= {INT32_MAX}"
         if re.sub(r"\s+", "", want) not in guards:
-            missing.append(f"{n.name} = {n.expr}: `{want}` is not among Inductor's guards")
+            missing.append(f"{n.name} = {n.expr}: `{want}` is not among Inductor's guards")  # noqa: E501
     why = "; ".join(missing) if missing else ("every element count's int32 guard is present, yet the record "
                                               "says int64: re-capture it")
     return (f"index dtype {record.index_dtype}: Inductor indexes in 64 bits because no guard keeps the element "
