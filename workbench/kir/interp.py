@@ -144,6 +144,8 @@ def _offsets_one(tmp: str, kj: dict) -> list:
                             flat_p, flat_m = [], []
                             for pos in positions:
                                 idx = tuple(pos) if ptrs.ndim == len(pos) else tuple(pos[-ptrs.ndim:]) if ptrs.ndim else ()
+                                # a [1, XBLOCK] block (a bias row read under xmask only) broadcasts along y
+                                idx = tuple(0 if n == 1 else i for i, n in zip(idx, ptrs.shape))
                                 addr = int(ptrs[idx]) if ptrs.ndim else int(ptrs.reshape(-1)[0])
                                 base = min(by_base, key=lambda x: abs(((addr - x + (1 << 63)) % (1 << 64)) - (1 << 63)))
                                 delta = ((addr - base + (1 << 63)) % (1 << 64)) - (1 << 63)
