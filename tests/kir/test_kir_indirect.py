@@ -149,3 +149,42 @@ def test_the_interpreter_agrees_through_loaded_indices():
     for r in reports:
         assert r.status == "compared"
         assert r.lanes >= 160 and not r.mismatches, r.mismatches[:3]
+
+
+STATIC = KERNELS / "transpose_static" / "triton_poi_fused_clone_t_0.json"
+
+
+def test_a_static_extent_written_over_the_numel_parameter_is_the_launch_extent():
+    """Inductor's ``ynumel = 6`` (a Grid2D kernel with a static y extent) rebinds the parameter before any use."""
+    rec = load(STATIC)
+    assert "    ynumel = 6\n" in rec.jit_source and rec.grid_type == "Grid2D"
+    k = kir.parse(rec)
+    (b,) = [x for x in k.bindings if x.name == "ynumel"]
+    assert b.node.attr == (6, False) and b.node.type == kir.i32
+    ln = kir.launch(k, {"s77": 9}, {"XBLOCK": 4, "YBLOCK": 4})
+    assert ln.arg("ynumel") == 6 and ln.grid == (3, 2, 1)
+
+
+def test_a_numel_parameter_rebound_after_its_use_is_refused():
+    rec = load(STATIC)
+    body = jit_function_text(rec.source, rec.name)
+    moved = body.replace("    ynumel = 6\n", "").replace("    ymask = yindex < ynumel\n",
+                                                          "    ymask = yindex < ynumel\n    ynumel = 6\n")
+    with pytest.raises(kir.RefusedConstruct, match="name reassigned after use"):
+        kir.parse(replace(rec, source=rec.source.replace(body, moved)))
+
+
+def test_grid2d_reading_program_id_2_is_refused():
+    rec = load(STATIC)
+    body = jit_function_text(rec.source, rec.name)
+    bad = body.replace("tl.program_id(1) * YBLOCK", "(tl.program_id(1) + tl.program_id(2)) * YBLOCK")
+    with pytest.raises(kir.RefusedConstruct, match="Grid2D launches no z programs"):
+        kir.parse(replace(rec, source=rec.source.replace(body, bad)))
+
+
+@pytest.mark.slow
+def test_the_interpreter_agrees_on_the_static_extent():
+    from workbench.kir.crosscheck import crosscheck
+
+    (r,) = crosscheck([load(STATIC)], lanes=80)
+    assert r.status == "compared" and r.lanes >= 160 and not r.mismatches, r.mismatches[:3]

@@ -70,7 +70,7 @@ def int64_reason(record: Any) -> str:
             continue
         want = f"{n.expr} <= {INT32_MAX}"
         if re.sub(r"\s+", "", want) not in guards:
-            missing.append(f"{n.name} = {n.expr}: `{want}` is not among Inductor's guards")
+            missing.append(f"{n.name} = {n.expr}: `{want}` is not among Inductor's guards")  # noqa: E501
     why = "; ".join(missing) if missing else ("every element count's int32 guard is present, yet the record "
                                               "says int64: re-capture it")
     return (f"index dtype {record.index_dtype}: Inductor indexes in 64 bits because no guard keeps the element "
@@ -86,3 +86,34 @@ def premises_note(kernel: Any) -> str:
         return ""
     return ("; premise on the inputs (tl.device_assert is compiled away, so it is assumed, not checked): "
             + "; ".join(p.text for p in got))
+
+
+def by_class(kernels) -> list[dict]:
+    """Counts per class, in :data:`CLASS_ORDER`, for the corpus and zoo tables: ``kernels`` is an iterable
+    of ``(class, strict verdict, observable verdict)`` (verdict text); a class with no kernel is omitted.
+    *In class* = the checker models the kernel (certified or refused in observable mode)."""
+    counts: dict[KernelClass, dict] = {}
+    for cls, strict, observable in kernels:
+        c = counts.setdefault(cls, {"class": cls.value, "kernels": 0, "in_class": 0, "strict": 0, "observable": 0})
+        c["kernels"] += 1
+        c["in_class"] += observable in ("certified", "refused")
+        c["strict"] += strict == "certified"
+        c["observable"] += observable == "certified"
+    return [counts[c] for c in CLASS_ORDER if c in counts]
+
+
+def class_table(rows: list[dict]) -> list[str]:
+    """The by-class table as markdown lines (the same columns in both reports)."""
+    out = ["| kernel class | kernels | in class | certified strict | certified observable |", "|---|---|---|---|---|"]
+    out += [f"| {r['class']} | {r['kernels']} | {r['in_class']} | {r['strict']} | {r['observable']} |" for r in rows]
+    return out
+
+
+def outcome_class(name: str, index_dtype: str, out_of_class: str, kernel_class_text: str = "") -> KernelClass:
+    """A zoo outcome's class: the one recorded at check time, else from its name, index dtype and (for
+    results recorded before classes existed, which lack the source) its out-of-class reason."""
+    if kernel_class_text:
+        return KernelClass(kernel_class_text)
+    if out_of_class in ("device assert", "indirect indexing"):
+        return KernelClass.INDIRECT
+    return kernel_class(name, index_dtype)

@@ -46,8 +46,9 @@ def _check(args) -> int:
     if args.all:
         from workbench.check.table import check_corpus, corpus_records, summary, write
 
-        rows = check_corpus(corpus_records(), smt=not args.no_smt)
-        pj, pm = write(rows, *( [args.out] if args.out else []))
+        records = corpus_records()
+        rows = check_corpus(records, smt=not args.no_smt)
+        pj, pm = write(rows, *([args.out] if args.out else []), records=records)
         s = summary(rows)
         print(f"{s['kernels']} kernels: strict {s['strict_certified']} certified, observable "
               f"{s['observable_certified']} certified ({s['observable_only']} only observable)")

@@ -167,7 +167,7 @@ def launch(kernel: Kernel, sizes: Mapping[str, int], blocks: Mapping[str, int] |
         else:
             raise EvaluationError(f"{kernel.name}: no value for parameter {p.name} (give it in sizes)")
     for b in kernel.bindings:  # ``xnumel = 192``: an element count written as a literal (Builder.assigned)
-        if b.name in ("xnumel", "ynumel") and b.node.op is Op.CONST and b.name not in args:
+        if b.name in ("xnumel", "ynumel") and b.node.op is Op.CONST:
             args[b.name] = b.node.attr[0]
     bl = dict(DEFAULT_BLOCKS[kernel.grid]) if blocks is None else dict(blocks)
     red = kernel.reduction

@@ -56,7 +56,9 @@ from workbench.kir.types import TL_DTYPES, FloatType, IntType, PtrType, Type, pa
 TORCH_SERIES = "2.13"
 TRITON_SERIES = "3.7"
 
-GRID_TYPES = {"Grid1D": "1d", "Grid2DWithYZOverflow": "2d"}
+# Grid2D: x and y program ids, no z (Inductor picks it when the y grid fits CUDA's 65535 limit); the same
+# lanes as Grid2DWithYZOverflow with program_id(2) == 0.
+GRID_TYPES = {"Grid1D": "1d", "Grid2D": "2d", "Grid2DWithYZOverflow": "2d"}
 
 _BINOPS = {
     ast.Add: Op.ADD,
@@ -350,6 +352,14 @@ class _Parser(CallRules, ReductionRules):
                 raise self.refuse(f"{type(s).__name__} statement", ast.unparse(s)[:60])
 
     def _assign(self, name: str, n: Node) -> None:
+        if name in self.params and self.params[name].kind == "numel" and name not in self.used and \
+                n.op is Op.CONST and not n.attr[1]:
+            # ``ynumel = 6`` before any use: Inductor writes a static extent over its numel parameter; the body
+            # reads the literal (a strong scalar, Builder.assigned), and so does evaluator.launch.
+            self.assigned[name] = self.b.line or 0
+            self.env[name] = n
+            self.bindings.append(Binding(name, self.b.line or 0, n))
+            return
         if name in self.params:
             raise self.refuse("name reassigned after use", f"parameter {name} is reassigned")
         if name in self.assigned and name in self.used:
@@ -507,7 +517,9 @@ class _Parser(CallRules, ReductionRules):
         if self.grid_type is not None:
             want = GRID_TYPES.get(self.grid_type)
             if want is None:
-                raise self.refuse("grid type", self.grid_type, "only Grid1D and Grid2DWithYZOverflow are modelled")
+                raise self.refuse("grid type", self.grid_type, "only Grid1D, Grid2D and Grid2DWithYZOverflow are modelled")
+            if self.grid_type == "Grid2D" and 2 in axes:
+                raise self.refuse("grid type", "Grid2D launches no z programs, but the kernel reads program_id(2)")
             if grid == "2d" and want == "1d":
                 raise self.refuse("grid type", f"{self.grid_type} but the kernel uses program ids {sorted(axes)}")
             grid = want

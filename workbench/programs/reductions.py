@@ -144,3 +144,14 @@ def upsample_nearest(x):
 
 _p("upsample_nearest", upsample_nearest, [(("n", "c", "h", "w"), F32)], {"n": 2, "c": 3, "h": 5, "w": 7},
    "Nearest-neighbour upsampling by 2 of an NCHW tensor.")
+
+# --- a static extent ------------------------------------------------------------------------------------------
+
+
+def transpose_static(x):
+    return x.t().contiguous()
+
+
+_p("transpose_static", transpose_static, [(("rows", 6), F32)], {"rows": 7},
+   "Transpose of a [rows, 6] tensor with only rows dynamic: Inductor writes the static extent as a bare "
+   "literal (xnumel = 6).", dynamic=((0,),))

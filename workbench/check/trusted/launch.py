@@ -31,6 +31,7 @@ class LaunchRules:
 
         * ``xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)``;
         * ``yindex = (tl.program_id(1) + tl.program_id(2) * tl.num_programs(1)) * YBLOCK + tl.arange(0, YBLOCK)``
+          (``Grid2DWithYZOverflow``), or ``tl.program_id(1) * YBLOCK + tl.arange(0, YBLOCK)`` (``Grid2D``)
 
         (operands of ``+``/``*`` in either order; names are aliases of the same node). Only these get the
         launch bound: ``2 * xindex`` or ``xindex + 1000`` are ordinary int32 terms, bounded by interval
@@ -59,8 +60,9 @@ class LaunchRules:
                 continue
             if block == "XBLOCK" and pid.op is Op.PROGRAM_ID and pid.attr == 0:
                 return "x"
-            if block == "YBLOCK" and self._y_block_id(pid):
-                return "y"
+            if block == "YBLOCK" and (self._y_block_id(pid) or (
+                    pid.op is Op.PROGRAM_ID and pid.attr == 1 and self.p.grid_type == "Grid2D")):
+                return "y"  # Grid2D: the y block id is program_id(1) itself (no z overflow)
         return ""
 
     @staticmethod
