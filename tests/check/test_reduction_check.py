@@ -125,3 +125,11 @@ def test_oracle_skips_reduction_kernels_visibly():
     params = ("in_ptr0", "out_ptr2", "ks0", "xnumel", "r0_numel", "XBLOCK", "R0_BLOCK")
     with pytest.raises(OutOfClass, match="reduction kernel"):
         plan(rec, {"s27": 5, "s77": 7, "s95": 3}, 0, random.Random(0), params, ("XBLOCK", "R0_BLOCK"), ("in_ptr0", "out_ptr2"))
+
+
+def test_small_model_partial_mode_softmax_agrees_on_every_lane_and_step():
+    rec = small_record(load(SOFTMAX), BITS)
+    assert check_kernel(rec, "partial", widths=SMALL, smt=False, counterexample=False).certified
+    found, _ = shapes(rec, BITS, limit=20)
+    lanes, diff = agreement(rec, SMALL, found, partial=True)
+    assert diff is None and lanes > 500, diff
