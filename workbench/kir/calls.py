@@ -11,6 +11,7 @@ import ast
 import re
 from typing import Any
 
+from workbench.kir import layout
 from workbench.kir.errors import RefusedConstruct
 from workbench.kir.nodes import Node, Param
 from workbench.kir.reduction import REDUCE_FUNCS
@@ -140,6 +141,7 @@ class CallRules:
                 start = self._int_literal(a["start"], "arange start")
                 end = a["end"]
                 if isinstance(end, ast.Name) and self._is_r_block(end.id) and start == 0:
+                    layout.bare_arange(self, call, end.id)
                     return self.b.arange(0, end.id)  # the r lane position (workbench.kir.reduction)
                 if not (isinstance(end, ast.Name) and end.id in self.params and self.params[end.id].kind == "constexpr"):
                     raise self.refuse("tl.arange with a literal bound", ast.unparse(call)[:60])
@@ -150,6 +152,7 @@ class CallRules:
                     raise self.refuse("reduction", f"tl.arange over {end.id}")
                 if end.id not in BLOCK_AXES:
                     raise self.refuse("block axis", f"tl.arange over {end.id}")
+                layout.bare_arange(self, call, end.id)
                 return self.b.arange(start, end.id)
             case "full":
                 a = self._args(call, ("shape", "value", "dtype"), 3)

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.errors import VersionMismatchError
-from workbench.kir import indirect
+from workbench.kir import indirect, layout
 from workbench.kir.build import Builder
 from workbench.kir.calls import (  # noqa: F401 - re-exported: the refusal vocabulary
     ASSERTS,
@@ -159,6 +159,8 @@ class _Parser(CallRules, ReductionRules):
         self.stores: list[Node] = []
         self.store_lines: list[int] = []
         self.def_line = 1
+        self.placing: list[ast.expr] = []  # subscripted expressions being read (kir/layout.py)
+        self.placed: dict[str, str] = {}  # 1-D kernels: the placement each block was first given
         self._reduction_init()
 
     # -- errors -------------------------------------------------------------------------------------------
@@ -477,7 +479,11 @@ class _Parser(CallRules, ReductionRules):
         raise self.refuse("attribute outside the supported set", f".{attr}")
 
     def _subscript(self, v: ast.expr, sl: ast.expr) -> Node:
-        base = self._value(self._expr(v))
+        self.placing.append(v)
+        try:
+            base = self._value(self._expr(v))
+        finally:
+            self.placing.pop()
         parts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
         for p in parts:
             is_colon = isinstance(p, ast.Slice) and p.lower is None and p.upper is None and p.step is None
@@ -486,7 +492,8 @@ class _Parser(CallRules, ReductionRules):
                 raise self.refuse("indexing a tensor", ast.unparse(sl), "only [:], [:, None], [None, :] reshape")
         if len(parts) > 2:
             raise self.refuse("3-D block", ast.unparse(sl))
-        return base  # shape only: the identity at each lane
+        layout.place(self, base, layout.placement(parts), ast.unparse(v)[:40] + f"[{ast.unparse(sl)}]")
+        return base  # shape only: the identity at each lane (each arange on its own axis: kir/layout.py)
 
     # -- calls --------------------------------------------------------------------------------------------
     def _check_indices(self) -> None:

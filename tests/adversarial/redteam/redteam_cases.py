@@ -228,7 +228,26 @@ SUM0_LOAD = "tmp0 = tl.load(in_ptr0 + (x0 + ks0*r0_1), r0_mask & xmask, eviction
 EMB_ASSERT = 'tl.device_assert(((0 <= tmp0) & (tmp0 < ks1)) | ~(xmask), "index out of bounds: 0 <= tmp0 < ks1")'
 EMB_USE = "tmp2 = tl.load(in_ptr1 + (x0 + ks0*tmp0), xmask, eviction_policy='evict_last')"
 
+SUML = "sum_last/triton_red_fused_sum_0.json"
+SUML_LOAD = "tmp0 = tl.load(in_ptr0 + (r0_1 + ks0*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)"
+
 RED_FINDINGS = [
+    Case("tile-transposed-arange", edited(SUML,
+         src("xmask = xindex < xnumel", "xmask = xindex < xnumel\n    xmask_t = (xoffset + tl.arange(0, XBLOCK)[None, :]) < xnumel"),
+         src(SUML_LOAD, SUML_LOAD.replace("r0_mask & xmask", "r0_mask & xmask_t"))),
+         NOT_CERTIFIED, "subscripts read as shape-only: an arange laid along the other axis of a 2-D tile",
+         "`tl.arange(0, XBLOCK)[None, :]` varies along the r axis of the [XBLOCK, R0_BLOCK] tile, but kir read every "
+         "subscript as the identity (the same interned node as xindex), so the mask `xmask_t` passed for the x "
+         "range atom: CERTIFIED both modes. Oracle (XBLOCK = R0_BLOCK = 4, ks0 = r0_numel = 5, xnumel = 429496729, "
+         "last block): load offset 2147483650 (W) vs -2147483646 (N) on a lane whose mask holds.",
+         {"args": {"ks0": 5, "xnumel": 429496729, "r0_numel": 5}, "pid": 107374182, "xblock": 4,
+          "blocks": {"R0_BLOCK": 4}, "prelude": RED_PRELUDE}),
+    Case("tile-bare-arange-in-2d", edited(SUML, src("xindex = xoffset + tl.arange(0, XBLOCK)[:, None]",
+                                                       "xindex = xoffset + tl.arange(0, XBLOCK)[:, None]\n    xfl = xoffset + tl.arange(0, XBLOCK)"),
+         src(SUML_LOAD, SUML_LOAD.replace("r0_mask & xmask", "r0_mask & (xfl < xnumel)"))),
+         NOT_CERTIFIED, "subscripts read as shape-only: a bare 1-D arange broadcasts along the last axis",
+         "a 1-D `tl.arange(0, XBLOCK)` in a 2-D tile is right-aligned (numpy broadcasting): it varies along r, "
+         "the same hole as tile-transposed-arange without a subscript."),
     Case("acc-retyped-by-init", edited(SUM0,
          src("_tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)", "_tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.int32) + 0*ks0"),
          src("tmp3 = _tmp2 + tmp1", "tmp3 = _tmp2 + r0_1"),
