@@ -456,6 +456,11 @@ class _Env:
                     return (f"reduce {n.attr[0]}#{n.attr[1]}", str(t), *(self.term(x) for x in n.args))
                 case Op.PAYLOAD if isinstance(n.attr, tuple):
                     return (f"{n.attr[0]}#{n.attr[1]}", str(t), *(self.term(x) for x in n.args))
+                case Op.PAYLOAD if n.attr == "to" and not isinstance(t, IntType):
+                    # an integer converted to float: the result is a function of the value only, not of the
+                    # width it was held in (``ks0.to(tl.float32)`` is int64 in W, int32 in N)
+                    return ("to", str(t), *(("int", self.values[id(x)]) if isinstance(self.values[id(x)], int)
+                                           else self.term(x) for x in n.args))
                 case _:
                     return (n.attr if n.op is Op.PAYLOAD else n.op.name.lower(), str(t), *(self.term(x) for x in n.args))
         if n.op in _INDEX_OPS and not all(isinstance(x, int) for x in a):
