@@ -19,8 +19,12 @@ def test_corpus_crosscheck_has_zero_mismatches_wide_and_narrowed():
     records = records_for([])
     reports = crosscheck(records, lanes=300)
     assert len(reports) == len(records) >= 40
+    # reductions and the fp32-indexed upsample are refused by name (test_kir_corpus_classes pins which)
+    refused = [r for r in reports if r.status != "compared"]
+    assert {r.status for r in refused} <= {"refused: reduction", "refused: float arithmetic in an index"}
+    reports = [r for r in reports if r.status == "compared"]
+    assert len(reports) >= 48
     for r in reports:
-        assert r.status == "compared", (r.kernel, r.status)
         assert r.lanes_by_mode["declared"] >= 300 and r.lanes_by_mode["size args i32"] >= 300, r
         assert not r.mismatches, r.mismatches[:3]
         labels = [s[0] for s in r.shapes]
