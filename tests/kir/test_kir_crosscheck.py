@@ -19,11 +19,14 @@ def test_corpus_crosscheck_has_zero_mismatches_wide_and_narrowed():
     records = records_for([])
     reports = crosscheck(records, lanes=300)
     assert len(reports) == len(records) >= 40
-    refused = {"upsample_nearest", "cumsum_last", "cross_entropy"}  # by name: tests/kir/test_kir_corpus_classes.py
+    # refused by name (test_kir_corpus_classes pins which): the scan, the fp32-indexed upsample, cross-entropy's
+    # second kernel (``xnumel = 1`` rebinds a parameter)
+    refused = [r for r in reports if r.status != "compared"]
+    assert {r.program for r in refused} <= {"upsample_nearest", "cumsum_last", "cross_entropy"}, refused
+    assert all(r.status.startswith("refused: ") for r in refused)
+    reports = [r for r in reports if r.status == "compared"]
+    assert len(reports) >= 48
     for r in reports:
-        if r.status != "compared":
-            assert r.program in refused and r.status.startswith("refused: "), (r.kernel, r.status)
-            continue
         assert r.lanes_by_mode["declared"] >= 300 and r.lanes_by_mode["size args i32"] >= 300, r
         assert not r.mismatches, r.mismatches[:3]
         labels = [s[0] for s in r.shapes]

@@ -23,8 +23,16 @@ Agreement, node by node (every node is paired with its re-typed counterpart in W
   decides the result whatever the other computes); ``where(c, a, b)`` needs ``a`` only where ``c`` holds.
 
 Lane classes are conjunctions of mask atoms. *Active* lanes satisfy the range masks (``xindex < xnumel``,
-and ``yindex < ynumel`` on 2-D grids); tail lanes of the last block are covered structurally: every access
-mask must have the range masks as conjuncts, so neither kernel touches memory there.
+and ``yindex < ynumel`` on 2-D grids; a literal extent ``xnumel = 192`` counts as the numel). Tail lanes of
+the last block: an access whose mask has every range mask as a conjunct is performed by neither kernel
+there; an access whose mask has only some of them (a bias row read under ``xmask`` in a 2-D kernel) must
+agree -- mask, offset, a store's value -- on the lanes where the range masks it has hold, with no bound from
+the ones it lacks (a kernel without range masks at all is refused: TAIL_MASKED).
+
+An ``ASSUME`` node (``tl.device_assert`` on a loaded index, ``workbench.kir.indirect``) is bounded by its
+bound operands' intervals only on lane classes that imply its mask, and requires its value, mask and bounds to
+agree: the premise is read in W, and agreement carries it to N. It is a premise about the inputs (Triton
+compiles the assert away), reported in every verdict, never a certificate's choice.
 
 * **strict** mode: every integer intermediate reachable from a memory access fits int32 on every active
   lane, and every access agrees on every active lane;
