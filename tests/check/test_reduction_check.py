@@ -133,3 +133,14 @@ def test_small_model_partial_mode_softmax_agrees_on_every_lane_and_step():
     found, _ = shapes(rec, BITS, limit=20)
     lanes, diff = agreement(rec, SMALL, found, partial=True)
     assert diff is None and lanes > 500, diff
+
+
+def test_guards_hold_is_false_where_a_guard_divides_by_zero():
+    """Counterexample shapes give other kernels' sizes a value; a guard that then divides by zero is not
+    satisfied (it used to raise out of the checker)."""
+    from workbench.check.discharge import guards_hold
+    from workbench.check.premises import premises_of
+
+    rec = replace(load(SOFTMAX), guards=load(SOFTMAX).guards + ("Eq(Mod(s27, s95 - 2), 0)",))
+    ok, guard = guards_hold(premises_of(rec), {"s27": 4, "s77": 3, "s95": 2})
+    assert not ok and "Mod" in guard

@@ -11,9 +11,9 @@ same addresses under the same masks and store the same values. The laws used, be
   ``0 <= r0_offset <= r0_numel - 1``, valid when the induction variable cannot wrap:
   ``r0_offset + R0_BLOCK`` stays below ``2**31``. ``tl.arange`` allows at most
   ``TRITON_MAX_TENSOR_NUMEL = 2**20`` elements (``triton/language/core.py``), so R0_BLOCK <= 2**20 and
-  the side condition LOOP_BOUND ``r0_numel <= 2**31 - 2**20`` suffices (R0_BLOCK is a power of two dividing
-  2**31: the last ``r0_offset + R0_BLOCK`` is at most 2**31 - R0_BLOCK + R0_BLOCK only when the bound is
-  violated). ``r0_index = r0_offset + tl.arange(0, R0_BLOCK)`` (exactly that form) is then in
+  the side condition LOOP_BOUND ``r0_numel <= 2**31 - 2**20`` suffices: every offset the loop reaches is at
+  most ``r0_numel - 1``, so the next one, ``r0_offset + R0_BLOCK <= r0_numel - 1 + 2**20 <= 2**31 - 1``,
+  does not wrap and the loop stops at the first offset ``>= r0_numel``. ``r0_index = r0_offset + tl.arange(0, R0_BLOCK)`` (exactly that form) is then in
   ``[0, 2**31-1]``, identical in W and N, like a launch index; ``tl.arange(0, R0_BLOCK)`` alone is in
   ``[0, R0_BLOCK-1]``;
 * **the range mask** ``r0_index < r0_numel`` is the r axis's range atom: an access whose offset or mask
