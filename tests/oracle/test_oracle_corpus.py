@@ -41,6 +41,11 @@ def test_every_certified_kernel_agrees_on_every_active_lane():
     ts = targets()
     assert len(ts) >= 40
     results = check(ts, progress=False)
+    # reduction kernels (in class since issue 13) are out of the oracle's class, by name; kir.redcross compares
+    # them per (x, r) lane and step instead
+    red = [r for r in results if r.verdict == Verdict.OUT_OF_CLASS and "reduction kernel" in r.reason]
+    assert all(r.kernel.startswith(("triton_red_", "triton_per_")) for r in red), [r.kernel for r in red]
+    results = [r for r in results if r not in red]
     bad = [(r.program, r.kernel, r.verdict, r.reason) for r in results if r.verdict != Verdict.OK]
     assert not bad, bad[:3]
     assert sum(r.disagreements for r in results) == 0
