@@ -72,7 +72,8 @@ def test_one_thousand_mutated_kernels_raise_only_workbench_errors():
         try:  # an indirect kernel needs its index data: a WorkbenchError too, never another exception
             sizes = {s.name: 5 for s in ck.symbols}
             lane = Lane((0, 0, 0), (("XBLOCK", 3), ("YBLOCK", 2)), (1, 1, 1))
-            evaluate(k, sizes, lane, blocks={"XBLOCK": 8, "YBLOCK": 8})
+            # data=: the index tensors' contents (an address through a loaded index needs them)
+            evaluate(k, sizes, lane, blocks={"XBLOCK": 8, "YBLOCK": 8}, data=lambda p, o: 1)
         except WorkbenchError:
             pass
     assert outcomes["parsed"] + outcomes["refused"] == 1200
@@ -132,7 +133,7 @@ def test_ast_mutations_raise_only_workbench_errors():
             parsed += 1
             sizes = {s.name: 5 for s in ck.symbols}
             lane = Lane((0, 0, 0), (("XBLOCK", 3), ("YBLOCK", 2)), (1, 1, 1))
-            evaluate(k, sizes, lane, blocks={"XBLOCK": 8, "YBLOCK": 8})
+            evaluate(k, sizes, lane, blocks={"XBLOCK": 8, "YBLOCK": 8}, data=lambda p, o: 1)
         except WorkbenchError:
             pass
     assert parsed > 100
