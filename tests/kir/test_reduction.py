@@ -138,3 +138,14 @@ def test_integer_helpers_on_indices_are_python_floor_division(mode):
         for i in range(40):
             r = kir.evaluate(k, ln, kir.Lane.x(0, i), mode)
             assert r.loads[0].offset == (i - 20) // ks0 and r.stores[0].offset == (i - 20) % ks0
+
+
+def test_captured_mean_kernel_with_floor_division_on_sizes_parses():
+    """A mean over a strided convolution's output: its offsets use div_floor_integer((-1) + ks0, 2)."""
+    k = kir.parse(load(DATA / "triton_red_fused_mean_0.json"))
+    assert k.reduction.loops == 1 and [c.name for c in k.carries] == ["_tmp2"]
+    ln = kir.launch(k, {"ks0": 9, "ks1": 7, "xnumel": 6, "r0_numel": 12}, {"XBLOCK": 2, "R0_BLOCK": 4})
+    lane = kir.Lane((1, 0, 0), (("XBLOCK", 1), ("R0_BLOCK", 2)), ln.grid, step=4)
+    x0, r = 3, 6
+    want = r + x0 + x0 * (8 // 2) + x0 * (6 // 2) + x0 * (8 // 2) * (6 // 2)
+    assert [a.offset for a in kir.evaluate(k, ln, lane, kir.NARROW).loads] == [want]
