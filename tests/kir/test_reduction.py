@@ -114,3 +114,38 @@ def test_interpreter_crosscheck_bites_on_a_wrong_evaluator():
 
     reports = crosscheck([load(SOFTMAX)], lanes=16, control=True)
     assert reports[0].mismatches
+
+
+INTEGER_HELPER_KERNEL = '''
+def k(in_ptr0: '*fp32', out_ptr0: '*fp32', ks0: 'i64', xnumel: 'i32', XBLOCK : tl.constexpr):
+    xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = xindex - 20
+    x1 = triton_helpers.div_floor_integer(x0, ks0)
+    x2 = triton_helpers.remainder_integer(x0, ks0)
+    tmp0 = tl.load(in_ptr0 + (x1), xmask)
+    tl.store(out_ptr0 + (x2), tmp0, xmask)
+'''
+
+
+@pytest.mark.parametrize("mode", [kir.WIDE, kir.NARROW])
+def test_integer_helpers_on_indices_are_python_floor_division(mode):
+    """triton_helpers.div_floor_integer / remainder_integer (mobilenet's and resnet's mean kernels) expand to
+    their jit bodies; on every lane they compute Python's // and % (floor semantics)."""
+    k = kir.parse(INTEGER_HELPER_KERNEL)
+    for ks0 in (1, 3, 7):
+        ln = kir.launch(k, {"ks0": ks0, "xnumel": 40}, {"XBLOCK": 64})
+        for i in range(40):
+            r = kir.evaluate(k, ln, kir.Lane.x(0, i), mode)
+            assert r.loads[0].offset == (i - 20) // ks0 and r.stores[0].offset == (i - 20) % ks0
+
+
+def test_captured_mean_kernel_with_floor_division_on_sizes_parses():
+    """A mean over a strided convolution's output: its offsets use div_floor_integer((-1) + ks0, 2)."""
+    k = kir.parse(load(DATA / "triton_red_fused_mean_0.json"))
+    assert k.reduction.loops == 1 and [c.name for c in k.carries] == ["_tmp2"]
+    ln = kir.launch(k, {"ks0": 9, "ks1": 7, "xnumel": 6, "r0_numel": 12}, {"XBLOCK": 2, "R0_BLOCK": 4})
+    lane = kir.Lane((1, 0, 0), (("XBLOCK", 1), ("R0_BLOCK", 2)), ln.grid, step=4)
+    x0, r = 3, 6
+    want = r + x0 + x0 * (8 // 2) + x0 * (6 // 2) + x0 * (8 // 2) * (6 // 2)
+    assert [a.offset for a in kir.evaluate(k, ln, lane, kir.NARROW).loads] == [want]

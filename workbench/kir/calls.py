@@ -14,6 +14,7 @@ from typing import Any
 from workbench.kir import layout
 from workbench.kir.errors import RefusedConstruct
 from workbench.kir.nodes import Node, Param
+from workbench.kir.ops import Op
 from workbench.kir.reduction import REDUCE_FUNCS
 from workbench.kir.types import FloatType, IntType, PtrType, Type
 
@@ -30,6 +31,8 @@ PAYLOAD_TL = frozenset(
     {"abs", "maximum", "minimum", "exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos",
      "sigmoid", "erf", "fma", "floor", "ceil", "clamp", "fdiv", "div_rn", "softmax", "cdiv", "umulhi"}
 )
+# Integer helpers of triton_helpers that Inductor applies to index values (Python floor semantics); expanded.
+INTEGER_HELPERS = frozenset({"triton_helpers.div_floor_integer", "triton_helpers.remainder_integer"})
 IGNORED_MEMORY_KEYWORDS = frozenset({"eviction_policy", "cache_modifier", "volatile"})
 
 BLOCK_AXES = {"XBLOCK": "x", "YBLOCK": "y", "R0_BLOCK": "r"}
@@ -263,10 +266,28 @@ class CallRules:
         if not args:
             raise self.refuse("attribute call outside the supported set", f"{full}()")
         if not any(a.payload for a in args):
+            if full in INTEGER_HELPERS and len(args) == 2:
+                return self._integer_helper(short, *args)
             raise self.refuse("libdevice outside payload position", f"{full} on integer index values")
         floats = [a.type for a in args if isinstance(a.type, FloatType)]
         t: Type = floats[0] if floats else args[0].type
         return self.b.payload(full, t, args)
+
+    def _integer_helper(self, name: str, a: Node, d: Node) -> Node:
+        """Inductor's integer helpers on index values, expanded exactly as their ``@triton.jit`` bodies read
+        (``torch/_inductor/runtime/triton_helpers.py``; a jit helper is inlined, so this is the same code)."""
+        b = self.b
+        quot, rem = b.binary(Op.FLOORDIV, a, d), b.binary(Op.MOD, a, d)
+        signs_differ = b.binary(Op.NE, b.binary(Op.LT, a, b.literal(0)), b.binary(Op.LT, d, b.literal(0)))
+        if name == "div_floor_integer":
+            # quot = a // b; remainder = a % b; fixed = tl.where(remainder != 0, quot - 1, quot)
+            # return tl.where((a < 0) != (b < 0), fixed, quot)
+            fixed = b.where(b.binary(Op.NE, rem, b.literal(0)), b.binary(Op.SUB, quot, b.literal(1)), quot)
+            return b.where(signs_differ, fixed, quot)
+        # remainder = a % b
+        # return tl.where((remainder != 0) & ((a < 0) != (b < 0)), remainder + b, remainder)
+        cond = b.binary(Op.AND, b.binary(Op.NE, rem, b.literal(0)), signs_differ)
+        return b.where(cond, b.binary(Op.ADD, rem, d), rem)
 
     # -- whole-kernel checks ------------------------------------------------------------------------------
 
