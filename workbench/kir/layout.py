@@ -4,13 +4,14 @@ Stage: kir. The IR evaluates a node at a *lane*, reading ``tl.arange(0, B)`` as 
 axis; subscripts (``[:, None]``, ``[None, :]``, ``[:]``) are shape-only, so the same interned node stands for
 the arange wherever it is placed. That is exact only when every arange lies along its own axis of the tile:
 
-* a 2-D tile has fixed axes: ``[YBLOCK, XBLOCK]`` (Inductor's 2-D pointwise grids) and ``[XBLOCK, R0_BLOCK]``
-  (reductions). ``x[:, None]`` puts ``x``'s values on axis 0, ``x[None, :]`` on axis 1, and a 1-D value
-  without a subscript is right-aligned by broadcasting (``language/semantic.py`` ``broadcast_impl_value``):
-  axis 1. So ``tl.arange(0, XBLOCK)[None, :]`` in a reduction varies along r, not along x, and a mask built
-  from it is *not* the x range mask whatever node it interns to;
-* a 1-D kernel has one block axis; mixing ``[:, None]`` and ``[None, :]`` placements of it builds an
-  ``[XBLOCK, XBLOCK]`` tile whose lanes the IR does not model.
+* ``x[:, None]`` puts ``x``'s values on axis 0, ``x[None, :]`` on axis 1, and a 1-D value without a
+  subscript is right-aligned by broadcasting (``language/semantic.py`` ``broadcast_impl_value``): axis 1;
+* a reduction's tile is ``[XBLOCK, R0_BLOCK]`` (the only form Inductor emits): ``tl.arange(0, XBLOCK)[None, :]``
+  there varies along r, not along x, and a mask built from it is *not* the x range mask whatever node it
+  interns to;
+* elsewhere (1-D kernels, 2-D pointwise grids, which Inductor lays out either as ``[YBLOCK, XBLOCK]`` or as
+  ``[XBLOCK, YBLOCK]``) each block keeps the placement it was first given, and two blocks never share an
+  axis; mixing placements of one block builds a tile whose lanes the IR does not model.
 
 A placement against these rules is refused by name ("block layout"). Reductions over r (``tl.sum(v, 1)``)
 leave values that vary along axis 0 only, so the blocks of a value placed on axis 0 are read through them
@@ -44,9 +45,7 @@ def placement(parts: list[ast.expr]) -> str:
 
 
 def tile_axes(parser: Any) -> tuple[frozenset[str], frozenset[str]] | None:
-    """The block names of axis 0 and axis 1 of a 2-D tile; None for a 1-D kernel."""
-    if "YBLOCK" in parser.params:
-        return frozenset({"YBLOCK"}), frozenset({"XBLOCK"})
+    """The block names of axis 0 and axis 1 of a reduction's tile; None elsewhere (placements by first use)."""
     if parser.is_reduction or parser.r_block is not None or parser.r_static_block is not None:
         return frozenset({"XBLOCK"}), frozenset({"R0_BLOCK"})
     return None
@@ -83,6 +82,10 @@ def place(parser: Any, base: Node, kind: str, text: str) -> None:
             if first != kind:
                 raise parser.refuse("block layout", f"{text}: {b} placed as {kind} and as {first}",
                                     "lay each block along one axis")
+            other = [o for o, k in parser.placed.items() if k == kind and o != b]
+            if other:
+                raise parser.refuse("block layout", f"{text}: {b} and {other[0]} both placed as {kind}",
+                                    "lay each block along its own axis")
         return
     allowed = axes[0] if kind == COL else axes[1]
     if not blocks <= allowed:
