@@ -28,9 +28,12 @@ def test_corpus_crosscheck_has_zero_mismatches_wide_and_narrowed():
     assert len(reports) >= 48
     for r in reports:
         assert not r.mismatches, r.mismatches[:3]
-        # a reduction is compared per (x, r) lane and step (kir.redcross: fewer lanes, each over every step)
-        least = 50 if r.kernel.startswith(("triton_red_", "triton_per_")) else 300
-        assert r.lanes_by_mode["declared"] >= least and r.lanes_by_mode["size args i32"] >= least, r
+        if r.kernel.startswith(("triton_red_", "triton_per_")):
+            # compared per (x, r) lane and step by kir.redcross (fewer lanes, each over every step; shapes whose
+            # row needs a tile over 32768 are skipped by name): tests/kir/test_reduction.py pins the rest
+            assert r.lanes_by_mode["declared"] >= 20 and r.lanes_by_mode["size args i32"] >= 20, r
+            continue
+        assert r.lanes_by_mode["declared"] >= 300 and r.lanes_by_mode["size args i32"] >= 300, r
         labels = [s[0] for s in r.shapes]
         assert "near 2**31-1" in labels and "past the guard" in labels
         near = dict((label, numel) for label, _s, numel in r.shapes)["near 2**31-1"]
