@@ -131,7 +131,7 @@ def test_oracle_confirms_findings(tmp_path):
                      # the function as Python and Triton read the module (cut by characters, not lines)
                      "source": "import triton\nimport triton.language as tl\n" + o.get("prelude", "") + "\n\n"
                                + text[text.index("@triton.jit"):],
-                     "pid": [o["pid"], 0, 0], "nprog": [o["pid"] + 1, 1, 1], "blocks": {"XBLOCK": o["xblock"]},
+                     "pid": [o["pid"], 0, 0], "nprog": [o["pid"] + 1, 1, 1], "blocks": {"XBLOCK": o["xblock"], **o.get("blocks", {})},
                      "fill": o.get("fill", {})})
     (tmp_path / "jobs.json").write_text(json.dumps(jobs))
     r = subprocess.run([sys.executable, str(Path(__file__).parent / "redteam" / "oracle.py"),

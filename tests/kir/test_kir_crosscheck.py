@@ -19,10 +19,21 @@ def test_corpus_crosscheck_has_zero_mismatches_wide_and_narrowed():
     records = records_for([])
     reports = crosscheck(records, lanes=300)
     assert len(reports) == len(records) >= 40
+    # refused by name (test_kir_corpus_classes pins which): the scan, the fp32-indexed upsample, cross-entropy's
+    # second kernel (``xnumel = 1`` rebinds a parameter)
+    refused = [r for r in reports if r.status != "compared"]
+    assert {r.program for r in refused} <= {"upsample_nearest", "cumsum_last", "cross_entropy"}, refused
+    assert all(r.status.startswith("refused: ") for r in refused)
+    reports = [r for r in reports if r.status == "compared"]
+    assert len(reports) >= 48
     for r in reports:
-        assert r.status == "compared", (r.kernel, r.status)
-        assert r.lanes_by_mode["declared"] >= 300 and r.lanes_by_mode["size args i32"] >= 300, r
         assert not r.mismatches, r.mismatches[:3]
+        if r.kernel.startswith(("triton_red_", "triton_per_")):
+            # compared per (x, r) lane and step by kir.redcross (fewer lanes, each over every step; shapes whose
+            # row needs a tile over 32768 are skipped by name): tests/kir/test_reduction.py pins the rest
+            assert r.lanes_by_mode["declared"] >= 20 and r.lanes_by_mode["size args i32"] >= 20, r
+            continue
+        assert r.lanes_by_mode["declared"] >= 300 and r.lanes_by_mode["size args i32"] >= 300, r
         labels = [s[0] for s in r.shapes]
         assert "near 2**31-1" in labels and "past the guard" in labels
         near = dict((label, numel) for label, _s, numel in r.shapes)["near 2**31-1"]

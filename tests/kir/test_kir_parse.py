@@ -11,9 +11,11 @@ from workbench.capture import load
 from workbench.errors import InputError, UnsupportedError, VersionMismatchError, WorkbenchError
 from workbench.kir import Op, RefusedConstruct, i1, i32, i64, parse, walk
 from workbench.kir.errors import KernelSourceError
+from workbench.kir.table import readable
 
 ROOT = Path(__file__).resolve().parents[2]
-RECORDS = sorted((ROOT / "data" / "kernels").glob("*/*.json"))
+ALL_RECORDS = sorted((ROOT / "data" / "kernels").glob("*/*.json"))
+RECORDS = readable(ALL_RECORDS)  # the others are refused by name: tests/kir/test_kir_corpus_classes.py
 
 HEAD = "def k(in_ptr0: '*fp32', out_ptr0: '*fp32', ks0: 'i64', xnumel: 'i32', XBLOCK: tl.constexpr):\n"
 PRE = (
@@ -74,7 +76,8 @@ REFUSALS = [
     ("    tmp0 = tl.load(in_ptr0 + (xindex), xmask)\n    xmask = xindex < 3\n", "name reassigned after use", 6),
     ("    tmp0 = tl.load(in_ptr0 + (xindex), xmask).reshape([XBLOCK])\n", "attribute call outside the supported set", 5),
     ("    t = tl.load(in_ptr0 + (xindex), xmask).to(tl.int64)\n    tmp0 = tl.load(in_ptr0 + (t), xmask)\n", "indirect indexing", 6),
-    ("    tl.device_assert(xindex < ks0, 'oops')\n    tmp0 = tl.load(in_ptr0 + (xindex), xmask)\n", "device assert", 5),
+    # an assert on loaded data outside Inductor's forms (an index-only assert is dropped: test_kir_indirect)
+    ("    tmp0 = tl.load(in_ptr0 + (xindex), xmask)\n    tl.device_assert(tmp0 != 3, 'oops')\n", "device assert", 6),
     ("    tmp0 = tl.inline_asm_elementwise('mov', '=r', [xindex], dtype=tl.int32, is_pure=True, pack=1)\n", "inline asm", 5),
     ("    t = libdevice.floor((xindex).to(tl.float32) / 3.0).to(tl.int32)\n    tmp0 = tl.load(in_ptr0 + (t), xmask)\n", "libdevice outside payload position", 6),
     ("    tmp0 = helper(tl.load(in_ptr0 + (xindex), xmask))\n", "unknown helper", 5),
@@ -129,5 +132,5 @@ def test_docs_table_is_current():
     from workbench.kir.table import BEGIN, END, corpus_table
 
     docs = (ROOT / "docs" / "kir.md").read_text()
-    assert corpus_table([load(p) for p in RECORDS]) in docs, "regenerate with `python -m workbench.kir.table`"
+    assert corpus_table([load(p) for p in ALL_RECORDS]) in docs, "regenerate with `python -m workbench.kir.table`"
     del BEGIN, END

@@ -21,8 +21,14 @@ def _key(program: str, kernel: str, narrowed, modes) -> tuple:
     return (program, kernel, tuple(narrowed), tuple(modes))
 
 
+def _pointwise_targets():
+    # reduction kernels (in class since issue 13) are out of the oracle's class (it models pointwise launches);
+    # kir.redcross compares them per (x, r) lane and step against Triton's interpreter instead
+    return [t for t in targets() if not t.record.name.startswith(("triton_red_", "triton_per_"))]
+
+
 def test_planning_is_deterministic_and_covers_the_boundaries():
-    ts = targets()
+    ts = _pointwise_targets()
     first = [_prepare(i, t, None, 0) for i, t in enumerate(ts)]
     again = [_prepare(i, t, None, 0) for i, t in enumerate(ts)]
     assert all(isinstance(p, _Planned) for p in first)
@@ -38,7 +44,7 @@ def test_planning_is_deterministic_and_covers_the_boundaries():
 
 @pytest.mark.slow
 def test_every_certified_kernel_agrees_on_every_active_lane():
-    ts = targets()
+    ts = _pointwise_targets()
     assert len(ts) >= 40
     results = check(ts, progress=False)
     bad = [(r.program, r.kernel, r.verdict, r.reason) for r in results if r.verdict != Verdict.OK]

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from workbench import kir
 from workbench.capture.record import CapturedKernel, validate
+from workbench.check import classes
 from workbench.check.certificate import CertPremises, Certificate
 from workbench.check.checker import Analysis, Widths, retyped
 from workbench.check.discharge import contradiction, find_multipliers, guards_hold, smt_check
@@ -260,8 +261,7 @@ def check_kernel(
         k = kir.parse(record)
         premises = premises_of(record)
         if premises.index_dtype not in ("tl.int32", "int32"):
-            raise OutOfClassError(
-                f"index dtype {premises.index_dtype}: Inductor already indexes in 64 bits; nothing to narrow")
+            raise OutOfClassError(classes.int64_reason(record))
     except (UnsupportedError, OutOfClassError) as exc:
         return Verdict(record.name, record.program, mode, "out-of-class", str(exc), (), None,
                        seconds=time.perf_counter() - t0, size_args=size_args)
@@ -306,6 +306,7 @@ def check_kernel(
     else:
         reason = f"all {len(discharged)} side conditions proved"
         verdict = "certified"
+    reason += classes.premises_note(k)
     cert = _certificate(record, k, premises, mode, choices, mults, discharged, reason, widths, verdict)
     return Verdict(record.name, record.program, mode, verdict, reason, narrowed if verdict == "certified" else (),
                    cert, discharged, cex, time.perf_counter() - t0, size_args)
@@ -400,6 +401,18 @@ def check_all_modes(record: CapturedKernel, **kw) -> dict[str, Verdict]:
 # -- counterexamples ----------------------------------------------------------------------------------------
 
 
+def _with_other_kernels_symbols(shape: dict[str, int], premises: Premises) -> dict[str, int]:
+    """Guards of the graph may name sizes this kernel never reads (another input's ``s95``): they get 2, the
+    smallest size Dynamo leaves dynamic, so the shape is one Inductor compiles for; the kernel ignores them."""
+    import re
+
+    out = dict(shape)
+    for g in premises.guards:
+        for sym in re.findall(r"\b(?:s|u|ps)\d+\b", g):
+            out.setdefault(sym, 2)
+    return out
+
+
 def find_counterexample(record, k, premises, analysis: Analysis, failed, widths: Widths = Widths()):
     """For the failed conditions (refuted first): a shape from z3 that satisfies every guard, a lane where
     the subexpression leaves the narrowed range (z3 with the shape fixed), and both kernels' values there."""
@@ -421,7 +434,7 @@ def find_counterexample(record, k, premises, analysis: Analysis, failed, widths:
             if r.status != "refuted":
                 continue
             model = r.model
-        shape = dict(model)
+        shape = _with_other_kernels_symbols(dict(model), premises)
         ok, _ = guards_hold(premises, shape)
         if not ok:
             continue

@@ -48,8 +48,9 @@ def _check(args) -> int:
     if args.all:
         from workbench.check.table import check_corpus, corpus_records, summary, write
 
-        rows = check_corpus(corpus_records(), smt=not args.no_smt)
-        pj, pm = write(rows, args.out or workspace.workspace(args.workspace) / "check")
+        records = corpus_records()
+        rows = check_corpus(records, smt=not args.no_smt)
+        pj, pm = write(rows, args.out or workspace.workspace(args.workspace) / "check", records=records)
         s = summary(rows)
         if args.json:  # a table command: "ok" once written; the per-kernel verdicts are in the table
             return emit(document("check", 1, "ok", target="--all", summary=s, results=str(pj), markdown=str(pm)))

@@ -26,6 +26,14 @@ def check_corpus(records: list[CapturedKernel], smt: bool = True) -> list[dict[s
     return [{m: check_kernel(r, m, smt=smt) for m in MODES} for r in progress.track(records, desc="check", unit="kernel")]
 
 
+def _classes(rows: list[dict[str, Verdict]], records: list[CapturedKernel] | None) -> list[dict]:
+    from workbench.check.classes import by_class, kernel_class, record_class
+
+    cls = [record_class(r) for r in records] if records is not None else [
+        kernel_class(r["strict"].kernel, "tl.int32") for r in rows]
+    return by_class((c, r["strict"].verdict, r["observable"].verdict) for c, r in zip(cls, rows))
+
+
 def summary(rows: list[dict[str, Verdict]]) -> dict[str, int]:
     out = {"kernels": len(rows), "programs": len({r["strict"].program for r in rows})}
     for m in MODES:
@@ -46,10 +54,11 @@ def _verdict_json(v: Verdict) -> dict:
     return d
 
 
-def to_json(rows: list[dict[str, Verdict]]) -> dict:
+def to_json(rows: list[dict[str, Verdict]], records: list[CapturedKernel] | None = None) -> dict:
     return {
         "schema": "workbench.check_results/1",
         "summary": summary(rows),
+        "by_class": _classes(rows, records),
         "kernels": [
             {
                 "program": r["strict"].program,
@@ -62,7 +71,9 @@ def to_json(rows: list[dict[str, Verdict]]) -> dict:
     }
 
 
-def to_markdown(rows: list[dict[str, Verdict]]) -> str:
+def to_markdown(rows: list[dict[str, Verdict]], records: list[CapturedKernel] | None = None) -> str:
+    from workbench.check.classes import class_table
+
     s = summary(rows)
     lines = [
         "# Narrowing checker: corpus results",
@@ -74,6 +85,8 @@ def to_markdown(rows: list[dict[str, Verdict]]) -> str:
         f"{s['kernels']} kernels from {s['programs']} programs. Strict: {s['strict_certified']} certified. "
         f"Observable: {s['observable_certified']} certified ({s['observable_only']} only in observable mode).",
         "",
+        *class_table(_classes(rows, records)),
+        "",
         "| program | kernel | size args | strict | observable | side conditions (obs.) | reason |",
         "|---|---|---|---|---|---|---|",
     ]
@@ -84,6 +97,8 @@ def to_markdown(rows: list[dict[str, Verdict]]) -> str:
         reason = ob.reason if ob.verdict != "certified" else (st.reason if st.verdict != "certified" else "")
         if ob.verdict == "certified" and st.verdict != "certified":
             reason = "strict: " + st.reason
+        elif ob.verdict == "certified" and "; premise on the inputs" in ob.reason:
+            reason = ob.reason[ob.reason.index("; premise on the inputs") + 2:]  # a certificate's premise is shown
         reason = reason.replace("|", "\\|")
         lines.append(
             f"| {st.program} | `{st.kernel}` | {sizes} | {st.verdict} | {ob.verdict} | {n_sc} | {reason} |"
@@ -91,10 +106,11 @@ def to_markdown(rows: list[dict[str, Verdict]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(rows: list[dict[str, Verdict]], out_dir: str | Path = DATA / "check") -> tuple[Path, Path]:
+def write(rows: list[dict[str, Verdict]], out_dir: str | Path = DATA / "check",
+          records: list[CapturedKernel] | None = None) -> tuple[Path, Path]:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     pj, pm = out / "results.json", out / "results.md"
-    pj.write_text(json.dumps(to_json(rows), indent=1, sort_keys=True) + "\n")
-    pm.write_text(to_markdown(rows))
+    pj.write_text(json.dumps(to_json(rows, records), indent=1, sort_keys=True) + "\n")
+    pm.write_text(to_markdown(rows, records))
     return pj, pm

@@ -114,6 +114,30 @@ class Builder:
             raise self.refuse("constant out of range", f"tl.full value {value} does not fit {t}")
         return node(Op.CONST, t, (), (int(value), False))
 
+    def assigned(self, n: Node) -> Node:
+        """A bare literal assigned to a name (``xnumel = 192``): Triton 3.7's code generator sanitises every
+        assigned value that is not a Triton value with ``semantic.to_tensor`` (``CodeGenerator.visit_Assign``),
+        so the name holds a *strong* scalar of ``to_tensor_type(value)``: int32, int64 by value (uint32 and
+        uint64 refused as in :meth:`standalone`), int1 for a bool, fp32 for a float in fp32's range."""
+        if n.op is Op.CONST and n.attr[1]:
+            self.standalone(n)
+            return node(Op.CONST, n.type, (), (n.attr[0], False))
+        if n.op is Op.FCONST and n.attr[1]:
+            value = float(n.attr[0])
+            small = value != 0.0 and value == value and abs(value) != float("inf") and not (
+                2.0**-126 <= abs(value) <= (2 - 2.0**-23) * 2.0**127)
+            return node(Op.FCONST, FloatType("fp64") if small else n.type, (), (n.attr[0], False))
+        raise self.refuse("assignment of a bare literal", f"{n.op.name.lower()} is not a literal")
+
+    def assume(self, value: Node, mask: Node, lower: Node | None, upper: Node | None) -> Node:
+        """The premise of ``tl.device_assert((lower <= value) & (value < upper) | ~mask)`` on integer data:
+        a node whose value is ``value`` and which is an index term (not payload); see
+        :mod:`workbench.kir.indirect`."""
+        if not isinstance(value.type, IntType) or value.type.bits == 1:
+            raise self.refuse("device assert on a non-integer value", f"{value.type}")
+        bounds = tuple(b for b in (lower, upper) if b is not None)
+        return node(Op.ASSUME, value.type, (value, self._mask(mask), *bounds), (lower is not None, upper is not None))
+
     def fconst(self, value: float) -> Node:
         """A weak Python float literal (``to_tensor_type``: fp32; only payload uses floats)."""
         return node(Op.FCONST, FloatType("fp32"), (), (repr(float(value)), True))

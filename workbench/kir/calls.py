@@ -11,8 +11,11 @@ import ast
 import re
 from typing import Any
 
+from workbench.kir import layout
 from workbench.kir.errors import RefusedConstruct
 from workbench.kir.nodes import Node, Param
+from workbench.kir.ops import Op
+from workbench.kir.reduction import REDUCE_FUNCS
 from workbench.kir.types import FloatType, IntType, PtrType, Type
 
 ATOMICS = re.compile(r"^atomic_")
@@ -28,9 +31,11 @@ PAYLOAD_TL = frozenset(
     {"abs", "maximum", "minimum", "exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos",
      "sigmoid", "erf", "fma", "floor", "ceil", "clamp", "fdiv", "div_rn", "softmax", "cdiv", "umulhi"}
 )
+# Integer helpers of triton_helpers that Inductor applies to index values (Python floor semantics); expanded.
+INTEGER_HELPERS = frozenset({"triton_helpers.div_floor_integer", "triton_helpers.remainder_integer"})
 IGNORED_MEMORY_KEYWORDS = frozenset({"eviction_policy", "cache_modifier", "volatile"})
 
-BLOCK_AXES = {"XBLOCK": "x", "YBLOCK": "y"}
+BLOCK_AXES = {"XBLOCK": "x", "YBLOCK": "y", "R0_BLOCK": "r"}
 REDUCTION_BLOCKS = re.compile(r"^R\d*_?BLOCK$")
 
 
@@ -138,6 +143,9 @@ class CallRules:
                 a = self._args(call, ("start", "end"), 2)
                 start = self._int_literal(a["start"], "arange start")
                 end = a["end"]
+                if isinstance(end, ast.Name) and self._is_r_block(end.id) and start == 0:
+                    layout.bare_arange(self, call, end.id)
+                    return self.b.arange(0, end.id)  # the r lane position (workbench.kir.reduction)
                 if not (isinstance(end, ast.Name) and end.id in self.params and self.params[end.id].kind == "constexpr"):
                     raise self.refuse("tl.arange with a literal bound", ast.unparse(call)[:60])
                 self.used.setdefault(end.id, self.b.line or 0)
@@ -147,12 +155,17 @@ class CallRules:
                     raise self.refuse("reduction", f"tl.arange over {end.id}")
                 if end.id not in BLOCK_AXES:
                     raise self.refuse("block axis", f"tl.arange over {end.id}")
+                layout.bare_arange(self, call, end.id)
                 return self.b.arange(start, end.id)
             case "full":
                 a = self._args(call, ("shape", "value", "dtype"), 3)
                 self._shape(a["shape"])
                 t = self._dtype(a["dtype"])
                 return self.b.full(self._number_literal(a["value"]), t)
+            case "zeros":  # tl.zeros(shape, dtype) is tl.full(shape, 0, dtype) (language/core.py)
+                a = self._args(call, ("shape", "dtype"), 2)
+                self._shape(a["shape"])
+                return self.b.full(0, self._dtype(a["dtype"]))
             case "broadcast_to":
                 a = self._args(call, ("input", "shape"), 2)
                 x = self._value(self._expr(a["input"]))
@@ -186,7 +199,7 @@ class CallRules:
         if ATOMICS.match(fname):
             raise self.refuse("atomic", f"tl.{fname}")
         if fname in REDUCTIONS:
-            raise self.refuse("reduction", f"tl.{fname}")
+            return self._reduction_call(f"tl.{fname}", call)
         if fname in ASSERTS:
             raise self.refuse("device assert" if "assert" in fname or fname == "assume" else "device print", f"tl.{fname}")
         if fname.startswith("inline_asm"):
@@ -204,7 +217,7 @@ class CallRules:
             for x in e.elts:
                 if isinstance(x, ast.Constant) and isinstance(x.value, int) and not isinstance(x.value, bool):
                     continue
-                if isinstance(x, ast.Name) and x.id in self.params and self.params[x.id].kind == "constexpr":
+                if isinstance(x, ast.Name) and (self._is_r_block(x.id) or x.id in self.params and self.params[x.id].kind == "constexpr"):
                     self.used.setdefault(x.id, self.b.line or 0)
                     continue
                 raise self.refuse("block shape", ast.unparse(e)[:60])
@@ -245,18 +258,36 @@ class CallRules:
         raise self.refuse("attribute call outside the supported set", f".{m.name}()")
 
     def _payload_call(self, full: str, short: str, call: ast.Call) -> Node:
-        if short in REDUCTIONS:
-            raise self.refuse("reduction", full)
+        if short in REDUCTIONS or full in REDUCE_FUNCS:
+            return self._reduction_call(full, call)
         if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
             raise self.refuse("keyword argument", f"{full}(...)")
         args = tuple(self._value(self._expr(a)) for a in call.args)
         if not args:
             raise self.refuse("attribute call outside the supported set", f"{full}()")
         if not any(a.payload for a in args):
+            if full in INTEGER_HELPERS and len(args) == 2:
+                return self._integer_helper(short, *args)
             raise self.refuse("libdevice outside payload position", f"{full} on integer index values")
         floats = [a.type for a in args if isinstance(a.type, FloatType)]
         t: Type = floats[0] if floats else args[0].type
         return self.b.payload(full, t, args)
+
+    def _integer_helper(self, name: str, a: Node, d: Node) -> Node:
+        """Inductor's integer helpers on index values, expanded exactly as their ``@triton.jit`` bodies read
+        (``torch/_inductor/runtime/triton_helpers.py``; a jit helper is inlined, so this is the same code)."""
+        b = self.b
+        quot, rem = b.binary(Op.FLOORDIV, a, d), b.binary(Op.MOD, a, d)
+        signs_differ = b.binary(Op.NE, b.binary(Op.LT, a, b.literal(0)), b.binary(Op.LT, d, b.literal(0)))
+        if name == "div_floor_integer":
+            # quot = a // b; remainder = a % b; fixed = tl.where(remainder != 0, quot - 1, quot)
+            # return tl.where((a < 0) != (b < 0), fixed, quot)
+            fixed = b.where(b.binary(Op.NE, rem, b.literal(0)), b.binary(Op.SUB, quot, b.literal(1)), quot)
+            return b.where(signs_differ, fixed, quot)
+        # remainder = a % b
+        # return tl.where((remainder != 0) & ((a < 0) != (b < 0)), remainder + b, remainder)
+        cond = b.binary(Op.AND, b.binary(Op.NE, rem, b.literal(0)), signs_differ)
+        return b.where(cond, b.binary(Op.ADD, rem, d), rem)
 
     # -- whole-kernel checks ------------------------------------------------------------------------------
 

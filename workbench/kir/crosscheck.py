@@ -29,6 +29,7 @@ from workbench.errors import WorkbenchError
 from workbench.kir.errors import EvaluationError, UndefinedBehaviour
 from workbench.kir.evaluator import NARROW, WIDE, Lane, Mode, evaluate, launch
 from workbench.kir.nodes import Kernel
+from workbench.kir.types import IntType
 from workbench.kir.parser import parse
 
 INT32_MAX = (1 << 31) - 1
@@ -108,7 +109,9 @@ def _shapes(ck, rng: random.Random) -> list[tuple[str, dict[str, int]]]:
 
     syms = [s.name for s in ck.symbols]
     lower = {s.name: max(1, s.lower or 1) for s in ck.symbols}
-    guards = [_parse_size(g) for g in ck.guards]
+    # A guard on symbols this kernel does not have (another kernel's of the same graph) constrains nothing
+    # here; kept, it could never be decided and no shape would be drawn.
+    guards = [g for g in (_parse_size(g) for g in ck.guards) if {str(x) for x in g.free_symbols} <= set(syms)]
 
     def draw(hi: int) -> dict[str, int]:
         for _ in range(400):
@@ -258,6 +261,7 @@ def _job_kernel(k: Kernel, ck, cases: list[_Case]) -> dict:
             pos = [lane.pos("YBLOCK"), lane.pos("XBLOCK")] if k.grid == "2d" else [lane.pos("XBLOCK")]
             groups.setdefault(lane.program_id, []).append(pos)
         jcases.append({
+            "data": {p: list(v) for p, v in index_data(k, ln).items()},
             "scalars": scalars,
             "constexprs": dict(c.blocks),
             "grid": list(ln.grid),
@@ -269,6 +273,61 @@ def _job_kernel(k: Kernel, ck, cases: list[_Case]) -> dict:
         "pointers": [[p.name, str(p.type)] for p in k.params if p.kind == "pointer"],
         "cases": jcases,
     }
+
+
+def index_data(k: Kernel, ln) -> dict[str, tuple[int, int]]:
+    """The index tensors' contents for a launch, *in range* of every device_assert premise: per integer
+    pointer whose load feeds an asserted index, ``(lo, span)`` with values ``lo + (offset*7 + 3) mod span``.
+    ``span`` is the smallest asserted upper bound (a size argument or a literal); an index wrapped by
+    ``tl.where`` (negative indices count from the end) gets values in ``[-span, span)``, so both branches run."""
+    from workbench.kir.nodes import walk
+    from workbench.kir.ops import Op
+
+    args = dict(ln.args)
+    spans: dict[str, tuple[bool, int]] = {}  # pointer -> (some use is the load itself, smallest bound)
+    for n in walk(*k.loads, *k.stores):
+        if n.op is not Op.ASSUME or not n.attr[1]:
+            continue
+        span = _uniform_value(n.args[-1], args)
+        if not span or span < 1:
+            continue
+        direct = n.args[0].op is Op.LOAD
+        for ld in walk(n.args[0]):
+            if ld.op is Op.LOAD and isinstance(ld.type, IntType):
+                d0, s0 = spans.get(ld.attr, (False, span))
+                spans[ld.attr] = (d0 or direct, min(s0, span))
+    return {p: (0, span) if direct else (-span, 2 * span) for p, (direct, span) in sorted(spans.items())}
+
+
+def _uniform_value(n, args: dict[str, int]) -> int | None:
+    """The value of a bound built from size arguments and literals (``ks1``, ``2*ks1``), else None."""
+    from workbench.kir.ops import Op
+
+    match n.op:
+        case Op.ARG:
+            return args.get(n.attr)
+        case Op.CONST:
+            return n.attr[0]
+        case Op.CAST | Op.BROADCAST:
+            return _uniform_value(n.args[0], args)
+        case Op.ADD | Op.SUB | Op.MUL:
+            x, y = (_uniform_value(a, args) for a in n.args)
+            if x is None or y is None:
+                return None
+            return x + y if n.op is Op.ADD else x - y if n.op is Op.SUB else x * y
+    return None
+
+
+def data_function(spec: dict[str, tuple[int, int]]):
+    """The evaluator's view of :func:`index_data` (the same formula the interpreter worker uses)."""
+    if not spec:
+        return None
+
+    def data(pointer: str, offset: int) -> int:
+        lo, span = spec.get(pointer, (0, 1))
+        return lo + (offset * 7 + 3) % span
+
+    return data
 
 
 def _run_worker(job: dict, timeout: float = 1800) -> list:
@@ -295,11 +354,15 @@ def crosscheck(records: Sequence, lanes: int = 300, seed: int = 0, control: bool
 
     reports: list[KernelReport] = []
     work = []
+    reductions: list = []
     for ck in records:
         try:
             k = parse(ck)
         except (RefusedConstruct, KernelSourceError) as exc:
             reports.append(KernelReport(ck.program, ck.name, f"refused: {getattr(exc, 'construct', exc)}"))
+            continue
+        if k.reduction is not None:  # per (x, r) lane and per step: workbench.kir.redcross
+            reductions.append((k, ck))
             continue
         cases = plan(k, ck, lanes, seed)
         rep = KernelReport(ck.program, ck.name, "compared")
@@ -310,6 +373,10 @@ def crosscheck(records: Sequence, lanes: int = 300, seed: int = 0, control: bool
                 rep.shapes.append((c.label, c.sizes, _numel(ck, dict(c.sizes))))
         reports.append(rep)
         work.append((k, ck, cases, rep))
+    if reductions:
+        from workbench.kir.redcross import crosscheck_reductions
+
+        reports += crosscheck_reductions(reductions, lanes=max(8, lanes // 8), seed=seed, control=control)
     if not work:
         return reports
     if control:
@@ -332,7 +399,7 @@ def crosscheck(records: Sequence, lanes: int = 300, seed: int = 0, control: bool
             for (pid, lanes_), accesses in zip(sorted(groups.items()), cres):
                 for li, lane in enumerate(lanes_):
                     try:
-                        r = evaluate(k, ln, lane, CONTROL if control else c.mode)
+                        r = evaluate(k, ln, lane, CONTROL if control else c.mode, data=data_function(index_data(k, ln)))
                     except UndefinedBehaviour:
                         rep.undefined += 1
                         continue
@@ -345,6 +412,11 @@ def crosscheck(records: Sequence, lanes: int = 300, seed: int = 0, control: bool
                         continue
                     for j, ((kind, a), (ikind, addrs, masks)) in enumerate(zip(ev, accesses)):
                         addr = addrs[li]
+                        if a.offset is None:  # masked off, through a masked-off index: only the mask is compared
+                            if kind != ikind or masks[li] != a.mask:
+                                rep.mismatches.append(Mismatch(k.name, c.mode.name, c.sizes, lane, f"{kind} {j}",
+                                                               (a.pointer, None, a.mask), (addr[0], addr[1], masks[li])))
+                            continue
                         want = (bases[a.pointer] + elem[a.pointer] * a.offset) % (1 << 64)
                         got = (bases[a.pointer] + addr[1] * elem[a.pointer] + addr[2]) % (1 << 64)
                         same_ptr = addr[0] == a.pointer
@@ -418,6 +490,9 @@ def whole_kernel_runs(records: Sequence, seed: int = 0, round_bf16: bool = True)
             prog = resolve(ck.program)
         except WorkbenchError as exc:
             run.status = f"skipped: {exc}"
+            continue
+        if k.reduction is not None:  # not launched whole here: kir.redcross compares it per (x, r) lane and step
+            run.status = "skipped: reduction kernel (cross-checked per lane and step by kir.redcross)"
             continue
         gen = torch.Generator().manual_seed(seed)
         inputs = []
@@ -618,6 +693,11 @@ def differential(count: int = 60, seed: int = 0, lanes: int = 32) -> tuple[int, 
                     ev = [("load", a) for a in r.loads] + [("store", a) for a in r.stores]
                     for j, ((kind, a), (ikind, addrs, masks)) in enumerate(zip(ev, accesses)):
                         addr = addrs[li]
+                        if a.offset is None:  # masked off, through a masked-off index: only the mask is compared
+                            if kind != ikind or masks[li] != a.mask:
+                                rep.mismatches.append(Mismatch(k.name, c.mode.name, c.sizes, lane, f"{kind} {j}",
+                                                               (a.pointer, None, a.mask), (addr[0], addr[1], masks[li])))
+                            continue
                         want = (bases[a.pointer] + elem[a.pointer] * a.offset) % (1 << 64)
                         got = (bases[addr[0]] + addr[1] * elem[addr[0]] + addr[2]) % (1 << 64)
                         if want != got or masks[li] != a.mask or kind != ikind:

@@ -16,7 +16,7 @@ Tensor data stays symbolic: a value term is a nested tuple (see :data:`Term`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Union
 
@@ -29,6 +29,8 @@ from workbench.kir.types import IntType, PtrType, Type
 # A value term: ('load', pointer, offset) | ('undef', type) | ('const', text, type) | ('int', value, type)
 # | (payload op name, type, *argument terms) | ('where', condition term, then term, else term).
 Term = Union[tuple, int]
+# The integer tensors' contents for indirect indexing: (pointer name, element offset) -> value.
+Data = Callable[[str, int], int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,7 @@ class Lane:
     program_id: tuple[int, int, int]
     position: tuple[tuple[str, int], ...]
     num_programs: tuple[int, int, int] = (1, 1, 1)
+    step: int = 0  # reduction kernels: the step's r0_offset (a multiple of R0_BLOCK; 0 when persistent)
 
     @classmethod
     def x(cls, pid: int, i: int, num_programs: int | None = None) -> "Lane":
@@ -113,7 +116,7 @@ class Access:
 
     kind: str
     pointer: str
-    offset: int
+    offset: int | None  # None: masked off, computed from a masked-off (unspecified) index
     mask: bool
     line: int
     value: Term | None = None
@@ -125,6 +128,11 @@ class LaneResult:
     mode: Mode
     loads: tuple[Access, ...]
     stores: tuple[Access, ...]
+    # Reduction kernels: each carry's update term at this lane and step ((name, loop), term), and the operand
+    # terms of each REDUCE node at this lane (walk order): what the induction over steps and the row-wise
+    # reduction need to agree on.
+    carries: tuple[tuple[tuple[str, int], Term], ...] = ()
+    reductions: tuple[tuple[Term, ...], ...] = ()
 
     @property
     def store(self) -> Access:
@@ -151,11 +159,25 @@ def launch(kernel: Kernel, sizes: Mapping[str, int], blocks: Mapping[str, int] |
             continue
         if p.name in sizes:
             args[p.name] = int(sizes[p.name])
+        elif (kernel.reduction is not None and kernel.reduction.static_numel is not None
+              and p.name == "r0_numel"):
+            args[p.name] = kernel.reduction.static_numel
         elif p.expr is not None:
             args[p.name] = _eval_expr(p.expr, tuple(sorted((k, int(v)) for k, v in sizes.items() if not k.startswith(("ks", "x", "y")))))
         else:
             raise EvaluationError(f"{kernel.name}: no value for parameter {p.name} (give it in sizes)")
+    for b in kernel.bindings:  # ``xnumel = 192``: an element count written as a literal (Builder.assigned)
+        if b.name in ("xnumel", "ynumel") and b.node.op is Op.CONST:
+            args[b.name] = b.node.attr[0]
     bl = dict(DEFAULT_BLOCKS[kernel.grid]) if blocks is None else dict(blocks)
+    red = kernel.reduction
+    if red is not None:
+        if red.static_block is not None:
+            bl[red.block] = red.static_block  # fixed in the kernel's body
+        else:
+            bl.setdefault(red.block, 64)
+        if red.static_numel is not None and "r0_numel" in args:
+            args["r0_numel"] = red.static_numel  # the kernel ignores the argument; keep the launch truthful
     for b, _axis in kernel.blocks:
         if b not in bl or bl[b] < 1 or bl[b] & (bl[b] - 1):
             raise EvaluationError(f"{kernel.name}: block {b} needs a power-of-two size (got {bl.get(b)})")
@@ -231,6 +253,7 @@ def _instantiate(kernel: Kernel, mode: Mode) -> Kernel:
         loads=tuple(get(x) for x in kernel.loads),
         stores=tuple(get(x) for x in kernel.stores),
         bindings=(),
+        carries=tuple(replace(c, init=get(c.init), update=get(c.update)) for c in kernel.carries),
     )
 
 
@@ -246,7 +269,9 @@ def instantiation_map(kernel: Kernel, mode: Mode) -> dict[int, Node]:
     def get(n: Node) -> Node:
         return memo[id(n)]
 
-    for n in walk(*kernel.loads, *kernel.stores):
+    inits = {(c.name, c.loop): c.init for c in kernel.carries}
+    # carries' inits first (in loop order): an ACC leaf takes its *instantiated* init's type below
+    for n in walk(*(c.init for c in kernel.carries), *kernel.roots()):
         a = n.args
         match n.op:
             case Op.CONST:
@@ -285,10 +310,25 @@ def instantiation_map(kernel: Kernel, mode: Mode) -> dict[int, Node]:
                 new = b.load(n.attr, mode.map_type(n.type), get(a[0]), get(a[1]), other_new)  # type: ignore[arg-type]
             case Op.STORE:
                 new = b.store(n.attr, mode.map_type(n.type), get(a[0]), get(a[1]), get(a[2]))  # type: ignore[arg-type]
-            case Op.PAYLOAD:
+            case Op.PAYLOAD | Op.REDUCE:
                 from workbench.kir.nodes import node
 
-                new = node(Op.PAYLOAD, mode.map_type(n.type), tuple(get(x) for x in a), n.attr)
+                new = node(n.op, mode.map_type(n.type), tuple(get(x) for x in a), n.attr)
+            case Op.ROFFSET:
+                from workbench.kir.nodes import node
+
+                new = node(Op.ROFFSET, IntType(mode.int32))
+            case Op.ACC:
+                from workbench.kir.nodes import node
+
+                # Triton types a loop-carried value by its init (the update must keep that type), so an
+                # accumulator whose init mixes in a narrowed size argument is int64 in W and int32 in N:
+                # its type is the instantiated init's, never the recorded one mapped by width.
+                new = node(Op.ACC, get(inits[n.attr]).type, (), n.attr)
+            case Op.ASSUME:
+                from workbench.kir.nodes import node
+
+                new = node(Op.ASSUME, get(a[0]).type, tuple(get(x) for x in a), n.attr)
         memo[id(n)] = new
     return memo
 
@@ -309,21 +349,29 @@ def evaluate(
     mode: Mode = WIDE,
     *,
     blocks: Mapping[str, int] | None = None,
+    data: Data | None = None,
 ) -> LaneResult:
     """Every load's and store's ``(pointer, offset, mask)`` (and the stored value term) at ``lane``.
 
     ``sizes`` maps shape symbols (and optionally parameter names) to values, or is a :class:`Launch` from
     :func:`launch`. ``lane.num_programs`` supplies ``tl.num_programs``; positions must lie inside the blocks.
+    ``data(pointer, offset)`` gives the integer tensors' contents: with it, integer loads and the integer
+    payload computed from them are concrete (needed for indirect indexing: an address through a loaded
+    index); without it, data stays symbolic and an address through data raises :class:`EvaluationError`.
     """
     ln = sizes if isinstance(sizes, Launch) else launch(kernel, sizes, blocks)
     k = instantiate(kernel, mode)
-    env = _Env(k, ln, lane, mode)
+    env = _Env(k, ln, lane, mode, data)
     env.run()
     llines = _lines(kernel.load_lines, len(k.loads))
     slines = _lines(kernel.store_lines, len(k.stores))
     loads = tuple(env.access("load", n, line) for n, line in zip(k.loads, llines))
     stores = tuple(env.access("store", n, line) for n, line in zip(k.stores, slines))
-    return LaneResult(lane, mode, loads, stores)
+    if k.reduction is None:
+        return LaneResult(lane, mode, loads, stores)
+    carries = tuple(((c.name, c.loop), env.term(c.update)) for c in k.carries)
+    reductions = tuple(tuple(env.term(a) for a in n.args) for n in _order(k) if n.op is Op.REDUCE)
+    return LaneResult(lane, mode, loads, stores, carries, reductions)
 
 
 _ORDERS: dict[int, tuple[Kernel, tuple[Node, ...]]] = {}
@@ -334,7 +382,7 @@ def _order(k: Kernel) -> tuple[Node, ...]:
     if hit is None or hit[0] is not k:
         if len(_ORDERS) > 512:
             _ORDERS.clear()
-        hit = (k, tuple(walk(*k.loads, *k.stores)))
+        hit = (k, tuple(walk(*k.roots())))
         _ORDERS[id(k)] = hit
     return hit[1]
 
@@ -344,8 +392,8 @@ def _lines(lines: tuple[int, ...], n: int) -> tuple[int, ...]:
 
 
 class _Env:
-    def __init__(self, k: Kernel, ln: Launch, lane: Lane, mode: Mode):
-        self.k, self.ln, self.lane, self.mode = k, ln, lane, mode
+    def __init__(self, k: Kernel, ln: Launch, lane: Lane, mode: Mode, data: Data | None = None):
+        self.k, self.ln, self.lane, self.mode, self.data = k, ln, lane, mode, data
         self.values: dict[int, Any] = {}
         self.args = {}
         blocks = dict(ln.blocks)
@@ -370,6 +418,11 @@ class _Env:
     def access(self, kind: str, n: Node, line: int) -> Access:
         offset = self.values[id(n.args[0])]
         mask = self.values[id(n.args[2] if kind == "store" else n.args[1])]
+        if not isinstance(offset, int):
+            if mask:
+                raise EvaluationError(f"{self.k.name}: the {kind} offset at line {line} goes through loaded "
+                                      "data; pass data= (the index tensors' contents) to evaluate it")
+            offset = None  # masked off, and computed from data that was masked off: no address
         value = self.values[id(n.args[1])] if kind == "store" else None
         if kind == "store" and isinstance(value, int):
             value = ("int", value, str(n.args[1].type))
@@ -386,6 +439,10 @@ class _Env:
         v = self.values
         a = [v[id(x)] for x in n.args]
         t = n.type
+        if n.payload and n.op is Op.PAYLOAD and self.data is not None and all(isinstance(x, int) for x in a):
+            got = _int_payload(n, a)
+            if got is not None:
+                return got
         if n.payload and n.op not in (Op.LOAD, Op.WHERE):
             # opaque: the term records the operation and its inputs
             match n.op:
@@ -393,8 +450,22 @@ class _Env:
                     return ("const", n.attr[0], str(t))
                 case Op.UNDEF:
                     return ("undef", str(t))
+                case Op.ACC:
+                    return ("acc", str(t), *n.attr)
+                case Op.REDUCE:  # over every r lane of this row: the term names the operands at this lane
+                    return (f"reduce {n.attr[0]}#{n.attr[1]}", str(t), *(self.term(x) for x in n.args))
+                case Op.PAYLOAD if isinstance(n.attr, tuple):
+                    return (f"{n.attr[0]}#{n.attr[1]}", str(t), *(self.term(x) for x in n.args))
+                case Op.PAYLOAD if n.attr == "to" and not isinstance(t, IntType):
+                    # an integer converted to float: the result is a function of the value only, not of the
+                    # width it was held in (``ks0.to(tl.float32)`` is int64 in W, int32 in N)
+                    return ("to", str(t), *(("int", self.values[id(x)]) if isinstance(self.values[id(x)], int)
+                                           else self.term(x) for x in n.args))
                 case _:
                     return (n.attr if n.op is Op.PAYLOAD else n.op.name.lower(), str(t), *(self.term(x) for x in n.args))
+        if n.op in _INDEX_OPS and not all(isinstance(x, int) for x in a):
+            # an index term through a masked-off (unspecified) loaded index: unspecified as well
+            return ("undef", str(t))
         match n.op:
             case Op.CONST:
                 return n.attr[0]
@@ -408,6 +479,8 @@ class _Env:
                 return t.wrap(self.lane.num_programs[n.attr])  # type: ignore[union-attr]
             case Op.ARANGE:
                 return t.wrap(n.attr[0] + self.lane.pos(n.attr[1]))  # type: ignore[union-attr]
+            case Op.ROFFSET:
+                return t.wrap(self.lane.step)  # type: ignore[union-attr]
             case Op.ADD:
                 return t.wrap(a[0] + a[1])  # type: ignore[union-attr]
             case Op.SUB:
@@ -450,11 +523,16 @@ class _Env:
             case Op.LOAD:
                 offset, mask = a[0], a[1]
                 if mask:
+                    if self.data is not None and isinstance(t, IntType) and isinstance(offset, int):
+                        return t.wrap(self.data(n.attr, offset))
                     return ("load", n.attr, offset)
-                return self.term(n.args[2])
+                other = v[id(n.args[2])]
+                return other if isinstance(other, int) else self.term(n.args[2])
+            case Op.ASSUME:
+                return a[0]  # tl.device_assert is compiled away: the value, unchecked (a premise, not a check)
             case Op.STORE:
                 return None
-            case Op.FCONST | Op.UNDEF | Op.PAYLOAD:
+            case Op.FCONST | Op.UNDEF | Op.PAYLOAD | Op.ACC | Op.REDUCE:
                 raise AssertionError(f"{n.op} is payload")  # handled above
         raise AssertionError(f"no rule for {n.op}")
 
@@ -467,6 +545,34 @@ class _Env:
         if (x < 0) != (y < 0):
             q = -q
         return t.wrap(q), x - q * y
+
+
+# Index operations: their operands are integers, except below an asserted index whose load was masked off.
+_INDEX_OPS = frozenset({Op.ADD, Op.SUB, Op.MUL, Op.NEG, Op.FLOORDIV, Op.MOD, Op.LT, Op.LE, Op.GT, Op.GE, Op.EQ,
+                        Op.NE, Op.AND, Op.OR, Op.CAST})
+
+_INT_PAYLOAD = {
+    "add": lambda x, y: x + y, "sub": lambda x, y: x - y, "mul": lambda x, y: x * y,
+    "lt": lambda x, y: int(x < y), "le": lambda x, y: int(x <= y), "gt": lambda x, y: int(x > y),
+    "ge": lambda x, y: int(x >= y), "eq": lambda x, y: int(x == y), "ne": lambda x, y: int(x != y),
+    "and": lambda x, y: x & y, "or": lambda x, y: x | y,
+}
+
+
+def _int_payload(n: Node, a: list) -> int | None:
+    """Integer payload on concrete data (``tmp0 + ks1``, ``tmp0 < 0``, ``.to(tl.int64)``), with the same
+    two's complement laws as the index ops; ``None`` for anything else (floats, library calls)."""
+    t = n.type
+    if not isinstance(t, IntType) or not all(isinstance(x.type, IntType) for x in n.args):
+        return None
+    if n.attr == "to" and len(a) == 1:
+        return int(a[0] != 0) if t.bits == 1 else t.wrap(a[0])
+    if n.attr == "neg" and len(a) == 1:
+        return t.wrap(-a[0])
+    f = _INT_PAYLOAD.get(n.attr)
+    if f is None or len(a) != 2:
+        return None
+    return t.wrap(f(a[0], a[1]))
 
 
 def truncdiv(x: int, y: int) -> int:

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.errors import VersionMismatchError
+from workbench.kir import indirect, layout
 from workbench.kir.build import Builder
 from workbench.kir.calls import (  # noqa: F401 - re-exported: the refusal vocabulary
     ASSERTS,
@@ -48,13 +49,16 @@ from workbench.kir.calls import (  # noqa: F401 - re-exported: the refusal vocab
 from workbench.kir.errors import KernelSourceError, RefusedConstruct
 from workbench.kir.nodes import Binding, Kernel, Node, Param, type_sources, walk
 from workbench.kir.ops import Op
+from workbench.kir.reduction import ReductionRules
 from workbench.kir.types import TL_DTYPES, FloatType, IntType, PtrType, Type, parse_signature_type
 
 # The versions the IR was validated against (cross-checked against Triton's interpreter).
 TORCH_SERIES = "2.13"
 TRITON_SERIES = "3.7"
 
-GRID_TYPES = {"Grid1D": "1d", "Grid2DWithYZOverflow": "2d"}
+# Grid2D: x and y program ids, no z (Inductor picks it when the y grid fits CUDA's 65535 limit); the same
+# lanes as Grid2DWithYZOverflow with program_id(2) == 0.
+GRID_TYPES = {"Grid1D": "1d", "Grid2D": "2d", "Grid2DWithYZOverflow": "2d"}
 
 _BINOPS = {
     ast.Add: Op.ADD,
@@ -135,7 +139,7 @@ def _check_versions(ck: Any) -> None:
         )
 
 
-class _Parser(CallRules):
+class _Parser(CallRules, ReductionRules):
     def __init__(self, text: str, signature, name, grid_type, exprs, program):
         self.text = text
         self.signature = dict(signature) if signature is not None else None
@@ -155,6 +159,9 @@ class _Parser(CallRules):
         self.stores: list[Node] = []
         self.store_lines: list[int] = []
         self.def_line = 1
+        self.placing: list[ast.expr] = []  # subscripted expressions being read (kir/layout.py)
+        self.placed: dict[str, str] = {}  # 1-D kernels: the placement each block was first given
+        self._reduction_init()
 
     # -- errors -------------------------------------------------------------------------------------------
     def refuse(self, construct: str, detail: str = "", fix: str = "") -> RefusedConstruct:
@@ -190,6 +197,7 @@ class _Parser(CallRules):
             raise self.refuse("kernel without a store", "nothing is written")
         self._check_indices()
         grid, blocks = self._grid()
+        reduction = self.reduction()
         return Kernel(
             name=self.kname,
             params=tuple(self.params.values()),
@@ -202,6 +210,10 @@ class _Parser(CallRules):
             store_lines=tuple(self.store_lines),
             program=self.program,
             source=self.text,
+            reduction=reduction,
+            carries=tuple(self.carries),
+            load_loops=tuple(self.loop_of(x) for x in self.load_lines) if reduction else (),
+            store_loops=tuple(self.loop_of(x) for x in self.store_lines) if reduction else (),
         )
 
     def _find_def(self, tree: ast.Module) -> ast.FunctionDef:
@@ -266,13 +278,13 @@ class _Parser(CallRules):
             if t is None:
                 kind = "constexpr"
                 if REDUCTION_BLOCKS.match(p.arg):
-                    raise self.refuse("reduction", f"reduction block parameter {p.arg}")
+                    self._reduction_param(p.arg, kind, t)
             elif isinstance(t, PtrType):
                 kind = "pointer"
             elif isinstance(t, IntType):
                 kind = "numel" if re.fullmatch(r"[xyzr]\d*_?numel", p.arg) else "size" if re.fullmatch(r"ks\d+", p.arg) else "scalar"
                 if kind == "numel" and p.arg.startswith("r"):
-                    raise self.refuse("reduction", f"reduction extent {p.arg}")
+                    self._reduction_param(p.arg, kind, t)
                 # Only a size argument declared exactly i64 is a narrowing candidate ("size"): an i16 or i32
                 # one is an ordinary scalar of its declared type, modelled exactly and never re-typed
                 # (declaring an i16 argument int32 would widen it). The checker refuses such kernels by name.
@@ -299,17 +311,27 @@ class _Parser(CallRules):
                 if isinstance(value, ast.Constant) or (
                     isinstance(value, ast.UnaryOp) and isinstance(value.operand, ast.Constant)
                 ):
-                    # The compiler keeps ``x = 3`` a constexpr, the interpreter makes it an int32 tensor.
-                    raise self.refuse("assignment of a bare literal", f"{name} = {ast.unparse(value)}",
-                                      "the compiler and the interpreter type it differently")
-                n = self._value(self._expr(value))
+                    # ``r0_numel = 64`` / persistent ``r0_offset = 0`` are reduction facts (ReductionRules);
+                    # any other name, e.g. ``xnumel = 192``: the code generator makes it a strong scalar
+                    # (Builder.assigned).
+                    if self._static_literal(name, value):
+                        return
+                    n = self.b.assigned(self._value(self._expr(value)))
+                else:
+                    n = self._value(self._expr(value))
                 self._assign(name, n)
+            case ast.Assign(targets=[ast.Tuple(elts=elts)], value=value):
+                self._multi_assign(elts, value)
+            case ast.AnnAssign():
+                self._ann_assign(s)
             case ast.Assign(targets=targets):
                 raise self.refuse("multiple or destructuring assignment", ast.unparse(s)[:60])
             case ast.AugAssign(target=ast.Name(id=name)):
                 raise self.refuse("name reassigned after use", f"{name} updated in place")
             case ast.Expr(value=ast.Constant(value=str())):
                 pass  # docstring
+            case ast.Expr(value=ast.Call() as call) if indirect.is_device_assert(call):
+                indirect.device_assert(self, call)
             case ast.Expr(value=ast.Call() as call):
                 result = self._call(call, statement=True)
                 if result is not None:
@@ -317,7 +339,7 @@ class _Parser(CallRules):
             case ast.Pass():
                 pass
             case ast.For() | ast.While() | ast.AsyncFor():
-                raise self.refuse("loop", ast.unparse(s).splitlines()[0][:60])
+                self._loop(s)
             case ast.If():
                 raise self.refuse("control flow", "if statement")
             case ast.Assert():
@@ -332,6 +354,14 @@ class _Parser(CallRules):
                 raise self.refuse(f"{type(s).__name__} statement", ast.unparse(s)[:60])
 
     def _assign(self, name: str, n: Node) -> None:
+        if name in self.params and self.params[name].kind == "numel" and name not in self.used and \
+                n.op is Op.CONST and not n.attr[1]:
+            # ``ynumel = 6`` before any use: Inductor writes a static extent over its numel parameter; the body
+            # reads the literal (a strong scalar, Builder.assigned), and so does evaluator.launch.
+            self.assigned[name] = self.b.line or 0
+            self.env[name] = n
+            self.bindings.append(Binding(name, self.b.line or 0, n))
+            return
         if name in self.params:
             raise self.refuse("name reassigned after use", f"parameter {name} is reassigned")
         if name in self.assigned and name in self.used:
@@ -449,7 +479,11 @@ class _Parser(CallRules):
         raise self.refuse("attribute outside the supported set", f".{attr}")
 
     def _subscript(self, v: ast.expr, sl: ast.expr) -> Node:
-        base = self._value(self._expr(v))
+        self.placing.append(v)
+        try:
+            base = self._value(self._expr(v))
+        finally:
+            self.placing.pop()
         parts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
         for p in parts:
             is_colon = isinstance(p, ast.Slice) and p.lower is None and p.upper is None and p.step is None
@@ -458,7 +492,8 @@ class _Parser(CallRules):
                 raise self.refuse("indexing a tensor", ast.unparse(sl), "only [:], [:, None], [None, :] reshape")
         if len(parts) > 2:
             raise self.refuse("3-D block", ast.unparse(sl))
-        return base  # shape only: the identity at each lane
+        layout.place(self, base, layout.placement(parts), ast.unparse(v)[:40] + f"[{ast.unparse(sl)}]")
+        return base  # shape only: the identity at each lane (each arange on its own axis: kir/layout.py)
 
     # -- calls --------------------------------------------------------------------------------------------
     def _check_indices(self) -> None:
@@ -473,7 +508,9 @@ class _Parser(CallRules):
     def _payload_refusal(self, kind: str, what: str, x: Node) -> RefusedConstruct:
         ops = list(walk(x))
         if any(o.op is Op.LOAD for o in ops):
-            return self.refuse("indirect indexing", f"the {kind} {what} depends on a value loaded from memory")
+            return self.refuse("indirect indexing", f"the {kind} {what} depends on a value loaded from memory "
+                               "with no tl.device_assert bounding it before this use",
+                               "bounds of a loaded index come only from a dominating device_assert")
         lib = [o.attr for o in ops if o.op is Op.PAYLOAD and "." in str(o.attr)]
         if lib:
             return self.refuse("libdevice outside payload position", f"{lib[0]} in a {kind} {what}")
@@ -487,7 +524,9 @@ class _Parser(CallRules):
         if self.grid_type is not None:
             want = GRID_TYPES.get(self.grid_type)
             if want is None:
-                raise self.refuse("grid type", self.grid_type, "only Grid1D and Grid2DWithYZOverflow are modelled")
+                raise self.refuse("grid type", self.grid_type, "only Grid1D, Grid2D and Grid2DWithYZOverflow are modelled")
+            if self.grid_type == "Grid2D" and 2 in axes:
+                raise self.refuse("grid type", "Grid2D launches no z programs, but the kernel reads program_id(2)")
             if grid == "2d" and want == "1d":
                 raise self.refuse("grid type", f"{self.grid_type} but the kernel uses program ids {sorted(axes)}")
             grid = want

@@ -133,7 +133,7 @@ def get(name: str) -> Program:
 
 
 def _load_corpus() -> None:
-    from workbench.programs import corpus  # noqa: F401  (registers on import)
+    from workbench.programs import corpus, reductions  # noqa: F401  (register on import)
 
 
 def resolve(name_or_path: str) -> Program:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from workbench.check.classes import by_class, class_table, outcome_class
 from workbench.contract import Verdict, document
 from workbench.zoo.runner import ModelResult
 
@@ -40,6 +41,7 @@ class Row:
     errors: int
     capture_seconds: float
     check_seconds: float
+    classes: tuple = ()  # (KernelClass, strict, observable) per kernel, for the by-class table (not in JSON)
 
 
 def distinct(r: ModelResult) -> tuple:
@@ -66,6 +68,9 @@ def row(r: ModelResult) -> Row:
         refused_cex=sum(k.counterexample for k in refused), refused_no_cex=sum(not k.counterexample for k in refused),
         errors=sum("error" in (k.strict, k.observable) for k in ks),
         capture_seconds=round(r.capture_seconds, 1), check_seconds=round(r.check_seconds, 1),
+        classes=tuple((outcome_class(k.name, k.index_dtype, k.out_of_class, k.kernel_class),
+                       str(getattr(k.strict, "value", k.strict)), str(getattr(k.observable, "value", k.observable)))
+                      for k in ks),
     )
 
 
@@ -79,6 +84,7 @@ def totals(rows: list[Row]) -> dict:
         return round(k / n, 4) if n else 0.0
 
     keys = ("kernels", "parsed", "in_class", "strict", "observable", "refused_cex", "refused_no_cex", "errors")
+    classes = [c for r in rows for c in r.classes]
     t = {k: sum(getattr(r, k) for r in rows) for k in keys}
     t.update(
         models=len(rows), models_captured=sum(not r.error for r in rows),
@@ -86,6 +92,7 @@ def totals(rows: list[Row]) -> dict:
         out_of_class=dict(sorted(ooc.items(), key=lambda kv: (-kv[1], kv[0]))),
         share_in_class=share(t["in_class"]), share_strict=share(t["strict"]),
         share_observable=share(t["observable"]),
+        by_class=by_class(classes),
     )
     return t
 
@@ -106,13 +113,17 @@ def build(results: Mapping[str, ModelResult], config: Mapping[str, object]) -> d
 def _row_json(r: Row) -> dict:
     from dataclasses import asdict
 
-    return asdict(r)
+    d = asdict(r)
+    d["by_class"] = by_class(r.classes)
+    del d["classes"]
+    return d
 
 
 def _kernel_json(k) -> dict:
     return {"name": k.name, "graph": k.graph, "index_dtype": k.index_dtype, "parsed": k.parsed,
             "out_of_class": k.out_of_class, "strict": k.strict, "observable": k.observable,
-            "counterexample": k.counterexample, "reason": k.reason}
+            "counterexample": k.counterexample, "reason": k.reason,
+            "kernel_class": outcome_class(k.name, k.index_dtype, k.out_of_class, k.kernel_class).value}
 
 
 def markdown(doc: dict) -> str:
@@ -143,6 +154,8 @@ def markdown(doc: dict) -> str:
             f"| {ooc} | {m['strict']} | {m['observable']} | {m['refused_cex']} | {m['refused_no_cex']} "
             f"| {m['errors']} | {m['capture_seconds']} | {m['check_seconds']} |"
         )
+    if t.get("by_class"):  # documents written before classes existed have none
+        lines += ["", "## By kernel class", ""] + class_table(t["by_class"])
     lines += ["", "## Out of class, by reason", "", "| reason | kernels |", "|---|---|"]
     lines += [f"| {_cell(k)} | {v} |" for k, v in t["out_of_class"].items()]
     breaks = [(m["model"], b) for m in doc["models"] for b in m["graph_breaks_detail"]]

@@ -49,6 +49,7 @@ class KernelOutcome:
     counterexample: bool  # a refusal (observable mode) came with a concrete counterexample
     reason: str  # the observable verdict's reason (or the error), first 300 characters
     seconds: float
+    kernel_class: str = ""  # workbench.check.classes.KernelClass value ("" in results recorded before classes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +135,11 @@ def check_one(record, smt: bool = True) -> KernelOutcome:
         if mode == "observable" and v is not None:
             reason = v.reason
             cex = got is Verdict.REFUSED and v.counterexample is not None
+    from workbench.check.classes import record_class
+
     return KernelOutcome(record.name, record.graph, record.index_dtype, parsed, ooc, verdicts["strict"],
-                         verdicts["observable"], cex, reason[:300], time.perf_counter() - t0)
+                         verdicts["observable"], cex, reason[:300], time.perf_counter() - t0,
+                         record_class(record).value)
 
 
 def run_model(name: str, device: str = "cuda", gpu: str = "L4", smt: bool = True, timeout: float = 1800.0,

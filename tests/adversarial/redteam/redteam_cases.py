@@ -219,6 +219,83 @@ PROBES = [
           "agree": True}),
 ]
 
+# -- issue 13: reductions and indirect indexing (red team after merging ``red`` and ``ind``) ------------------
+SUM0 = "sum_dim0/triton_red_fused_sum_0.json"
+EMB = "embedding/triton_poi_fused_embedding_0.json"
+RED_PRELUDE = ("from torch._inductor.runtime import triton_helpers\n"
+               "from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math\n")
+SUM0_LOAD = "tmp0 = tl.load(in_ptr0 + (x0 + ks0*r0_1), r0_mask & xmask, eviction_policy='evict_first', other=0.0)"
+EMB_ASSERT = 'tl.device_assert(((0 <= tmp0) & (tmp0 < ks1)) | ~(xmask), "index out of bounds: 0 <= tmp0 < ks1")'
+EMB_USE = "tmp2 = tl.load(in_ptr1 + (x0 + ks0*tmp0), xmask, eviction_policy='evict_last')"
+
+SUML = "sum_last/triton_red_fused_sum_0.json"
+SUML_LOAD = "tmp0 = tl.load(in_ptr0 + (r0_1 + ks0*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)"
+
+RED_FINDINGS = [
+    Case("tile-transposed-arange", edited(SUML,
+         src("xmask = xindex < xnumel", "xmask = xindex < xnumel\n    xmask_t = (xoffset + tl.arange(0, XBLOCK)[None, :]) < xnumel"),
+         src(SUML_LOAD, SUML_LOAD.replace("r0_mask & xmask", "r0_mask & xmask_t"))),
+         NOT_CERTIFIED, "subscripts read as shape-only: an arange laid along the other axis of a 2-D tile",
+         "`tl.arange(0, XBLOCK)[None, :]` varies along the r axis of the [XBLOCK, R0_BLOCK] tile, but kir read every "
+         "subscript as the identity (the same interned node as xindex), so the mask `xmask_t` passed for the x "
+         "range atom: CERTIFIED both modes. Oracle (XBLOCK = R0_BLOCK = 4, ks0 = r0_numel = 5, xnumel = 429496729, "
+         "last block): load offset 2147483650 (W) vs -2147483646 (N) on a lane whose mask holds.",
+         {"args": {"ks0": 5, "xnumel": 429496729, "r0_numel": 5}, "pid": 107374182, "xblock": 4,
+          "blocks": {"R0_BLOCK": 4}, "prelude": RED_PRELUDE}),
+    Case("tile-bare-arange-in-2d", edited(SUML, src("xindex = xoffset + tl.arange(0, XBLOCK)[:, None]",
+                                                       "xindex = xoffset + tl.arange(0, XBLOCK)[:, None]\n    xfl = xoffset + tl.arange(0, XBLOCK)"),
+         src(SUML_LOAD, SUML_LOAD.replace("r0_mask & xmask", "r0_mask & (xfl < xnumel)"))),
+         NOT_CERTIFIED, "subscripts read as shape-only: a bare 1-D arange broadcasts along the last axis",
+         "a 1-D `tl.arange(0, XBLOCK)` in a 2-D tile is right-aligned (numpy broadcasting): it varies along r, "
+         "the same hole as tile-transposed-arange without a subscript."),
+    Case("acc-retyped-by-init", edited(SUM0,
+         src("_tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)", "_tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.int32) + 0*ks0"),
+         src("tmp3 = _tmp2 + tmp1", "tmp3 = _tmp2 + r0_1"),
+         src("tl.store(out_ptr0 + (x0), tmp2, xmask)", "tl.store(out_ptr0 + (x0), tmp2.to(tl.float32), xmask)")),
+         NOT_CERTIFIED, "an integer accumulator whose init's type depends on a narrowed argument",
+         "the accumulator takes its init's type (int64 in W, int32 in N: Triton types a loop-carried value by its "
+         "init), but kir instantiated the ACC leaf with W's type in N, so the update looked int64 in both and the "
+         "retyped-payload rule never fired: CERTIFIED both modes. Oracle (r0_numel=100000, ks0=xnumel=2): stored "
+         "4999949824.0 (W) vs 704982720.0 (N).",
+         {"args": {"ks0": 2, "xnumel": 2, "r0_numel": 100000}, "pid": 0, "xblock": 2,
+          "blocks": {"R0_BLOCK": 1024}, "prelude": RED_PRELUDE}),
+]
+
+RED_PROBES = [
+    Case("probe/red-mask-dropped", edited(SUM0, src(SUM0_LOAD, SUM0_LOAD.replace("r0_mask & xmask", "xmask"))),
+         NOT_CERTIFIED, "reductions", "a load in the loop without r0_mask reads past r0_numel: TAIL_MASKED."),
+    Case("probe/red-step-doubled", edited(SUM0, src("tl.range(0, r0_numel, R0_BLOCK)", "tl.range(0, r0_numel, 2*R0_BLOCK)")),
+         (O, O), "reductions", "only `tl.range(0, r0_numel, R0_BLOCK)` is a modelled loop."),
+    Case("probe/red-start-one", edited(SUM0, src("tl.range(0, r0_numel, R0_BLOCK)", "tl.range(1, r0_numel, R0_BLOCK)")),
+         (O, O), "reductions", "a non-zero start is refused by name."),
+    Case("probe/red-bound-size-arg", edited(SUM0, src("tl.range(0, r0_numel, R0_BLOCK)", "tl.range(0, ks0, R0_BLOCK)")),
+         (O, O), "reductions", "a loop bounded by a narrowed size argument is refused by name."),
+    Case("probe/red-index-overflows-int32", edited(SUM0, src("r0_1 = r0_index", "r0_1 = r0_index + ks0*x0")),
+         NOT_CERTIFIED, "reductions", "ks0*x0 + ks0*r0_1 is not bounded by the numel guard."),
+    Case("probe/red-mask-le", edited(SUM0, src("r0_mask = r0_index < r0_numel", "r0_mask = r0_index <= r0_numel")),
+         NOT_CERTIFIED, "reductions", "`<=` is no range atom: the tail lane r0_numel is read."),
+    Case("probe/red-store-in-loop", edited(SUM0, src("_tmp2 = tl.where(r0_mask & xmask, tmp3, _tmp2)",
+         "_tmp2 = tl.where(r0_mask & xmask, tmp3, _tmp2)\n        tl.store(out_ptr0 + (x0 + ks0*r0_1), tmp3, xmask)")),
+         NOT_CERTIFIED, "reductions", "a store in the loop without r0_mask."),
+    Case("probe/assert-le", edited(EMB, src("(tmp0 < ks1)) | ~(xmask)", "(tmp0 <= ks1)) | ~(xmask)")),
+         (O, O), "indirect", "`v <= hi` is not Inductor's form: refused by name."),
+    Case("probe/assert-stronger-mask", edited(EMB, src("| ~(xmask)", "| ~(xmask & (x1 < 5))")),
+         NOT_CERTIFIED, "indirect", "the premise holds on fewer lanes than the use: no bound on the use's lanes."),
+    Case("probe/assert-after-use", edited(EMB, src(EMB_ASSERT + "\n    " + EMB_USE, EMB_USE + "\n    " + EMB_ASSERT)),
+         (O, O), "indirect", "a use before the assert sees the raw load: indirect indexing without a premise."),
+    Case("probe/assert-other-tensor", edited(EMB, src(EMB_USE, "tmp9 = tl.load(in_ptr0 + (x0), xmask)\n    "
+                                                       + EMB_USE.replace("ks0*tmp0", "ks0*tmp9"))),
+         (O, O), "indirect", "the used index is another load than the asserted one."),
+    Case("probe/assert-copy-before", edited(EMB, src(EMB_ASSERT, "tmp9 = tmp0\n    " + EMB_ASSERT), src("ks0*tmp0)", "ks0*tmp9)")),
+         (O, O), "indirect", "a copy taken before the assert is not bounded by it."),
+    Case("probe/assert-no-lower", edited(EMB, src("((0 <= tmp0) & (tmp0 < ks1))", "(tmp0 < ks1)")),
+         NOT_CERTIFIED, "indirect", "without a lower bound a negative index makes ks0*tmp0 unbounded below."),
+    Case("probe/assert-bound-product", edited(EMB, src("(tmp0 < ks1)) | ~(xmask)", "(tmp0 < ks1*ks1)) | ~(xmask)")),
+         NOT_CERTIFIED, "indirect", "a bound whose own value wraps in N cannot be a premise."),
+]
+
+FINDINGS += RED_FINDINGS
+PROBES += RED_PROBES
 ALL = FINDINGS + PROBES
 
 

@@ -64,6 +64,9 @@ class IntervalRules:
 
     def _bound_rule(self, n: Node, c: LaneClass) -> Interval:
         a = n.args
+        red = self.bound_reduction(n)
+        if red is not None:
+            return red
         if id(n) in self.launch_nodes:
             return Poly.const(0), Poly.const(self.w.imax)
         match n.op:
@@ -122,8 +125,19 @@ class IntervalRules:
                 la, ha = self.bound(a[1], self.extend(c, a[0], True))
                 lb, hb = self.bound(a[2], self.extend(c, a[0], False))
                 return self._hull_lo(la, lb), self._hull_hi(ha, hb)
-            case Op.LOAD | Op.STORE | Op.PAYLOAD | Op.FCONST | Op.UNDEF:
+            case Op.ASSUME:
+                # A device_assert premise on loaded data (kir.indirect): bounds only on lanes where its mask
+                # holds, from its bound operands' own intervals (which agree there), never from a certificate.
+                if not self.implies(c, a[1]):
+                    return None, None
+                has_lo, has_hi = n.attr
+                lo = self.bound(a[2], c).lo if has_lo else None
+                hi = self.bound(a[-1], c).hi if has_hi else None
+                return lo, (None if hi is None else hi - 1)
+            case Op.LOAD | Op.STORE | Op.PAYLOAD | Op.FCONST | Op.UNDEF | Op.ACC | Op.REDUCE:
                 return None, None
+            case Op.ROFFSET:
+                raise AssertionError("ROFFSET outside a reduction kernel")
         raise AssertionError(f"no interval rule for {n.op}")  # every op is handled above
 
     def _hull_lo(self, x: Poly | None, y: Poly | None) -> Poly | None:

@@ -31,6 +31,7 @@ class LaunchRules:
 
         * ``xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)``;
         * ``yindex = (tl.program_id(1) + tl.program_id(2) * tl.num_programs(1)) * YBLOCK + tl.arange(0, YBLOCK)``
+          (``Grid2DWithYZOverflow``), or ``tl.program_id(1) * YBLOCK + tl.arange(0, YBLOCK)`` (``Grid2D``)
 
         (operands of ``+``/``*`` in either order; names are aliases of the same node). Only these get the
         launch bound: ``2 * xindex`` or ``xindex + 1000`` are ordinary int32 terms, bounded by interval
@@ -59,8 +60,9 @@ class LaunchRules:
                 continue
             if block == "XBLOCK" and pid.op is Op.PROGRAM_ID and pid.attr == 0:
                 return "x"
-            if block == "YBLOCK" and self._y_block_id(pid):
-                return "y"
+            if block == "YBLOCK" and (self._y_block_id(pid) or (
+                    pid.op is Op.PROGRAM_ID and pid.attr == 1 and self.p.grid_type == "Grid2D")):
+                return "y"  # Grid2D: the y block id is program_id(1) itself (no z overflow)
         return ""
 
     @staticmethod
@@ -78,10 +80,19 @@ class LaunchRules:
         """``xindex < xnumel`` (and ``yindex < ynumel``): an exact launch index of an axis compared with that
         axis's element-count parameter."""
         atoms = []
+        literal = {b.name: b.node for b in self.k.bindings if b.name in ("xnumel", "ynumel")}
         for n in self.nodes:
-            if n.op is not Op.LT or n.args[1].op is not Op.ARG:
+            if n.op is not Op.LT:
                 continue
             axis = self.launch_axis(n.args[0])
+            if n.args[1].op is Op.CONST:
+                # ``xnumel = 192`` (a literal element count, Builder.assigned): the same int32 constant in W
+                # and N, and the launch's own extent (evaluator.launch reads the same binding)
+                if axis and literal.get(f"{axis}numel") is n.args[1]:
+                    atoms.append(n)
+                continue
+            if n.args[1].op is not Op.ARG:
+                continue
             p = self.params.get(n.args[1].attr)
             if axis and p is not None and p.kind == "numel" and p.name.startswith(axis):
                 atoms.append(n)
