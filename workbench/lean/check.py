@@ -40,6 +40,7 @@ GENERIC_THEOREMS = (
     "Narrowing.Bounded.cmp_const",
     "Narrowing.Quot.exact",
     "Narrowing.Quot.const",
+    "Narrowing.Quot.literal",
     "Narrowing.Rem.divisor",
     "Narrowing.Expr.lt_of_cmp_ne_zero",
     "Narrowing.Loads.agree_of_mem",

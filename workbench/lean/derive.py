@@ -13,7 +13,9 @@ the safety proof uses every ``side_k``, and deleting one breaks it.
 
 The rules mirror the checker's (``workbench/check/checker.py``): launch indices ``[0, 2^31-1]`` from
 ``LaneOK``; size arguments are points; ``+ -`` and ``*`` by a point or of non-negative factors; ``//``
-by the ``exact`` (point divisor dividing ``hi + 1``), ``const`` (literal divisor) or ``numerator`` rule;
+by the ``exact`` (point divisor dividing ``hi + 1``), ``const`` (literal divisor; ``literal`` when a symbol
+pinned by the guards replaces each ``floor`` of its endpoints, so that products with the quotient stay
+polynomials) or ``numerator`` rule;
 ``%`` by the ``divisor`` rule; casts keep the interval when it fits; a set mask atom ``a < b`` (``<=``,
 ``>``, ``>=``, also through ``.to(int32)`` of both sides) bounds ``a``. The rule at each node is picked
 here by that order (the certificate's recorded choices are not read yet: any rule is sound, Lean checks
@@ -367,7 +369,12 @@ class Derivation:
         point = fd.lo == fd.hi
         if rule == "const" and point and fd.lo.is_number:
             c = int(fd.lo)
-            return f"(Quot.const {c} (by decide))", sympy.floor(fx.lo / c), sympy.floor(fx.hi / c)
+            lo, hi = sympy.floor(fx.lo / c), sympy.floor(fx.hi / c)
+            if lo.atoms(sympy.floor) or hi.atoms(sympy.floor):
+                got = self.literal(c, fx, lo, hi)
+                if got is not None:
+                    return got
+            return f"(Quot.const {c} (by decide))", lo, hi
         if rule == "exact" and point and not fx.hi.atoms(sympy.floor) and not fd.lo.atoms(sympy.floor) \
                 and not fd.lo.is_number:
             q, r = sympy.div(sympy.Poly(fx.hi + 1, *self.syms.values()), sympy.Poly(fd.lo, *self.syms.values()))
@@ -379,6 +386,56 @@ class Derivation:
         if rule == "numerator":
             return f"(Quot.numerator {hx0} {hd1})", sympy.Integer(0), fx.hi
         return None
+
+    def literal(self, c: int, fx: Fact, lo: sympy.Expr, hi: sympy.Expr):
+        """``Quot.literal``: the quotient by a literal ``c`` with each ``floor(A)`` of its endpoints replaced by
+        a symbol that the lower bounds and guards pin to it (``q ≤ A < q + 1``, both with a certificate: the
+        checker's auxiliary atom for ``floor(s27/2)``), so that the interval stays a polynomial and a product
+        with it has a rule. None when some floor has no such symbol (``Quot.const`` keeps the floor)."""
+        qlo, qhi = self.pin(lo), self.pin(hi)
+        if qlo is None or qhi is None:
+            return None
+        claims = (sympy.expand(fx.lo - c * qlo), sympy.expand((qhi + 1) * c - 1 - fx.hi))
+        if not all(self.plannable(x) for x in claims):
+            return None
+        hlo = self.close(c * qlo, fx.lo, "quotient's lower endpoint")
+        hhi = self.close(fx.hi + 1, (qhi + 1) * c, "quotient's upper endpoint")
+        return f"(Quot.literal {c} {self.e(qlo)} {self.e(qhi)} (by decide) {hlo} {hhi})", sympy.expand(qlo), sympy.expand(qhi)
+
+    def pin(self, endpoint: sympy.Expr) -> sympy.Expr | None:
+        """``endpoint`` with every ``floor(A)`` replaced by the first symbol ``q`` (by name) with certificates
+        for ``q ≤ A`` and ``A ≤ q + 1 - 1/den`` (``den`` clears ``A``'s denominators), or None."""
+        out = endpoint
+        for f in sorted(endpoint.atoms(sympy.floor), key=str):
+            arg = f.args[0]
+            if arg.atoms(sympy.floor):
+                return None
+            den = sympy.fraction(sympy.together(arg))[1]
+            if not den.is_number:
+                return None
+            for name in sorted(self.syms):
+                q = self.syms[name]
+                if self.plannable(sympy.expand(den * arg - den * q)) and \
+                        self.plannable(sympy.expand(den * q + den - 1 - den * arg)):
+                    out = out.subs(f, q)
+                    break
+            else:
+                return None
+        return sympy.expand(out)
+
+    def plannable(self, claim: sympy.Expr) -> bool:
+        """``0 ≤ claim`` is a true constant or has a certificate (``polytext.side_plan``)."""
+        from workbench.errors import WorkbenchError
+        from workbench.lean.emit import side_plan
+
+        claim = sympy.expand(claim)
+        if claim.is_number:
+            return bool(claim >= 0)
+        try:
+            side_plan(claim, self.inst, f"{self.where} quotient")
+        except WorkbenchError:
+            return False
+        return True
 
     def refine(self, t: Term, fact: Fact, scope: Scope) -> Fact:
         """Tighten ``t``'s interval by the comparison atoms known to hold in this scope."""
