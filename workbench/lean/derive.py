@@ -99,7 +99,7 @@ def _subterms(t: Term):
 def _ty(t: Term, narrowed: frozenset[int] | None) -> str:
     """``Expr.ty``: ``narrowed`` is None for the wide kernel, else the size arguments declared int32."""
     match t.op:
-        case TermOp.PROGRAM_ID | TermOp.NUM_PROGRAMS | TermOp.ARANGE:
+        case TermOp.PROGRAM_ID | TermOp.NUM_PROGRAMS | TermOp.ARANGE | TermOp.LOOP_OFFSET:
             return "i32"
         case TermOp.BLOCK | TermOp.WEAK:
             return "weak"

@@ -121,6 +121,8 @@ def _render_node(t: Term, sub) -> str:
     match t.op:
         case TermOp.PROGRAM_ID | TermOp.NUM_PROGRAMS | TermOp.ARANGE | TermOp.BLOCK:
             return f"(.{t.op.value} {t.value})"
+        case TermOp.LOOP_OFFSET:
+            return ".loopOffset"
         case TermOp.SIZE:
             return f"(.size {t.value} {LEAN_TY[t.ty]})"
         case TermOp.WEAK:

@@ -32,6 +32,7 @@ class TermOp(enum.Enum):
     NUM_PROGRAMS = "numPrograms"
     ARANGE = "arange"  # this lane's element of tl.arange(0, block)
     BLOCK = "block"  # the block-size constexpr (weak)
+    LOOP_OFFSET = "loopOffset"  # a reduction step's r0_offset (int32; Narrowing.Lane.roff)
     SIZE = "size"
     WEAK = "weak"  # untyped Python literal / constexpr: adopts the other operand's type
     STRONG = "strong"  # typed constant, e.g. tl.full([1], c, tl.int64)
@@ -57,7 +58,7 @@ class TermOp(enum.Enum):
 
 
 GRID_LEAVES = frozenset({TermOp.PROGRAM_ID, TermOp.NUM_PROGRAMS, TermOp.ARANGE, TermOp.BLOCK})
-LEAVES = GRID_LEAVES | {TermOp.SIZE, TermOp.WEAK, TermOp.STRONG}
+LEAVES = GRID_LEAVES | {TermOp.SIZE, TermOp.WEAK, TermOp.STRONG, TermOp.LOOP_OFFSET}
 AXES = (0, 1, 2)  # tl.program_id / tl.num_programs axes
 BLOCKS = {"XBLOCK": 0, "YBLOCK": 1}  # block numbers of Narrowing.Lane.pos / Lane.block
 BINARY = frozenset({TermOp.ADD, TermOp.SUB, TermOp.MUL, TermOp.FLOORDIV, TermOp.MOD, TermOp.AND, TermOp.OR})
@@ -160,6 +161,11 @@ def program_id(axis: int = 0) -> Term:
 
 def num_programs(axis: int) -> Term:
     return Term(TermOp.NUM_PROGRAMS, value=axis)
+
+
+def loop_offset() -> Term:
+    """The current reduction step's ``r0_offset`` (``Narrowing.Expr.loopOffset``)."""
+    return Term(TermOp.LOOP_OFFSET)
 
 
 def arange(b: int = 0) -> Term:
