@@ -541,6 +541,9 @@ class Derivation:
         match p.op:
             case PayloadOp.LOAD | PayloadOp.CONST:
                 scope.w("exact True.intro")
+            case PayloadOp.ACC | PayloadOp.REDUCE:
+                raise UnsupportedError(f"{self.where}: accumulators and row reductions belong to reduction kernels, "
+                                       "not to a pointwise Kernel.Safe derivation")
             case PayloadOp.INT:
                 self.agree(p.cond, scope)
             case PayloadOp.UN:

@@ -153,6 +153,10 @@ def _render_payload(p: Payload, sub) -> str:
             return f"(.load {p.index})"
         case PayloadOp.INT:
             return f"(.int {sub(p.cond)})"
+        case PayloadOp.ACC:
+            return f"(.acc {p.index})"
+        case PayloadOp.REDUCE:
+            return f"(.reduce {_string(p.name)} {_render_payload(p.args[0], sub)})"
         case PayloadOp.CONST:
             return f"(.const {_string(p.name)})"
         case PayloadOp.UN:

@@ -60,7 +60,7 @@ class TermOp(enum.Enum):
 GRID_LEAVES = frozenset({TermOp.PROGRAM_ID, TermOp.NUM_PROGRAMS, TermOp.ARANGE, TermOp.BLOCK})
 LEAVES = GRID_LEAVES | {TermOp.SIZE, TermOp.WEAK, TermOp.STRONG, TermOp.LOOP_OFFSET}
 AXES = (0, 1, 2)  # tl.program_id / tl.num_programs axes
-BLOCKS = {"XBLOCK": 0, "YBLOCK": 1}  # block numbers of Narrowing.Lane.pos / Lane.block
+BLOCKS = {"XBLOCK": 0, "YBLOCK": 1, "R0_BLOCK": 2}  # block numbers of Narrowing.Lane.pos / Lane.block
 BINARY = frozenset({TermOp.ADD, TermOp.SUB, TermOp.MUL, TermOp.FLOORDIV, TermOp.MOD, TermOp.AND, TermOp.OR})
 COMPARISONS = frozenset({TermOp.LT, TermOp.LE, TermOp.GT, TermOp.GE, TermOp.EQ, TermOp.NE})
 TYPES = ("i1", "i32", "i64")
@@ -85,7 +85,7 @@ class Term:
             raise InstanceError(f"term {self.op.value} needs an axis in {AXES}, got {self.value!r}")
         if self.op in (TermOp.ARANGE, TermOp.BLOCK) and self.value not in BLOCKS.values():
             raise InstanceError(f"term {self.op.value} needs a block number in {sorted(BLOCKS.values())} "
-                                f"(0 = XBLOCK, 1 = YBLOCK), got {self.value!r}")
+                                f"(0 = XBLOCK, 1 = YBLOCK, 2 = R0_BLOCK), got {self.value!r}")
         if self.op in (TermOp.SIZE, TermOp.STRONG, TermOp.CAST) and self.ty not in TYPES:
             raise InstanceError(f"term {self.op.value} needs a type in {TYPES}, got {self.ty!r}")
 
@@ -169,12 +169,12 @@ def loop_offset() -> Term:
 
 
 def arange(b: int = 0) -> Term:
-    """This lane's element of ``tl.arange(0, block b)`` (0 = XBLOCK, 1 = YBLOCK)."""
+    """This lane's element of ``tl.arange(0, block b)`` (0 = XBLOCK, 1 = YBLOCK, 2 = R0_BLOCK)."""
     return Term(TermOp.ARANGE, value=b)
 
 
 def block(b: int = 0) -> Term:
-    """The block-size constexpr of block ``b`` (0 = XBLOCK, 1 = YBLOCK)."""
+    """The block-size constexpr of block ``b`` (0 = XBLOCK, 1 = YBLOCK, 2 = R0_BLOCK)."""
     return Term(TermOp.BLOCK, value=b)
 
 
@@ -195,11 +195,15 @@ def where(c: Term, a: Term | int, b: Term | int) -> Term:
 
 
 class PayloadOp(enum.Enum):
-    """Payload (tensor value) ops, kept symbolic: one per ``Narrowing.Payload`` constructor."""
+    """Payload (tensor value) ops, kept symbolic: one per ``Narrowing.RPayload`` constructor (reduction
+    kernels, ``lean/Narrowing/Reduction.lean``); ``Narrowing.Payload`` (pointwise) has all but ``acc`` and
+    ``reduce``."""
 
     LOAD = "load"
     INT = "int"  # an index value used as data; the term is in ``cond``
     CONST = "const"
+    ACC = "acc"  # a loop-carried accumulator's value before the step (``index``: its carry); reductions only
+    REDUCE = "reduce"  # ``name`` of ``args[0]`` over every r position of the row; reductions only
     UN = "un"
     BIN = "bin"
     WHERE = "select"

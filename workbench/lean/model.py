@@ -244,6 +244,8 @@ def _payload(mode: str, lane: Lane, inst: LeanInstance, p: Payload, memo: dict):
             return ("int", evaluate(mode, lane, p.cond, memo))
         case PayloadOp.CONST:
             return ("const", p.name)
+        case PayloadOp.ACC | PayloadOp.REDUCE:
+            raise InstanceError(f"{p.op.value} is a reduction payload: evaluate it with workbench.lean.rmodel")
         case PayloadOp.UN:
             return ("un", p.name, _payload(mode, lane, inst, p.args[0], memo))
         case PayloadOp.BIN:

@@ -22,7 +22,8 @@ import re
 
 from workbench.lean.instance import LeanInstance
 
-_DECL = re.compile(r"^(?:(?:theorem|def|lemma|abbrev|instance|axiom|end|namespace|set_option|open)\b|/--)", re.M)
+_DECL = re.compile(r"^(?:(?:theorem|def|lemma|abbrev|instance|axiom|structure|inductive|end|namespace|set_option|open)\b|/--)",
+                   re.M)
 
 
 def declarations(text: str) -> dict[str, str]:
@@ -31,7 +32,7 @@ def declarations(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for a, b in zip(starts, starts[1:]):
         chunk = text[a:b]
-        m = re.match(r"(theorem|def)\s+([A-Za-z_][A-Za-z0-9_']*)", chunk)
+        m = re.match(r"(theorem|def)\s+([A-Za-z_][A-Za-z0-9_'.]*)", chunk)
         if m:
             out[m.group(2)] = chunk.rstrip()
     return out
