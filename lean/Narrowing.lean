@@ -3,6 +3,7 @@ import Narrowing.Expr
 import Narrowing.Kernel
 import Narrowing.Interval
 import Narrowing.Reduction
+import Narrowing.ReductionLanes
 import Narrowing.Tactic
 import Narrowing.BitVecBridge
 

@@ -94,7 +94,9 @@ conditions agree (a `where` needs only the branch it selects), and a row reducti
 every r position of the row. -/
 def RPayload.Agree (S : List Nat) (loads : List Load) (rs : List Int) (row : Int → Lane) :
     RPayload → Int → Prop
-  | .load i, r => ∀ ld, loads[i]? = some ld → ld.Agree S (row r)
+  | .load i, r => match loads[i]? with
+    | some ld => ld.Agree S (row r)
+    | none => True
   | .int e, r => e.Agree S (row r)
   | .const _, _ => True
   | .acc _, _ => True
@@ -112,12 +114,13 @@ theorem RPayload.eval_wide_eq_eval_narrow_of_agree {S : List Nat} {loads : List 
   induction p with
   | load i =>
     intro r h
-    simp only [RPayload.Agree] at h
-    simp only [RPayload.eval]
+    revert h
+    show (match loads[i]? with | some ld => ld.Agree S (row r) | none => True) →
+      loadValue .wide (row r) loads i = loadValue (.narrow S) (row r) loads i
     unfold loadValue
-    cases hi : loads[i]? with
-    | none => rfl
-    | some ld => exact Load.value_wide_eq_value_narrow (h ld hi)
+    cases loads[i]? with
+    | none => intro _; rfl
+    | some ld => intro h; exact Load.value_wide_eq_value_narrow h
   | int e =>
     intro r h
     simp only [RPayload.Agree] at h
