@@ -79,4 +79,5 @@ def test_lean_library_names_state_conclusions():
     # Interval rules are named after the node or the rule they state (`Bounded.floordiv`, `Quot.exact`).
     rules = ("Bounded.", "WrapOK.", "Quot.", "Rem.", "shift_mul")
     for n in names:
-        assert "_of_" in n or "_eq_" in n or n.endswith(("fits32", "wrap_eq")) or n.startswith(rules), n
+        # `T.of_h` concludes `T` from `h` (Mathlib's convention: `StepLaneOK.of_row`, `AllOf.of_mem`).
+        assert "_of_" in n or "_eq_" in n or ".of_" in n or n.endswith(("fits32", "wrap_eq")) or n.startswith(rules), n

@@ -5,8 +5,11 @@ its premise does, and the premise is not vacuous."""
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +19,9 @@ from workbench.lean.model import NARROW, WIDE, Lane
 from workbench.lean.paths import PROJECT
 from workbench.lean.reduction import RCarry, RKernelTerms, RLoad, RStore, acc, reduce
 from workbench.lean.rmodel import observe, safe, step_row
-from workbench.lean.structure import declarations
+from workbench.lean.emit import emit_instance, module_name
+from workbench.lean.hand_built import REDUCTIONS, row_sum
+from workbench.lean.structure import check_structure, declarations, expected_kernel_text
 
 RED = PROJECT / "Narrowing" / "Reduction.lean"
 
@@ -159,3 +164,56 @@ def test_lean_reduction_mirror_safe_implies_same_observations(off, cond, out_off
     lane, rs, js = _lane(x, sizes, rblock), range(rblock), range(steps)
     if safe(k, frozenset({0}), lane, rs, js):
         assert observe(k, WIDE, lane, rs, js) == observe(k, (NARROW, frozenset({0})), lane, rs, js)
+
+
+# ------------------------------------------------------------------ the emitted instance of a reduction kernel
+
+GOLDEN = Path(__file__).parent / "golden" / "reduction"
+
+
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+def test_lean_reduction_instance_matches_golden(name):
+    inst = REDUCTIONS[name]()
+    text = emit_instance(inst)
+    path = GOLDEN / f"{module_name(inst)}.lean"
+    if os.environ.get("WORKBENCH_UPDATE_GOLDEN"):
+        path.write_text(text)
+    assert text == path.read_text(), f"{path} differs: review the diff; regenerate with scripts/lean-regen.sh"
+    assert "Lean check: NOT RUN" in text
+
+
+def test_lean_reduction_instance_structure_and_its_mutants():
+    """The row sum's instance: no `Safe` hypothesis, every `side_k` cited, premises exactly the captured ones
+    plus the row and the loop's steps; each check fails on a mutated file."""
+    inst = row_sum()
+    text = emit_instance(inst)
+    kernel = expected_kernel_text(inst)
+    assert check_structure(text, inst, kernel) == []
+    decls = declarations(text)
+    safe_proof = decls["kernel_safe"].split(":=", 1)[1]
+    # Every step lane is launched and within the loop's int32 range; the r index has its own rule.
+    assert "StepLaneOK.of_row hL hrs hjs hr hj" in safe_proof and "Bounded.rindex" in safe_proof
+    assert "StepLaneOK.of_after hL hrs hr" in safe_proof  # the store after the loop, at r0_offset = 0
+    assert "intro r70 hr71" in safe_proof or re.search(r"intro r\d+ hr\d+", safe_proof)  # tl.sum over the row
+    with_safe = text.replace("(hjs : StepsOK L js) :\n    kernel.observe",
+                             "(hjs : StepsOK L js) (h : kernel.Safe L rs js) :\n    kernel.observe")
+    assert with_safe != text and any("takes a `Safe` hypothesis" in p for p in check_structure(with_safe, inst, kernel))
+    no_steps = text.replace("(hrs : RowOK L rs) (hjs : StepsOK L js) :\n    kernel.observe", "(hrs : RowOK L rs) :\n    kernel.observe")
+    assert no_steps != text and any("RowOK, StepsOK" in p for p in check_structure(no_steps, inst, kernel))
+    two_loops = text.replace("  loops := 1\n", "  loops := 2\n")
+    assert any("loop(s)" in p for p in check_structure(two_loops, inst, kernel))
+    unused = text.replace(decls["kernel_safe"], decls["kernel_safe"].replace("side_6 ", "side_5 "))
+    assert any("`side_6` is not used" in p for p in check_structure(unused, inst, kernel))
+
+
+def test_lean_reduction_instance_agrees_with_the_mirror_on_sampled_lanes():
+    """The instance's kernel, run by the mirror at shapes within the guard (s0 * s1 <= 2**31 - 1) and at the
+    last rows and steps: `Safe` holds and both widths observe the same, as `kernel_safe` claims."""
+    inst = row_sum()
+    for s0, s1 in ((2, 2), (3, 7), (2**15, 2**16 - 1), (2, 2**30 - 1)):
+        x = s0 - 1
+        lane = _lane(x, (s1, s0, s1), rblock=4)
+        steps = range(max(0, (s1 + 3) // 4 - 2), (s1 + 3) // 4)  # the last two steps of the loop
+        assert safe(inst.reduction, frozenset({0}), lane, range(4), steps)
+        assert observe(inst.reduction, WIDE, lane, range(4), steps) == \
+            observe(inst.reduction, (NARROW, frozenset({0})), lane, range(4), steps)

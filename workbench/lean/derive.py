@@ -33,11 +33,23 @@ from dataclasses import dataclass, field
 import sympy
 
 from workbench.errors import UnsupportedError
-from workbench.lean.instance import LeanInstance, Payload, PayloadOp, Term, TermOp, arange, block, num_programs, program_id
+from workbench.lean.instance import (
+    LeanInstance,
+    Payload,
+    PayloadOp,
+    Term,
+    TermOp,
+    arange,
+    block,
+    loop_offset,
+    num_programs,
+    program_id,
+)
 
 IMAX = 2**31 - 1
 XINDEX = program_id(0) * block(0) + arange(0)
 YINDEX = (program_id(1) + program_id(2) * num_programs(1)) * block(1) + arange(1)
+RINDEX = loop_offset() + arange(2)  # r0_index = r0_offset + tl.arange(0, R0_BLOCK) (Narrowing/ReductionLanes.lean)
 _CMP_LEMMA = {TermOp.LT: "lt", TermOp.LE: "le", TermOp.GT: "gt", TermOp.GE: "ge"}
 POLY_TAC = "narrowing_poly"  # Narrowing/Tactic.lean: omega, then distribute products and omega, then grind
 
@@ -145,6 +157,9 @@ class Derivation:
         self.active: set[Term] = set()
         self.rules = dict(inst.rules)  # the certificate's quotient/remainder rule per division node
         self.rule_use: list[tuple[str | None, str]] = []  # (certificate's rule, rule applied) per node
+        # The lane the current facts are about, its `LaneOK` proof, and (reduction kernels) its
+        # `StepLaneOK` proof; `workbench.lean.rderive` moves them to the lanes of each reduction step.
+        self.lane, self.lane_ok, self.step_ok = "L", "hL", None
 
     # -- side conditions -----------------------------------------------------------------------------------
     def need(self, claim: sympy.Expr, reason: str) -> str | None:
@@ -215,7 +230,7 @@ class Derivation:
         try:
             proof, lo, hi = self.rule(t, scope)
             name = self.fresh()
-            scope.w(f"have {name} : Bounded kernel.sizeArgs L {self.render(t)} {self.e(lo)} {self.e(hi)} :=")
+            scope.w(f"have {name} : Bounded kernel.sizeArgs {self.lane} {self.render(t)} {self.e(lo)} {self.e(hi)} :=")
             scope.w(f"  {proof}")
             fact = Fact(name, lo, hi)
             scope.facts[t] = fact
@@ -229,9 +244,14 @@ class Derivation:
         tw, tn = self.types(t)
         reason = f"intermediate fits {tn}: {self.render(t)[:70]}"
         if t == XINDEX:
-            return "Bounded.xindex hL", sympy.Integer(0), sympy.Integer(IMAX)
+            return f"Bounded.xindex {self.lane_ok}", sympy.Integer(0), sympy.Integer(IMAX)
         if t == YINDEX:
-            return "Bounded.yindex hL", sympy.Integer(0), sympy.Integer(IMAX)
+            return f"Bounded.yindex {self.lane_ok}", sympy.Integer(0), sympy.Integer(IMAX)
+        if t == RINDEX or t.op is TermOp.LOOP_OFFSET or t == arange(2):
+            if self.step_ok is None:
+                raise UnsupportedError(f"{self.where}: {self.render(t)} outside a reduction step")
+            rule = "rindex" if t == RINDEX else "loopOffset" if t.op is TermOp.LOOP_OFFSET else "rpos"
+            return f"Bounded.{rule} {self.step_ok}", sympy.Integer(0), sympy.Integer(IMAX)
         match t.op:
             case TermOp.WEAK:
                 c = sympy.Integer(t.value)
@@ -453,12 +473,12 @@ class Derivation:
                 name = self.fresh()
                 if upper:
                     new = sympy.expand(fo.hi - (1 if strict else 0))
-                    scope.w(f"have {name} : Bounded kernel.sizeArgs L {self.render(t)} {self.e(fact.lo)} {self.e(new)} :=")
+                    scope.w(f"have {name} : Bounded kernel.sizeArgs {self.lane} {self.render(t)} {self.e(fact.lo)} {self.e(new)} :=")
                     scope.w(f"  {fact.name}.le_of_le (by {'; '.join(facts)}; omega)")
                     fact = Fact(name, fact.lo, new)
                 else:
                     new = sympy.expand(fo.lo + (1 if strict else 0))
-                    scope.w(f"have {name} : Bounded kernel.sizeArgs L {self.render(t)} {self.e(new)} {self.e(fact.hi)} :=")
+                    scope.w(f"have {name} : Bounded kernel.sizeArgs {self.lane} {self.render(t)} {self.e(new)} {self.e(fact.hi)} :=")
                     scope.w(f"  {fact.name}.ge_of_ge (by {'; '.join(facts)}; omega)")
                     fact = Fact(name, new, fact.hi)
         return fact
@@ -524,7 +544,7 @@ class Derivation:
             scope.bullet(s)
 
     def _is_range(self, t: Term) -> bool:
-        return t.op is TermOp.LT and t.args[0] in (XINDEX, YINDEX) and t.args[1].op is TermOp.SIZE
+        return t.op is TermOp.LT and t.args[0] in (XINDEX, YINDEX, RINDEX, arange(2)) and t.args[1].op is TermOp.SIZE
 
     def split(self, mask: Term, hyp: str, scope: Scope) -> None:
         """Record the comparison atoms of a set mask ``mask`` (hypothesis ``hyp : mask.eval ≠ 0``)."""

@@ -324,6 +324,9 @@ class LeanInstance:
     # The certificate's quotient/remainder rule per division node (``exact``, ``const``, ``numerator``,
     # ``divisor``), where every lane class of that node chose the same one; the Lean derivation tries it first.
     rules: tuple[tuple[Term, str], ...] = field(default=())
+    # A reduction kernel (``workbench.lean.reduction.RKernelTerms``): its loads, stores and accumulators
+    # replace ``loads``/``store`` (then ``()`` and a placeholder); emitted as a ``Narrowing.RKernel``.
+    reduction: object | None = None
 
     def symbol_names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.symbols)

@@ -1,7 +1,7 @@
 """Regenerate the shipped Lean instances and their goldens (developer command; stage: prove).
 
 ``scripts/lean-regen.sh`` (``python -m workbench.lean.regen``) is the only writer of the checkout's
-``lean/Instances/``, ``lean/Instances.lean``, ``tests/lean/golden/{certificates,corpus,hand_built}``: it runs
+``lean/Instances/``, ``lean/Instances.lean``, ``tests/lean/golden/{certificates,corpus,hand_built,reduction}``: it runs
 ``workbench.check`` on every captured kernel of ``data/kernels`` (observable mode), stores each certified
 kernel's certificate, emits its instance from that stored certificate (as the golden test does), and lists
 the kernels it could not emit in ``lean/Instances.lean``. Run-time commands write to the workspace instead.
@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     from workbench.capture.record import load as load_record
     from workbench.lean.adapter import corpus_instances, from_certificate, record_path
     from workbench.lean.emit import emit_instance, index_text, module_name
-    from workbench.lean.hand_built import HAND_BUILT
+    from workbench.lean.hand_built import HAND_BUILT, REDUCTIONS
 
     certs, corpus = GOLDEN / "certificates", GOLDEN / "corpus"
     for folder in (certs, corpus, INSTANCES, GOLDEN / "hand_built"):
@@ -53,6 +53,10 @@ def main(argv: list[str] | None = None) -> int:
     for name in sorted(HAND_BUILT):
         inst = HAND_BUILT[name]()
         (GOLDEN / "hand_built" / f"{module_name(inst)}.lean").write_text(emit_instance(inst))
+    (GOLDEN / "reduction").mkdir(parents=True, exist_ok=True)
+    for name in sorted(REDUCTIONS):
+        inst = REDUCTIONS[name]()
+        (GOLDEN / "reduction" / f"{module_name(inst)}.lean").write_text(emit_instance(inst))
     (PROJECT / "Instances.lean").write_text(index_text(modules, refused))
     print(f"{len(modules)} instances written to {INSTANCES}; {len(refused)} kernels without an instance:")
     for line in refused:
