@@ -24,7 +24,8 @@ Status: not checked by Lean where it was written (see `docs/lean.md`).
 
 ## Main results
 * `Narrowing.StepLaneOK.of_row`: a step lane of a launched lane is launched.
-* `Narrowing.Bounded.rindex`, `Narrowing.Bounded.loopOffset`, `Narrowing.Bounded.rpos`: leaf rules.
+* `Narrowing.Bounded.rindex`, `Narrowing.Bounded.loopOffset`, `Narrowing.Bounded.rpos`,
+  `Narrowing.Bounded.rpos_block`: leaf rules.
 * `Narrowing.AllOf.of_mem`: a premise for every element from one fact per element.
 -/
 
@@ -113,6 +114,15 @@ theorem Bounded.loopOffset (h : StepLaneOK L) : Bounded S L .loopOffset 0 214748
 theorem Bounded.rpos (h : StepLaneOK L) : Bounded S L (.arange 2) 0 2147483647 := by
   have h0 := h.roff_nonneg
   have h1 := h.rindex_le
+  have hq := h.lane.pos_nonneg 2
+  have hq2 := h.lane.pos_lt 2
+  have e : (Expr.arange 2).eval (.narrow S) L = L.pos 2 := rfl
+  exact ⟨True.intro, by omega, by omega⟩
+
+/-- `tl.arange(0, R0_BLOCK)` in a kernel that fixes `R0_BLOCK: tl.constexpr = B` (a persistent kernel over a
+static row): in `[0, B - 1]`. -/
+theorem Bounded.rpos_block (h : StepLaneOK L) {B : Int} (hB : L.block 2 = B) :
+    Bounded S L (.arange 2) 0 (B - 1) := by
   have hq := h.lane.pos_nonneg 2
   have hq2 := h.lane.pos_lt 2
   have e : (Expr.arange 2).eval (.narrow S) L = L.pos 2 := rfl

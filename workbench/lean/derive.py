@@ -250,6 +250,9 @@ class Derivation:
         if t == RINDEX or t.op is TermOp.LOOP_OFFSET or t == arange(2):
             if self.step_ok is None:
                 raise UnsupportedError(f"{self.where}: {self.render(t)} outside a reduction step")
+            static = getattr(self.inst.reduction, "static_block", None)
+            if t == arange(2) and static is not None:  # R0_BLOCK fixed by the kernel: the premise hB
+                return f"Bounded.rpos_block {self.step_ok} hB", sympy.Integer(0), sympy.Integer(static - 1)
             rule = "rindex" if t == RINDEX else "loopOffset" if t.op is TermOp.LOOP_OFFSET else "rpos"
             return f"Bounded.{rule} {self.step_ok}", sympy.Integer(0), sympy.Integer(IMAX)
         match t.op:
@@ -522,6 +525,8 @@ class Derivation:
                 scope.w(f"exact And.intro {fa.name}.agree {fb.name}.agree")
             case TermOp.WHERE if _ty(t, None) == "i1" == _ty(t, self.narrowed):
                 self.agree_select(t.args[0], [t.args[1], t.args[2]], scope, integer=True)
+            case TermOp.STRONG if t.ty == "i1":
+                scope.w("exact True.intro")  # a constant mask (`tl.load(..., None)`, `tl.full([..], True, tl.int1)`)
             case _:
                 scope.w(f"exact {self.bounded(t, scope).name}.agree")
 

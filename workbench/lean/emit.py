@@ -349,7 +349,7 @@ def emit_instance(inst: LeanInstance) -> str:
     if inst.reduction is not None:
         from workbench.lean.remit import theorem_lines
 
-        safe_head, exact_lines = theorem_lines(binders, args)
+        safe_head, exact_lines = theorem_lines(binders, args, inst.reduction)
     else:
         safe_head = [
             "/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/",

@@ -44,6 +44,7 @@ class RKernelTerms:
     loads: tuple[RLoad, ...]
     stores: tuple[RStore, ...]
     carries: tuple[RCarry, ...]
+    static_block: int | None = None  # R0_BLOCK fixed by the kernel (`R0_BLOCK: tl.constexpr = 64`)
 
 
 def acc(i: int) -> Payload:

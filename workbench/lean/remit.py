@@ -21,6 +21,11 @@ from workbench.lean.reduction import RKernelTerms
 RED_PREMISES = "(rs : List Int) (js : List Nat) (hrs : RowOK L rs) (hjs : StepsOK L js)"
 
 
+def red_premises(rk: RKernelTerms) -> str:
+    """The row and step premises; a kernel that fixes ``R0_BLOCK: tl.constexpr = B`` is launched with it."""
+    return RED_PREMISES + (f" (hB : L.block 2 = {rk.static_block})" if rk.static_block is not None else "")
+
+
 def roots(rk: RKernelTerms) -> list[Term]:
     """Every index term of the kernel, in a fixed order (loads, stores, carries), for shared-subterm names."""
     from workbench.lean.emit import _payload_terms
@@ -80,12 +85,14 @@ def kernel_lines(inst: LeanInstance, namer) -> list[str]:
     return lines
 
 
-def theorem_lines(binders: str, args: str) -> tuple[list[str], list[str]]:
+def theorem_lines(binders: str, args: str, rk: RKernelTerms) -> tuple[list[str], list[str]]:
     """The statement of ``kernel_safe`` (its proof follows) and the whole ``narrowing_exact``."""
+    prem = red_premises(rk)
+    hb = " hB" if rk.static_block is not None else ""
     safe = [
         "/-- **Every lane of every reduction step satisfies the per-lane premise**, from the premises alone. -/",
         f"theorem kernel_safe {binders} (hb : Bounds {args}) (hg : Guards {args})",
-        f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) {RED_PREMISES} :",
+        f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) {prem} :",
         "    kernel.Safe L rs js := by",
     ]
     exact = [
@@ -94,11 +101,11 @@ def theorem_lines(binders: str, args: str) -> tuple[list[str], list[str]]:
         "every step list of the loop whose offsets stay in `int32`, the wide and narrowed kernels observe the same",
         "loads and stores at every step of every loop and after the loops. No per-lane hypothesis. -/",
         f"theorem narrowing_exact {binders} (hb : Bounds {args}) (hg : Guards {args})",
-        f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) {RED_PREMISES} :",
+        f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) {prem} :",
         "    kernel.observe .wide L rs js = kernel.observe (.narrow kernel.sizeArgs) L rs js :=",
-        f"  RKernel.narrowing_exact_of_safe (kernel_safe {args} hb hg L hL hs rs js hrs hjs)",
+        f"  RKernel.narrowing_exact_of_safe (kernel_safe {args} hb hg L hL hs rs js hrs hjs{hb})",
     ]
     return safe, exact
 
 
-__all__ = ["RED_PREMISES", "kernel_lines", "roots", "theorem_lines"]
+__all__ = ["RED_PREMISES", "kernel_lines", "red_premises", "roots", "theorem_lines"]

@@ -87,10 +87,10 @@ def check_structure(text: str, inst: LeanInstance, expected_kernel: str | None =
     if inst.reduction is not None:
         # Reduction kernels: every row of tl.arange(0, R0_BLOCK) and every step list of the loop's range
         # whose offsets stay in int32 (Narrowing/ReductionLanes.lean), and nothing else.
-        from workbench.lean.remit import RED_PREMISES
+        from workbench.lean.remit import red_premises
 
-        premises += " " + RED_PREMISES
-        allowed |= {"rs", "js", "hrs", "hjs"}
+        premises += " " + red_premises(inst.reduction)
+        allowed |= {"rs", "js", "hrs", "hjs"} | ({"hB"} if inst.reduction.static_block is not None else set())
         if f"  loops := {inst.reduction.loops}" not in text:
             problems.append(f"`kernel` does not state the kernel's {inst.reduction.loops} loop(s)")
     for label, decl in (("narrowing_exact", final), ("kernel_safe", safe)):
