@@ -217,3 +217,10 @@ def test_lean_reduction_instance_agrees_with_the_mirror_on_sampled_lanes():
         assert safe(inst.reduction, frozenset({0}), lane, range(4), steps)
         assert observe(inst.reduction, WIDE, lane, range(4), steps) == \
             observe(inst.reduction, (NARROW, frozenset({0})), lane, range(4), steps)
+
+
+def test_lean_reduction_instance_has_no_json_form_yet():
+    from workbench.lean.errors import InstanceError
+
+    with pytest.raises(InstanceError, match="reduction instances have no workbench.lean_instance/1 form"):
+        row_sum().to_json()

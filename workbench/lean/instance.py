@@ -332,6 +332,9 @@ class LeanInstance:
         return tuple(s.name for s in self.symbols)
 
     def to_json(self) -> dict:
+        if self.reduction is not None:
+            raise InstanceError(f"{self.kernel}: reduction instances have no {SCHEMA} form; emit them from the "
+                                "certificate or the captured kernel instead")
         return {
             "schema": SCHEMA,
             "kernel": self.kernel,

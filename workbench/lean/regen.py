@@ -53,16 +53,49 @@ def main(argv: list[str] | None = None) -> int:
     for name in sorted(HAND_BUILT):
         inst = HAND_BUILT[name]()
         (GOLDEN / "hand_built" / f"{module_name(inst)}.lean").write_text(emit_instance(inst))
-    (GOLDEN / "reduction").mkdir(parents=True, exist_ok=True)
+    red, red_certs = GOLDEN / "reduction", GOLDEN / "reduction" / "certificates"
+    red_certs.mkdir(parents=True, exist_ok=True)
+    for old in [*red.glob("*.lean"), *red_certs.glob("*.json")]:
+        old.unlink()
     for name in sorted(REDUCTIONS):
         inst = REDUCTIONS[name]()
-        (GOLDEN / "reduction" / f"{module_name(inst)}.lean").write_text(emit_instance(inst))
+        (red / f"{module_name(inst)}.lean").write_text(emit_instance(inst))
+    red_refused = _reduction_fixtures(red, red_certs)
     (PROJECT / "Instances.lean").write_text(index_text(modules, refused))
     print(f"{len(modules)} instances written to {INSTANCES}; {len(refused)} kernels without an instance:")
     for line in refused:
         print(f"  {line}")
+    emitted = len(list(red.glob("*.lean")))
+    print(f"reduction goldens in {red}: {emitted} ({len(REDUCTIONS)} hand-built); {len(red_refused)} test kernels without one:")
+    for line in red_refused:
+        print(f"  {line}")
     print("Lean check: not run. Review `git diff`, then run scripts/lean-check.sh where Lean exists.")
     return 0
+
+
+def _reduction_fixtures(out, certs) -> list[str]:
+    """Captured reduction kernels kept as test data (``tests/lean/data/reduction``, from the zoo): each
+    certified one's certificate and instance become goldens; the others are listed."""
+    from workbench.capture.record import load as load_record
+    from workbench.check.api import check_kernel
+    from workbench.lean.adapter import from_certificate
+    from workbench.lean.emit import emit_instance, module_name
+
+    refused = []
+    for path in sorted((REPO / "tests" / "lean" / "data" / "reduction").glob("*.json")):
+        rec = load_record(path)
+        verdict = check_kernel(rec, "observable", smt=False, counterexample=False)
+        if not verdict.certified:
+            refused.append(f"{rec.program}/{rec.name} (reduction test data): {verdict.verdict} by workbench.check")
+            continue
+        cert = certs / f"{rec.program}__{rec.name}.json"
+        cert.write_text(verdict.certificate.dumps() + "\n")
+        try:
+            inst = from_certificate(json.loads(cert.read_text()), cert.name, record=rec, verify_hash=False)
+            (out / f"{module_name(inst)}.lean").write_text(emit_instance(inst))
+        except WorkbenchError as exc:
+            refused.append(f"{rec.program}/{rec.name} (reduction test data): certified, not emitted: {str(exc)[:200]}")
+    return refused
 
 
 if __name__ == "__main__":
