@@ -5,6 +5,9 @@ mode, with the z3 cross-check on (it only runs on conditions the exact procedure
 search off. ``kir.canonical_hash`` (the certificate's binding hash, computed by ``workbench.kir``) is timed
 separately: it is the IR stage's cost, paid once per kernel body.
 
+Reduction kernels (``triton_red_*``/``triton_per_*``, the captured records under ``tests/kir/data/reduction``)
+are reported separately, per kernel (target: each <= 100 ms).
+
     .venv/bin/python benchmarks/check.py [--repeat 3] [--mode observable]
 """
 
@@ -59,6 +62,37 @@ def main() -> None:
     print("slowest: " + ", ".join(f"{k} {statistics.median(v) * 1e3:.0f} ms" for k, v in slow))
     h = np.array(hash_times) * 1e3
     print(f"kir.parse + canonical_hash (separate): median {np.median(h):.1f} ms, max {h.max():.0f} ms")
+    reductions(args.repeat, args.mode)
+
+
+def reductions(repeat: int, mode: str) -> None:
+    """Per-kernel time of the reduction kernels (search + check, z3 on, no counterexample search)."""
+    from pathlib import Path
+
+    from workbench import kir
+    from workbench.capture import load
+    from workbench.check import api
+
+    paths = sorted((Path(__file__).resolve().parent.parent / "tests" / "kir" / "data" / "reduction").glob("*.json"))
+    rows = []
+    for p in paths:
+        rec = load(p)
+        try:
+            api.ir_hash(kir.parse(rec))  # the hash is the IR's cost, timed above for the corpus
+        except kir.errors.RefusedConstruct:
+            pass
+        times, verdict = [], ""
+        for _ in range(repeat):
+            api.clear_caches()
+            t = time.perf_counter()
+            verdict = api.check_kernel(rec, mode, counterexample=False).verdict
+            times.append(time.perf_counter() - t)
+        rows.append((rec.name, verdict, statistics.median(times) * 1e3))
+    print(f"reduction kernels: {len(rows)}  mode: {mode}  (target: each <= 100 ms)")
+    for name, verdict, ms in rows:
+        print(f"  {ms:7.1f} ms  {verdict:12s}  {name}")
+    if rows:
+        print(f"reductions: median {statistics.median(r[2] for r in rows):.1f} ms, max {max(r[2] for r in rows):.1f} ms")
 
 
 if __name__ == "__main__":

@@ -400,6 +400,18 @@ def check_all_modes(record: CapturedKernel, **kw) -> dict[str, Verdict]:
 # -- counterexamples ----------------------------------------------------------------------------------------
 
 
+def _with_other_kernels_symbols(shape: dict[str, int], premises: Premises) -> dict[str, int]:
+    """Guards of the graph may name sizes this kernel never reads (another input's ``s95``): they get 2, the
+    smallest size Dynamo leaves dynamic, so the shape is one Inductor compiles for; the kernel ignores them."""
+    import re
+
+    out = dict(shape)
+    for g in premises.guards:
+        for sym in re.findall(r"\b(?:s|u|ps)\d+\b", g):
+            out.setdefault(sym, 2)
+    return out
+
+
 def find_counterexample(record, k, premises, analysis: Analysis, failed, widths: Widths = Widths()):
     """For the failed conditions (refuted first): a shape from z3 that satisfies every guard, a lane where
     the subexpression leaves the narrowed range (z3 with the shape fixed), and both kernels' values there."""
@@ -421,7 +433,7 @@ def find_counterexample(record, k, premises, analysis: Analysis, failed, widths:
             if r.status != "refuted":
                 continue
             model = r.model
-        shape = dict(model)
+        shape = _with_other_kernels_symbols(dict(model), premises)
         ok, _ = guards_hold(premises, shape)
         if not ok:
             continue

@@ -23,6 +23,12 @@ def _lane_vars(analysis: Analysis):
     for atom in analysis.range_atoms:
         axis = "y" if _uses_axis(atom.args[0], "YBLOCK") else "x"
         vars_[id(atom.args[0])] = (f"{axis}index", z3.Int(f"{axis}index"))
+    # Reduction kernels: the r lane (r0_base, a position in R0_BLOCK) and the step (r0_offset).
+    for n in analysis.nodes:
+        if n.op is Op.ROFFSET:
+            vars_[id(n)] = ("r0_offset", z3.Int("r0_offset"))
+        elif n.op is Op.ARANGE and n.attr == (0, "R0_BLOCK"):
+            vars_[id(n)] = ("r0_base", z3.Int("r0_base"))
     return vars_
 
 
@@ -157,6 +163,15 @@ def witness(record, k: kir.Kernel, premises, analysis: Analysis, sc, shape: dict
     for _, (name, v) in lanes.items():
         solver.add(v >= 0)
         solver.add(v <= half - 1)
+    red = k.reduction
+    if red is not None:  # the step and the r lane range over the loop's values, never beyond
+        rb = ln.block(red.block)
+        numel = args[red.numel] if red.numel is not None else red.static_numel
+        for _, (name, v) in lanes.items():
+            if name == "r0_base":
+                solver.add(v <= rb - 1)
+            elif name == "r0_offset":
+                solver.add(v <= numel - 1, v % rb == 0)
     for key, pol in c:
         atom = analysis.by_key[key]
         e = _z3(atom, analysis, args, lanes, memo)
@@ -205,6 +220,10 @@ def _disagreement(k, ln, lane: dict[str, int], widths: Widths) -> str:
         py = y // by
         ny = max(ln.grid[1], 1)
         kl = kir.Lane((x // bx, py % ny, py // ny), (("XBLOCK", x % bx), ("YBLOCK", y % by)), (ln.grid[0], ny, max(ln.grid[2], 1)))
+    elif k.reduction is not None:
+        bx = blocks["XBLOCK"]
+        kl = kir.Lane((x // bx, 0, 0), (("XBLOCK", x % bx), (k.reduction.block, lane.get("r0_base", 0))),
+                      (max(ln.grid[0], 1), 1, 1), step=lane.get("r0_offset", 0))
     else:
         bx = blocks["XBLOCK"]
         kl = kir.Lane((x // bx, 0, 0), (("XBLOCK", x % bx),), (max(ln.grid[0], 1), 1, 1))

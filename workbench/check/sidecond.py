@@ -26,6 +26,7 @@ class Reason(Enum):
     TAIL_MASKED = "access masked off on the tail lanes"  # structural, claim None when violated
     DEFINED_VALUE = "no unspecified masked-off value reaches the store"  # structural
     PAYLOAD_TYPE = "integer payload computed in the same type in both kernels"  # structural (trusted/payload)
+    LOOP_BOUND = "reduction loop's offset cannot wrap int32"  # r0_numel <= 2**31 - 2**20 (trusted/reduction)
 
 
 class Status(Enum):

@@ -44,6 +44,16 @@ def _fn(expr: str, names: list[str]):
     return sympy.lambdify(syms, e, modules=mods)
 
 
+def _with_foreign_zero(g: str, names: list[str]):
+    """A guard as a function of this kernel's symbols; symbols of other kernels of the graph (no bound is
+    known for them, so the checker's premises let them be 0) are set to 0."""
+    import re
+
+    foreign = sorted(set(re.findall(r"\b(?:s|u|ps)\d+\b", g)) - set(names))
+    f = _fn(g, names + foreign)
+    return (lambda *v: f(*v, *([0] * len(foreign)))) if foreign else f
+
+
 def shapes(k: CapturedKernel, bits: int, limit: int = 40) -> tuple[list[dict[str, int]], int]:
     """Every shape (symbol values >= lower bounds) satisfying all guards of the small record, and how many
     there are; more than ``limit`` are subsampled evenly (deterministic)."""
@@ -54,7 +64,7 @@ def shapes(k: CapturedKernel, bits: int, limit: int = 40) -> tuple[list[dict[str
     guards = []
     for g in k.guards:
         try:
-            guards.append(_fn(g, names))
+            guards.append(_with_foreign_zero(g, names))
         except Exception:  # noqa: BLE001 - a guard lambdify cannot express is evaluated with sympy below
             guards.append(None)
     found: list[dict[str, int]] = []
@@ -99,6 +109,8 @@ def agreement(record: CapturedKernel, widths: Widths, shape_list, block: int = 4
     else:
         other, other_mode = k, widths.narrow
     blocks = {b: block for b, _ in k.blocks}
+    if k.reduction is not None:
+        return _reduction_agreement(k, other, other_mode, widths, shape_list, blocks)
     lanes = 0
     for sizes in shape_list:
         try:
@@ -124,4 +136,42 @@ def agreement(record: CapturedKernel, widths: Widths, shape_list, block: int = 4
                 for a, b in zip(rw.loads + rw.stores, rn.loads + rn.stores):
                     if a.mask != b.mask or (a.mask and (a.offset != b.offset or a.value != b.value)):
                         return lanes, (sizes, lane, f"{a} vs {b}")
+    return lanes, None
+
+
+def _reduction_agreement(k, other, other_mode, widths: Widths, shape_list, blocks: dict[str, int]):
+    """Reduction kernels: every (x, r) lane of every program at every step of the loop (1-D grids). On each
+    access: the mask, and the offset and stored value where it holds; on each x lane in range (every r lane,
+    masked-off ones included): each accumulator's update and each reduction's operands."""
+    red = k.reduction
+    if k.grid != "1d":
+        raise NotImplementedError("small model of 2-D reduction grids")
+    lanes = 0
+    for sizes in shape_list:
+        try:
+            ln = kir.launch(k, sizes, blocks)
+        except kir.EvaluationError:
+            continue
+        xb, rb = ln.block("XBLOCK"), ln.block(red.block)
+        numel = ln.arg(red.numel) if red.numel is not None else red.static_numel
+        steps = [0] if red.persistent else list(range(0, numel, rb))
+        xnumel = ln.arg("xnumel")
+        for px in range(ln.grid[0]):
+            for i, r, step in itertools.product(range(xb), range(rb), steps):
+                lane = kir.Lane((px, 0, 0), (("XBLOCK", i), (red.block, r)), ln.grid, step=step)
+                lanes += 1
+                try:
+                    rw = kir.evaluate(k, ln, lane, widths.wide)
+                except kir.EvaluationError as exc:
+                    return lanes, (sizes, lane, f"wide kernel undefined: {exc}")
+                try:
+                    rn = kir.evaluate(other, ln, lane, other_mode)
+                except kir.EvaluationError as exc:
+                    return lanes, (sizes, lane, f"narrowed kernel undefined: {exc}")
+                for a, b in zip(rw.loads + rw.stores, rn.loads + rn.stores):
+                    if a.mask != b.mask or (a.mask and (a.offset != b.offset or a.value != b.value)):
+                        return lanes, (sizes, lane, f"{a} vs {b}")
+                if px * xb + i < xnumel and (rw.carries != rn.carries or rw.reductions != rn.reductions):
+                    return lanes, (sizes, lane, f"accumulator or reduction operands differ: {rw.carries} "
+                                                f"{rw.reductions} vs {rn.carries} {rn.reductions}")
     return lanes, None

@@ -13,6 +13,7 @@ from typing import Any
 
 from workbench.kir.errors import RefusedConstruct
 from workbench.kir.nodes import Node, Param
+from workbench.kir.reduction import REDUCE_FUNCS
 from workbench.kir.types import FloatType, IntType, PtrType, Type
 
 ATOMICS = re.compile(r"^atomic_")
@@ -30,7 +31,7 @@ PAYLOAD_TL = frozenset(
 )
 IGNORED_MEMORY_KEYWORDS = frozenset({"eviction_policy", "cache_modifier", "volatile"})
 
-BLOCK_AXES = {"XBLOCK": "x", "YBLOCK": "y"}
+BLOCK_AXES = {"XBLOCK": "x", "YBLOCK": "y", "R0_BLOCK": "r"}
 REDUCTION_BLOCKS = re.compile(r"^R\d*_?BLOCK$")
 
 
@@ -138,6 +139,8 @@ class CallRules:
                 a = self._args(call, ("start", "end"), 2)
                 start = self._int_literal(a["start"], "arange start")
                 end = a["end"]
+                if isinstance(end, ast.Name) and self._is_r_block(end.id) and start == 0:
+                    return self.b.arange(0, end.id)  # the r lane position (workbench.kir.reduction)
                 if not (isinstance(end, ast.Name) and end.id in self.params and self.params[end.id].kind == "constexpr"):
                     raise self.refuse("tl.arange with a literal bound", ast.unparse(call)[:60])
                 self.used.setdefault(end.id, self.b.line or 0)
@@ -153,6 +156,10 @@ class CallRules:
                 self._shape(a["shape"])
                 t = self._dtype(a["dtype"])
                 return self.b.full(self._number_literal(a["value"]), t)
+            case "zeros":  # tl.zeros(shape, dtype) is tl.full(shape, 0, dtype) (language/core.py)
+                a = self._args(call, ("shape", "dtype"), 2)
+                self._shape(a["shape"])
+                return self.b.full(0, self._dtype(a["dtype"]))
             case "broadcast_to":
                 a = self._args(call, ("input", "shape"), 2)
                 x = self._value(self._expr(a["input"]))
@@ -186,7 +193,7 @@ class CallRules:
         if ATOMICS.match(fname):
             raise self.refuse("atomic", f"tl.{fname}")
         if fname in REDUCTIONS:
-            raise self.refuse("reduction", f"tl.{fname}")
+            return self._reduction_call(f"tl.{fname}", call)
         if fname in ASSERTS:
             raise self.refuse("device assert" if "assert" in fname or fname == "assume" else "device print", f"tl.{fname}")
         if fname.startswith("inline_asm"):
@@ -204,7 +211,7 @@ class CallRules:
             for x in e.elts:
                 if isinstance(x, ast.Constant) and isinstance(x.value, int) and not isinstance(x.value, bool):
                     continue
-                if isinstance(x, ast.Name) and x.id in self.params and self.params[x.id].kind == "constexpr":
+                if isinstance(x, ast.Name) and (self._is_r_block(x.id) or x.id in self.params and self.params[x.id].kind == "constexpr"):
                     self.used.setdefault(x.id, self.b.line or 0)
                     continue
                 raise self.refuse("block shape", ast.unparse(e)[:60])
@@ -245,8 +252,8 @@ class CallRules:
         raise self.refuse("attribute call outside the supported set", f".{m.name}()")
 
     def _payload_call(self, full: str, short: str, call: ast.Call) -> Node:
-        if short in REDUCTIONS:
-            raise self.refuse("reduction", full)
+        if short in REDUCTIONS or full in REDUCE_FUNCS:
+            return self._reduction_call(full, call)
         if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
             raise self.refuse("keyword argument", f"{full}(...)")
         args = tuple(self._value(self._expr(a)) for a in call.args)

@@ -33,15 +33,27 @@ def canonical_text(kernel: Kernel, facts: bool = True) -> str:
         extra = f" = {exprs[p.name]}" if p.name in exprs else ""
         lines.append(f"param p{i} {p.kind} {p.type if p.type is not None else 'constexpr'}{extra}")
     ids: dict[int, int] = {}
-    for n in walk(*kernel.loads, *kernel.stores):
+    cindex = {(c.name, c.loop): i for i, c in enumerate(kernel.carries)}
+    for n in walk(*kernel.roots()):
         ids[id(n)] = len(ids)
         attr = n.attr
         if n.op in (Op.ARG, Op.LOAD, Op.STORE):
             attr = pindex.get(attr, attr)
+        elif n.op is Op.ACC:  # by position among the carries: renaming an accumulator keeps the hash
+            attr = ("carry", cindex[attr])
         args = " ".join(f"%{ids[id(a)]}" for a in n.args)
         lines.append(f"%{ids[id(n)]} = {n.op.name} {n.type} {attr!r} {args}".rstrip())
     lines.append("loads " + " ".join(f"%{ids[id(n)]}" for n in kernel.loads))
     lines.append("stores " + " ".join(f"%{ids[id(n)]}" for n in kernel.stores))
+    if kernel.reduction is not None:
+        r = kernel.reduction
+        numel = pindex.get(r.numel, r.numel) if r.numel is not None else f"static {r.static_numel}"
+        block = pindex.get(r.block, r.block) if r.static_block is None else f"static {r.static_block}"
+        lines.append(f"reduction numel {numel} block {block} loops {r.loops}")
+        lines.append("load_loops " + " ".join(map(str, kernel.load_loops)))
+        lines.append("store_loops " + " ".join(map(str, kernel.store_loops)))
+        for i, c in enumerate(kernel.carries):
+            lines.append(f"carry {i} loop {c.loop} init %{ids[id(c.init)]} update %{ids[id(c.update)]}")
     return "\n".join(lines) + "\n"
 
 

@@ -108,7 +108,9 @@ def _shapes(ck, rng: random.Random) -> list[tuple[str, dict[str, int]]]:
 
     syms = [s.name for s in ck.symbols]
     lower = {s.name: max(1, s.lower or 1) for s in ck.symbols}
-    guards = [_parse_size(g) for g in ck.guards]
+    # A guard on symbols this kernel does not have (another kernel's of the same graph) constrains nothing
+    # here; kept, it could never be decided and no shape would be drawn.
+    guards = [g for g in (_parse_size(g) for g in ck.guards) if {str(x) for x in g.free_symbols} <= set(syms)]
 
     def draw(hi: int) -> dict[str, int]:
         for _ in range(400):
@@ -295,11 +297,15 @@ def crosscheck(records: Sequence, lanes: int = 300, seed: int = 0, control: bool
 
     reports: list[KernelReport] = []
     work = []
+    reductions: list = []
     for ck in records:
         try:
             k = parse(ck)
         except (RefusedConstruct, KernelSourceError) as exc:
             reports.append(KernelReport(ck.program, ck.name, f"refused: {getattr(exc, 'construct', exc)}"))
+            continue
+        if k.reduction is not None:  # per (x, r) lane and per step: workbench.kir.redcross
+            reductions.append((k, ck))
             continue
         cases = plan(k, ck, lanes, seed)
         rep = KernelReport(ck.program, ck.name, "compared")
@@ -310,6 +316,10 @@ def crosscheck(records: Sequence, lanes: int = 300, seed: int = 0, control: bool
                 rep.shapes.append((c.label, c.sizes, _numel(ck, dict(c.sizes))))
         reports.append(rep)
         work.append((k, ck, cases, rep))
+    if reductions:
+        from workbench.kir.redcross import crosscheck_reductions
+
+        reports += crosscheck_reductions(reductions, lanes=max(8, lanes // 8), seed=seed, control=control)
     if not work:
         return reports
     if control:

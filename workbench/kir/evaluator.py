@@ -78,6 +78,7 @@ class Lane:
     program_id: tuple[int, int, int]
     position: tuple[tuple[str, int], ...]
     num_programs: tuple[int, int, int] = (1, 1, 1)
+    step: int = 0  # reduction kernels: the step's r0_offset (a multiple of R0_BLOCK; 0 when persistent)
 
     @classmethod
     def x(cls, pid: int, i: int, num_programs: int | None = None) -> "Lane":
@@ -125,6 +126,11 @@ class LaneResult:
     mode: Mode
     loads: tuple[Access, ...]
     stores: tuple[Access, ...]
+    # Reduction kernels: each carry's update term at this lane and step ((name, loop), term), and the operand
+    # terms of each REDUCE node at this lane (walk order): what the induction over steps and the row-wise
+    # reduction need to agree on.
+    carries: tuple[tuple[tuple[str, int], Term], ...] = ()
+    reductions: tuple[tuple[Term, ...], ...] = ()
 
     @property
     def store(self) -> Access:
@@ -151,11 +157,22 @@ def launch(kernel: Kernel, sizes: Mapping[str, int], blocks: Mapping[str, int] |
             continue
         if p.name in sizes:
             args[p.name] = int(sizes[p.name])
+        elif (kernel.reduction is not None and kernel.reduction.static_numel is not None
+              and p.name == "r0_numel"):
+            args[p.name] = kernel.reduction.static_numel
         elif p.expr is not None:
             args[p.name] = _eval_expr(p.expr, tuple(sorted((k, int(v)) for k, v in sizes.items() if not k.startswith(("ks", "x", "y")))))
         else:
             raise EvaluationError(f"{kernel.name}: no value for parameter {p.name} (give it in sizes)")
     bl = dict(DEFAULT_BLOCKS[kernel.grid]) if blocks is None else dict(blocks)
+    red = kernel.reduction
+    if red is not None:
+        if red.static_block is not None:
+            bl[red.block] = red.static_block  # fixed in the kernel's body
+        else:
+            bl.setdefault(red.block, 64)
+        if red.static_numel is not None and "r0_numel" in args:
+            args["r0_numel"] = red.static_numel  # the kernel ignores the argument; keep the launch truthful
     for b, _axis in kernel.blocks:
         if b not in bl or bl[b] < 1 or bl[b] & (bl[b] - 1):
             raise EvaluationError(f"{kernel.name}: block {b} needs a power-of-two size (got {bl.get(b)})")
@@ -231,6 +248,7 @@ def _instantiate(kernel: Kernel, mode: Mode) -> Kernel:
         loads=tuple(get(x) for x in kernel.loads),
         stores=tuple(get(x) for x in kernel.stores),
         bindings=(),
+        carries=tuple(replace(c, init=get(c.init), update=get(c.update)) for c in kernel.carries),
     )
 
 
@@ -246,7 +264,7 @@ def instantiation_map(kernel: Kernel, mode: Mode) -> dict[int, Node]:
     def get(n: Node) -> Node:
         return memo[id(n)]
 
-    for n in walk(*kernel.loads, *kernel.stores):
+    for n in walk(*kernel.roots()):
         a = n.args
         match n.op:
             case Op.CONST:
@@ -285,10 +303,18 @@ def instantiation_map(kernel: Kernel, mode: Mode) -> dict[int, Node]:
                 new = b.load(n.attr, mode.map_type(n.type), get(a[0]), get(a[1]), other_new)  # type: ignore[arg-type]
             case Op.STORE:
                 new = b.store(n.attr, mode.map_type(n.type), get(a[0]), get(a[1]), get(a[2]))  # type: ignore[arg-type]
-            case Op.PAYLOAD:
+            case Op.PAYLOAD | Op.REDUCE:
                 from workbench.kir.nodes import node
 
-                new = node(Op.PAYLOAD, mode.map_type(n.type), tuple(get(x) for x in a), n.attr)
+                new = node(n.op, mode.map_type(n.type), tuple(get(x) for x in a), n.attr)
+            case Op.ROFFSET:
+                from workbench.kir.nodes import node
+
+                new = node(Op.ROFFSET, IntType(mode.int32))
+            case Op.ACC:
+                from workbench.kir.nodes import node
+
+                new = node(Op.ACC, mode.map_type(n.type), (), n.attr)
         memo[id(n)] = new
     return memo
 
@@ -323,7 +349,11 @@ def evaluate(
     slines = _lines(kernel.store_lines, len(k.stores))
     loads = tuple(env.access("load", n, line) for n, line in zip(k.loads, llines))
     stores = tuple(env.access("store", n, line) for n, line in zip(k.stores, slines))
-    return LaneResult(lane, mode, loads, stores)
+    if k.reduction is None:
+        return LaneResult(lane, mode, loads, stores)
+    carries = tuple(((c.name, c.loop), env.term(c.update)) for c in k.carries)
+    reductions = tuple(tuple(env.term(a) for a in n.args) for n in _order(k) if n.op is Op.REDUCE)
+    return LaneResult(lane, mode, loads, stores, carries, reductions)
 
 
 _ORDERS: dict[int, tuple[Kernel, tuple[Node, ...]]] = {}
@@ -334,7 +364,7 @@ def _order(k: Kernel) -> tuple[Node, ...]:
     if hit is None or hit[0] is not k:
         if len(_ORDERS) > 512:
             _ORDERS.clear()
-        hit = (k, tuple(walk(*k.loads, *k.stores)))
+        hit = (k, tuple(walk(*k.roots())))
         _ORDERS[id(k)] = hit
     return hit[1]
 
@@ -393,6 +423,12 @@ class _Env:
                     return ("const", n.attr[0], str(t))
                 case Op.UNDEF:
                     return ("undef", str(t))
+                case Op.ACC:
+                    return ("acc", str(t), *n.attr)
+                case Op.REDUCE:  # over every r lane of this row: the term names the operands at this lane
+                    return (f"reduce {n.attr[0]}#{n.attr[1]}", str(t), *(self.term(x) for x in n.args))
+                case Op.PAYLOAD if isinstance(n.attr, tuple):
+                    return (f"{n.attr[0]}#{n.attr[1]}", str(t), *(self.term(x) for x in n.args))
                 case _:
                     return (n.attr if n.op is Op.PAYLOAD else n.op.name.lower(), str(t), *(self.term(x) for x in n.args))
         match n.op:
@@ -408,6 +444,8 @@ class _Env:
                 return t.wrap(self.lane.num_programs[n.attr])  # type: ignore[union-attr]
             case Op.ARANGE:
                 return t.wrap(n.attr[0] + self.lane.pos(n.attr[1]))  # type: ignore[union-attr]
+            case Op.ROFFSET:
+                return t.wrap(self.lane.step)  # type: ignore[union-attr]
             case Op.ADD:
                 return t.wrap(a[0] + a[1])  # type: ignore[union-attr]
             case Op.SUB:
@@ -454,7 +492,7 @@ class _Env:
                 return self.term(n.args[2])
             case Op.STORE:
                 return None
-            case Op.FCONST | Op.UNDEF | Op.PAYLOAD:
+            case Op.FCONST | Op.UNDEF | Op.PAYLOAD | Op.ACC | Op.REDUCE:
                 raise AssertionError(f"{n.op} is payload")  # handled above
         raise AssertionError(f"no rule for {n.op}")
 

@@ -71,6 +71,23 @@ def _pointer(base: int, type_text: str):
     return tl.tensor(TensorHandle(np.array([base], dtype=np.uint64), ty), ty)
 
 
+def _float_math_as_identity(globs: dict) -> None:
+    """Offsets mode only: libdevice calls are extern functions the interpreter cannot run (``extern_elementwise
+    not supported in interpreter mode``, they come back as None). Their values are float payload, which the
+    IR never lets reach an offset or a mask, so each is replaced by its first operand in this worker's copy
+    of the kernel module (addresses and masks are unchanged; no value is compared in this mode)."""
+    import types
+
+    lib = globs.get("libdevice")
+    if not isinstance(lib, types.ModuleType):
+        return
+    shim = types.ModuleType("libdevice_offsets_shim")
+    for name in dir(lib):
+        if not name.startswith("_"):
+            setattr(shim, name, lambda x, *rest, **kw: x)
+    globs["libdevice"] = shim
+
+
 def run_offsets(job: dict) -> list:
     out: list = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -78,7 +95,9 @@ def run_offsets(job: dict) -> list:
             try:
                 out.append(_offsets_one(tmp, kj))
             except Exception as exc:  # reported per kernel; the parent counts it as a failure
-                out.append({"error": f"{type(exc).__name__}: {exc}"[:500]})
+                import traceback
+
+                out.append({"error": f"{type(exc).__name__}: {exc}"[:500] + " | " + traceback.format_exc()[-1500:]})
     return out
 
 
@@ -89,6 +108,7 @@ def _offsets_one(tmp: str, kj: dict) -> list:
     if True:
         if True:
             fn = _module(tmp, kj["name"], kj["jit_source"])
+            _float_math_as_identity(fn.fn.__globals__)
             rewritten = fn.rewrite()
             bases = {p: (i + 1) << 44 for i, (p, _t) in enumerate(kj["pointers"])}
             elem = {p: max(1, _tl_type(t).element_ty.primitive_bitwidth // 8) for p, t in kj["pointers"]}
@@ -133,6 +153,8 @@ def _offsets_one(tmp: str, kj: dict) -> list:
                             flat_p, flat_m = [], []
                             for pos in positions:
                                 idx = tuple(pos) if ptrs.ndim == len(pos) else tuple(pos[-ptrs.ndim:]) if ptrs.ndim else ()
+                                # a broadcast dimension ([XBLOCK, 1] in an [XBLOCK, R0_BLOCK] tile) has one entry
+                                idx = tuple(0 if ptrs.shape[d] == 1 else i for d, i in enumerate(idx))
                                 addr = int(ptrs[idx]) if ptrs.ndim else int(ptrs.reshape(-1)[0])
                                 base = min(by_base, key=lambda x: abs(((addr - x + (1 << 63)) % (1 << 64)) - (1 << 63)))
                                 delta = ((addr - base + (1 << 63)) % (1 << 64)) - (1 << 63)

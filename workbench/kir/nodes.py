@@ -111,6 +111,42 @@ class Binding:
 
 
 @dataclass(frozen=True, slots=True)
+class Carry:
+    """A loop-carried accumulator of reduction loop ``loop`` (1 = the first ``for`` of the kernel):
+    ``init`` is its value before the loop (assigned before it), ``update`` its value after one step, in terms
+    of ``node(Op.ACC, type, (), (name, loop))`` (the value before the step). After the loop the name denotes
+    the same ACC leaf: the accumulator's final value (``update`` applied once per step, ``init`` if the loop
+    runs no step). ``line`` is the update's source line."""
+
+    name: str
+    loop: int
+    init: Node
+    update: Node
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reduction:
+    """The reduction axis of a ``triton_red_*`` / ``triton_per_*`` kernel.
+
+    ``numel``: the extent's parameter (``r0_numel``), or None when the kernel fixes it (``r0_numel = 64``
+    in the body; then ``static_numel`` holds it and the parameter passed at launch is ignored). ``block``:
+    the block constexpr (``R0_BLOCK``), a parameter unless ``static_block`` fixes it in the body.
+    ``loops``: how many ``for r0_offset in tl.range(0, r0_numel, R0_BLOCK)`` loops (0 = persistent: one
+    block covers the row, ``r0_index = tl.arange(0, R0_BLOCK)``)."""
+
+    numel: str | None
+    block: str
+    loops: int
+    static_numel: int | None = None
+    static_block: int | None = None
+
+    @property
+    def persistent(self) -> bool:
+        return self.loops == 0
+
+
+@dataclass(frozen=True, slots=True)
 class Kernel:
     """A parsed pointwise kernel: its parameters, loads and stores (in source order) and the bindings that
     tie the IR back to the source lines. ``grid`` is ``"1d"`` or ``"2d"`` (x/y program ids with the
@@ -127,6 +163,12 @@ class Kernel:
     store_lines: tuple[int, ...] = ()
     program: str = ""
     source: str = ""  # the ``def`` text parsed
+    # Reductions (None / empty for pointwise kernels). ``load_loops``/``store_loops``: for each access, the
+    # reduction loop it sits in (1, 2, ... in source order; 0 = outside every loop).
+    reduction: Reduction | None = None
+    carries: tuple[Carry, ...] = ()
+    load_loops: tuple[int, ...] = ()
+    store_loops: tuple[int, ...] = ()
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -145,6 +187,18 @@ class Kernel:
     def size_params(self) -> tuple[Param, ...]:
         return tuple(p for p in self.params if p.kind == "size")
 
+    def roots(self) -> tuple[Node, ...]:
+        """The nodes every consumer must walk: loads, stores, then each carry's init and update (an
+        accumulator's update is reachable from no access: the ACC leaf stands for it)."""
+        return (*self.loads, *self.stores, *(x for c in self.carries for x in (c.init, c.update)))
+
     def nodes(self) -> Iterator[Node]:
-        """Every node of the kernel's memory operations (loads, then stores), children first."""
-        return walk(*self.loads, *self.stores)
+        """Every node of the kernel (loads, stores, carries' inits and updates), children first."""
+        return walk(*self.roots())
+
+    def carry(self, acc: Node) -> Carry:
+        """The carry an ``Op.ACC`` leaf stands for."""
+        for c in self.carries:
+            if (c.name, c.loop) == acc.attr:
+                return c
+        raise KeyError(acc.attr)

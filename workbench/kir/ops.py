@@ -30,6 +30,9 @@ class Op(Enum):
     NUM_PROGRAMS = auto()  # tl.num_programs(axis), int32; attr = axis
     ARANGE = auto()  # tl.arange(start, BLOCK) at this lane's position; attr = (start, block constexpr name)
     UNDEF = auto()  # value of a masked-off load without ``other=``: unspecified (payload)
+    # -- reductions (see workbench/kir/reduction.py) ------------------------------------------------------
+    ROFFSET = auto()  # the current reduction step's ``r0_offset`` (int32): a multiple of R0_BLOCK in [0, r0_numel)
+    ACC = auto()  # a loop-carried accumulator at the start of the current step (payload); attr = (name, loop)
     # -- integer arithmetic (wraps) -----------------------------------------------------------------------
     ADD = auto()
     SUB = auto()
@@ -56,10 +59,12 @@ class Op(Enum):
     STORE = auto()  # tl.store(ptr + offset, value, mask); args = (offset, value, mask); attr = pointer name
     # -- float payload ----------------------------------------------------------------------------------
     PAYLOAD = auto()  # opaque data operation (float math, casts to float, libdevice); attr = operation name
+    REDUCE = auto()  # a reduction over the r axis of a row (payload); attr = (function, output index)
 
 
 # Leaves: no arguments; their value comes from the lane, the launch or the kernel's arguments.
-LEAVES = frozenset({Op.CONST, Op.FCONST, Op.ARG, Op.CONSTEXPR, Op.PROGRAM_ID, Op.NUM_PROGRAMS, Op.ARANGE, Op.UNDEF})
+LEAVES = frozenset({Op.CONST, Op.FCONST, Op.ARG, Op.CONSTEXPR, Op.PROGRAM_ID, Op.NUM_PROGRAMS, Op.ARANGE, Op.UNDEF,
+                    Op.ROFFSET, Op.ACC})
 
 # Binary integer arithmetic: the result is the exact integer result reduced modulo 2**w into the signed range
 # of the result type (two's complement wrap at every operation).
@@ -88,7 +93,12 @@ UNIFORM_LEAVES = frozenset({Op.CONST, Op.FCONST, Op.ARG, Op.CONSTEXPR, Op.NUM_PR
 
 # Opaque: values the IR does not model (tensor data and what is computed from it); only their dataflow
 # matters. The one "top" of the IR: nothing about their value may be assumed.
-OPAQUE = frozenset({Op.LOAD, Op.PAYLOAD, Op.FCONST, Op.UNDEF})
+OPAQUE = frozenset({Op.LOAD, Op.PAYLOAD, Op.FCONST, Op.UNDEF, Op.ACC, Op.REDUCE})
+
+# Reduction structure: a lane of a reduction kernel is an (x, r) pair at one step (one value of ROFFSET).
+# ACC is the value a loop-carried accumulator holds at that lane before the step; REDUCE combines the values
+# of *every* r lane of the row, so it depends on the whole row, never on one lane alone.
+REDUCTION = frozenset({Op.ROFFSET, Op.ACC, Op.REDUCE})
 
 # Memory effects, in source order in ``Kernel.loads`` / ``Kernel.stores``.
 MEMORY = frozenset({Op.LOAD, Op.STORE})

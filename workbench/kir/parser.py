@@ -48,6 +48,7 @@ from workbench.kir.calls import (  # noqa: F401 - re-exported: the refusal vocab
 from workbench.kir.errors import KernelSourceError, RefusedConstruct
 from workbench.kir.nodes import Binding, Kernel, Node, Param, type_sources, walk
 from workbench.kir.ops import Op
+from workbench.kir.reduction import ReductionRules
 from workbench.kir.types import TL_DTYPES, FloatType, IntType, PtrType, Type, parse_signature_type
 
 # The versions the IR was validated against (cross-checked against Triton's interpreter).
@@ -135,7 +136,7 @@ def _check_versions(ck: Any) -> None:
         )
 
 
-class _Parser(CallRules):
+class _Parser(CallRules, ReductionRules):
     def __init__(self, text: str, signature, name, grid_type, exprs, program):
         self.text = text
         self.signature = dict(signature) if signature is not None else None
@@ -155,6 +156,7 @@ class _Parser(CallRules):
         self.stores: list[Node] = []
         self.store_lines: list[int] = []
         self.def_line = 1
+        self._reduction_init()
 
     # -- errors -------------------------------------------------------------------------------------------
     def refuse(self, construct: str, detail: str = "", fix: str = "") -> RefusedConstruct:
@@ -190,6 +192,7 @@ class _Parser(CallRules):
             raise self.refuse("kernel without a store", "nothing is written")
         self._check_indices()
         grid, blocks = self._grid()
+        reduction = self.reduction()
         return Kernel(
             name=self.kname,
             params=tuple(self.params.values()),
@@ -202,6 +205,10 @@ class _Parser(CallRules):
             store_lines=tuple(self.store_lines),
             program=self.program,
             source=self.text,
+            reduction=reduction,
+            carries=tuple(self.carries),
+            load_loops=tuple(self.loop_of(x) for x in self.load_lines) if reduction else (),
+            store_loops=tuple(self.loop_of(x) for x in self.store_lines) if reduction else (),
         )
 
     def _find_def(self, tree: ast.Module) -> ast.FunctionDef:
@@ -266,13 +273,13 @@ class _Parser(CallRules):
             if t is None:
                 kind = "constexpr"
                 if REDUCTION_BLOCKS.match(p.arg):
-                    raise self.refuse("reduction", f"reduction block parameter {p.arg}")
+                    self._reduction_param(p.arg, kind, t)
             elif isinstance(t, PtrType):
                 kind = "pointer"
             elif isinstance(t, IntType):
                 kind = "numel" if re.fullmatch(r"[xyzr]\d*_?numel", p.arg) else "size" if re.fullmatch(r"ks\d+", p.arg) else "scalar"
                 if kind == "numel" and p.arg.startswith("r"):
-                    raise self.refuse("reduction", f"reduction extent {p.arg}")
+                    self._reduction_param(p.arg, kind, t)
                 # Only a size argument declared exactly i64 is a narrowing candidate ("size"): an i16 or i32
                 # one is an ordinary scalar of its declared type, modelled exactly and never re-typed
                 # (declaring an i16 argument int32 would widen it). The checker refuses such kernels by name.
@@ -300,10 +307,16 @@ class _Parser(CallRules):
                     isinstance(value, ast.UnaryOp) and isinstance(value.operand, ast.Constant)
                 ):
                     # The compiler keeps ``x = 3`` a constexpr, the interpreter makes it an int32 tensor.
+                    if self._static_literal(name, value):
+                        return
                     raise self.refuse("assignment of a bare literal", f"{name} = {ast.unparse(value)}",
                                       "the compiler and the interpreter type it differently")
                 n = self._value(self._expr(value))
                 self._assign(name, n)
+            case ast.Assign(targets=[ast.Tuple(elts=elts)], value=value):
+                self._multi_assign(elts, value)
+            case ast.AnnAssign():
+                self._ann_assign(s)
             case ast.Assign(targets=targets):
                 raise self.refuse("multiple or destructuring assignment", ast.unparse(s)[:60])
             case ast.AugAssign(target=ast.Name(id=name)):
@@ -317,7 +330,7 @@ class _Parser(CallRules):
             case ast.Pass():
                 pass
             case ast.For() | ast.While() | ast.AsyncFor():
-                raise self.refuse("loop", ast.unparse(s).splitlines()[0][:60])
+                self._loop(s)
             case ast.If():
                 raise self.refuse("control flow", "if statement")
             case ast.Assert():

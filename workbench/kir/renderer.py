@@ -5,6 +5,10 @@ then stores), leaves inline (parameters, literals, ``tl.program_id``, ``tl.arang
 are not written (re-parsing re-derives them), explicit ``.to(...)`` casts are. Parameters carry their
 declared types as string annotations and the docstring carries the grid and the size expressions, so
 ``parse(render(k))`` has the same canonical hash as ``k``. Used by the KernelView widget and golden files.
+
+Reduction kernels render as one straight-line listing (values at one (x, r) lane and one step): ``r0_offset``
+is the step, an accumulator appears under its name, and ``# carry`` lines give each accumulator's value before
+its loop and after one step. That text is for reading: it is not re-parsed (the loops are not written).
 """
 
 from __future__ import annotations
@@ -25,6 +29,12 @@ def render(kernel: Kernel) -> str:
     out = [f"def {kernel.name}({', '.join(params)}):"]
     doc = [f"grid: {_GRID_NAME[kernel.grid]}"]
     doc += [f"{p.name} = {p.expr}" for p in kernel.params if p.expr is not None]
+    red = kernel.reduction
+    if red is not None:
+        numel = red.numel if red.numel is not None else f"{red.static_numel} (fixed)"
+        block = red.block if red.static_block is None else f"{red.block} = {red.static_block} (fixed)"
+        doc.append(f"reduction: extent {numel}, block {block}, loops {red.loops} (listing at one (x, r) lane "
+                   "and one step; not re-parseable)")
     out.append('    """' + "\n    ".join(doc) + '\n    """')
     names: dict[int, str] = {}
     body: list[str] = []
@@ -34,7 +44,7 @@ def render(kernel: Kernel) -> str:
             return names[id(n)]
         return _inline(n, kernel, ref)
 
-    for n in walk(*kernel.loads, *kernel.stores):
+    for n in walk(*kernel.roots()):
         if n.op is Op.STORE:
             offset, value, mask = n.args
             m = "" if _is_true(mask) else f", {ref(mask)}"
@@ -45,6 +55,9 @@ def render(kernel: Kernel) -> str:
         name = f"t{len(names)}"
         body.append(f"{name} = {_expression(n, kernel, ref)}  # {n.type}")
         names[id(n)] = name
+    for c in kernel.carries:
+        body.append(f"# carry {c.name} (loop {c.loop}, line {c.line}): before the loop {ref(c.init)}; "
+                    f"after a step {ref(c.update)}")
     out += ["    " + line for line in body]
     return "\n".join(out) + "\n"
 
@@ -55,7 +68,7 @@ def _is_true(n: Node) -> bool:
 
 def _is_inline(n: Node) -> bool:
     return n.op in (Op.CONST, Op.FCONST, Op.ARG, Op.CONSTEXPR, Op.PROGRAM_ID, Op.NUM_PROGRAMS, Op.ARANGE,
-                    Op.UNDEF) or (n.op is Op.CAST and n.attr == IMPLICIT) or (n.op is Op.PAYLOAD and n.attr == "to_i1")
+                    Op.UNDEF, Op.ROFFSET, Op.ACC) or (n.op is Op.CAST and n.attr == IMPLICIT) or (n.op is Op.PAYLOAD and n.attr == "to_i1")
 
 
 def _dtype(t) -> str:
@@ -84,6 +97,13 @@ def _inline(n: Node, kernel: Kernel, ref) -> str:
             return f"tl.program_id({n.attr})"
         case Op.NUM_PROGRAMS:
             return f"tl.num_programs({n.attr})"
+        case Op.ROFFSET:
+            return "r0_offset"
+        case Op.ACC:
+            return n.attr[0]
+        case Op.ARANGE if kernel.reduction is not None:
+            start, block = n.attr
+            return f"tl.arange({start}, {block})" + ("[None, :]" if block == "R0_BLOCK" else "[:, None]")
         case Op.ARANGE:
             start, block = n.attr
             sub = "[:]" if kernel.grid == "1d" else ("[None, :]" if block == "XBLOCK" else "[:, None]")
@@ -107,7 +127,7 @@ def _expression(n: Node, kernel: Kernel, ref) -> str:
         case Op.CAST:
             return f"({ref(a[0])}).to({_dtype(n.type)})"
         case Op.BROADCAST:
-            block = "XBLOCK" if kernel.grid == "1d" else "YBLOCK, XBLOCK"
+            block = "XBLOCK, R0_BLOCK" if kernel.reduction is not None else "XBLOCK" if kernel.grid == "1d" else "YBLOCK, XBLOCK"
             return f"tl.broadcast_to({ref(a[0])}, [{block}])"
         case Op.WHERE:
             return f"tl.where({ref(a[0])}, {ref(a[1])}, {ref(a[2])})"
@@ -119,6 +139,12 @@ def _expression(n: Node, kernel: Kernel, ref) -> str:
                 if other.op is not Op.UNDEF:
                     text += f", other={ref(other)}"
             return text + ")"
+        case Op.REDUCE:
+            fn, k = n.attr
+            return f"{fn}({', '.join(ref(x) for x in a)}, 1)[{k}][:, None]"
+        case Op.PAYLOAD if isinstance(n.attr, tuple):
+            fn, k = n.attr
+            return f"{fn}({', '.join(ref(x) for x in a)})[{k}]"
         case Op.PAYLOAD:
             name = n.attr
             if name in _PAYLOAD_BINARY:
@@ -130,7 +156,7 @@ def _expression(n: Node, kernel: Kernel, ref) -> str:
             if name == "to":
                 return f"({ref(a[0])}).to({_dtype(n.type)})"
             return f"{name}({', '.join(ref(x) for x in a)})"
-        case Op.CONST | Op.FCONST | Op.ARG | Op.CONSTEXPR | Op.PROGRAM_ID | Op.NUM_PROGRAMS | Op.ARANGE | Op.UNDEF | Op.STORE:
+        case Op.CONST | Op.FCONST | Op.ARG | Op.CONSTEXPR | Op.PROGRAM_ID | Op.NUM_PROGRAMS | Op.ARANGE | Op.UNDEF | Op.STORE | Op.ROFFSET | Op.ACC:
             raise AssertionError(f"{n.op} is written inline")
     raise AssertionError(f"no rendering for {n.op}")
 

@@ -29,7 +29,7 @@ def corpus_table(records: Sequence) -> str:
             rows.append(f"| {ck.program} | `{ck.name}` | {ck.grid_type} | | | | refused: {reason} (line {exc.line}) |")
             continue
         parsed += 1
-        divs = sum(1 for n in walk(*k.loads, *k.stores) if n.op in (Op.FLOORDIV, Op.MOD))
+        divs = sum(1 for n in walk(*k.roots()) if n.op in (Op.FLOORDIV, Op.MOD))
         rows.append(
             f"| {ck.program} | `{ck.name}` | {k.grid} | {len(k.loads)} | {len(k.size_params)} | {divs} | parsed |"
         )

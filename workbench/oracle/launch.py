@@ -77,6 +77,11 @@ def plan(rec: Record, values: dict[str, int], index: int, rng: random.Random,
          lanes: dict[str, int] | None = None) -> Launch:
     """The launch of ``rec`` at shape ``values``; ``index`` picks the block sizes (they rotate over shapes);
     ``lanes`` (``{"xindex": i}``) names element indices whose programs must run."""
+    reduction = [p for p in param_names if p.startswith("r") and p.endswith("numel")]
+    if reduction:
+        # a reduction kernel's lanes are (x, r) pairs over loop steps; the oracle compares pointwise lanes
+        raise OutOfClass(f"reduction kernel (parameter {reduction[0]}): the oracle models pointwise launches "
+                         "only; its reduction lanes are checked by `workbench crosscheck` instead")
     lanes = lanes or {}
     xs_must = tuple(v for k, v in lanes.items() if k == "xindex")
     ys_must = tuple(v for k, v in lanes.items() if k == "yindex")

@@ -136,7 +136,8 @@ def partial_kernel(k: kir.Kernel) -> kir.Kernel:
         memo[id(n)] = out
         return out
 
-    return replace(k, loads=tuple(go(x) for x in k.loads), stores=tuple(go(x) for x in k.stores), bindings=())
+    return replace(k, loads=tuple(go(x) for x in k.loads), stores=tuple(go(x) for x in k.stores), bindings=(),
+                   carries=tuple(replace(c, init=go(c.init), update=go(c.update)) for c in k.carries))
 
 
 def _narrow(a: kir.Node, kname: str) -> kir.Node:

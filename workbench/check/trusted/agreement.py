@@ -91,6 +91,9 @@ class AgreementRules:
             case Op.LOAD:
                 self.access(n, c)
                 return
+            case Op.ROFFSET | Op.ACC | Op.REDUCE:
+                self.agree_reduction(n, c)
+                return
             case Op.STORE:
                 raise AssertionError("stores are checked by check_store")
             case (
@@ -146,18 +149,20 @@ class AgreementRules:
                 self.need(Poly.const(self.w.imax) - value, Reason.SIZE_ARG_FITS, origin_node, frozenset(), "upper")
                 self.need(value + (self.w.imax + 1), Reason.SIZE_ARG_FITS, origin_node, frozenset(), "lower")
         accesses = list(self.k.loads) + list(self.k.stores)
+        self.check_reduction()
         for acc in accesses:
             # Tail lanes (index >= numel in the last block): the range masks are conjuncts of every access
             # mask, and they are computed identically in W and N (int32 index and numel in both).
             conj = self.conjuncts(acc.args[2] if acc.op is Op.STORE else acc.args[1])
-            if not self.range_atoms or not all(any(x is r for x in conj) for r in self.range_atoms):
+            need = self.tail_atoms(acc)
+            if not self.range_atoms or not all(r is not None and any(x is r for x in conj) for r in need):
                 self.need(None, Reason.TAIL_MASKED, acc, frozenset())
         self.check_payload_types()
         for ld in self.k.loads:
-            self.agree(ld, self.active)
+            self.agree(ld, self.class_of(ld))
         for st in self.k.stores:
-            self.access(st, self.active)
-            self.agree(st.args[1], self.extend(self.active, st.args[2], True))
+            self.access(st, self.class_of(st))
+            self.agree(st.args[1], self.extend(self.class_of(st), st.args[2], True))
         if self.mode == "strict":
             for n in self.nodes:
                 if n.op in INTEGER_OPS or (
@@ -165,7 +170,7 @@ class AgreementRules:
                 ):
                     if id(n) in self.launch_nodes:
                         continue
-                    self._fits(n, self.active, self.w.int32, Reason.FITS_INT32)
+                    self._fits(n, self.class_of(n), self.w.int32, Reason.FITS_INT32)
                     for x in n.args:
-                        self.agree(x, self.active)
+                        self.agree(x, self.class_of(n))
 

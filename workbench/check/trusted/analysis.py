@@ -76,6 +76,7 @@ from workbench.check.sidecond import SideCondition
 from workbench.check.trusted.agreement import ACCESS_RULES, AND_ORDERS, AgreementRules
 from workbench.check.trusted.conditions import ConditionRules
 from workbench.check.trusted.payload import PayloadRules
+from workbench.check.trusted.reduction import ReductionRules
 from workbench.check.trusted.interval import Interval, LaneClass
 from workbench.check.trusted.intervals import QUOTIENT_RULES, REMAINDER_RULES, IntervalRules
 from workbench.check.trusted.launch import LaunchRules
@@ -120,7 +121,7 @@ def retype(kernel: Kernel, mode: Mode) -> dict[int, Node]:
     return instantiation_map(kernel, mode)
 
 
-class Analysis(LaunchRules, IntervalRules, AgreementRules, PayloadRules, ConditionRules):
+class Analysis(LaunchRules, IntervalRules, AgreementRules, PayloadRules, ConditionRules, ReductionRules):
     """One run of the checker over one kernel, one mode, one set of choices (given by ``oracle``).
 
     ``oracle(kind, key, options, works)`` returns the chosen option for a choice point; the trusted checker
@@ -132,7 +133,7 @@ class Analysis(LaunchRules, IntervalRules, AgreementRules, PayloadRules, Conditi
         if mode not in MODES:
             raise CertificateError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}", "mode")
         self.k, self.p, self.mode, self.oracle, self.w = kernel, premises, mode, oracle, widths
-        nodes = list(kir.walk(*kernel.loads, *kernel.stores))
+        nodes = list(kir.walk(*kernel.roots()))
         self.nodes = nodes
         self.key = {id(n): f"n{i}" for i, n in enumerate(nodes)}
         self.by_key = {f"n{i}": n for i, n in enumerate(nodes)}
@@ -166,6 +167,9 @@ class Analysis(LaunchRules, IntervalRules, AgreementRules, PayloadRules, Conditi
                 # the exact form's own sub-terms: the offset product and, on y, the block id sum and product
                 self.launch_nodes.update(id(x) for x in kir.walk(n) if x.op in (Op.ADD, Op.MUL))
         self.active: LaneClass = frozenset((self.key[id(a)], True) for a in self.range_atoms)
+        # Reduction kernels (trusted/reduction.py): the r axis's range atom, r0_index's exact form.
+        self._reduction_setup()
+        self.launch_nodes.update(self.r_index_nodes)
 
     def choose(self, kind: str, key: str, options: tuple[str, ...], works: Callable[[str], bool]) -> str:
         got = self.oracle(kind, key, options, works)

@@ -64,6 +64,9 @@ class IntervalRules:
 
     def _bound_rule(self, n: Node, c: LaneClass) -> Interval:
         a = n.args
+        red = self.bound_reduction(n)
+        if red is not None:
+            return red
         if id(n) in self.launch_nodes:
             return Poly.const(0), Poly.const(self.w.imax)
         match n.op:
@@ -122,8 +125,10 @@ class IntervalRules:
                 la, ha = self.bound(a[1], self.extend(c, a[0], True))
                 lb, hb = self.bound(a[2], self.extend(c, a[0], False))
                 return self._hull_lo(la, lb), self._hull_hi(ha, hb)
-            case Op.LOAD | Op.STORE | Op.PAYLOAD | Op.FCONST | Op.UNDEF:
+            case Op.LOAD | Op.STORE | Op.PAYLOAD | Op.FCONST | Op.UNDEF | Op.ACC | Op.REDUCE:
                 return None, None
+            case Op.ROFFSET:
+                raise AssertionError("ROFFSET outside a reduction kernel")
         raise AssertionError(f"no interval rule for {n.op}")  # every op is handled above
 
     def _hull_lo(self, x: Poly | None, y: Poly | None) -> Poly | None:

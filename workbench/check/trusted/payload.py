@@ -85,10 +85,12 @@ class PayloadRules:
 
     def check_payload_types(self) -> None:
         """Emit PAYLOAD_TYPE for every retyped payload node whose uses do not all keep the low-bits law."""
-        users: dict[int, list[tuple[Node, int]]] = {}
+        users: dict[int, list[tuple[Node | None, int]]] = {}
         for n in self.nodes:
             for i, a in enumerate(n.args):
                 users.setdefault(id(a), []).append((n, i))
+        for c in self.k.carries:  # an accumulator's update feeds every later step: all of its bits are used
+            users.setdefault(id(c.update), []).append((None, -1))
         memo: dict[int, int | None] = {}
 
         def width_needed(n: Node) -> int | None:
@@ -98,7 +100,9 @@ class PayloadRules:
             memo[id(n)] = None  # cycle guard (the IR is a DAG)
             need = 0
             for u, i in users.get(id(n), []):
-                if u.op is Op.STORE and i == 1 and _int_bits(u) is not None:
+                if u is None:
+                    got = None
+                elif u.op is Op.STORE and i == 1 and _int_bits(u) is not None:
                     got = _int_bits(u)
                 elif self._keeps_low_bits(u) and not (u.op is Op.WHERE and i == 0):
                     got = width_needed(u)

@@ -1,0 +1,135 @@
+"""The narrowing checker on reduction kernels: per (x, r) lane and per step (``check/trusted/reduction.py``).
+
+Real captured kernels (``tests/kir/data/reduction``) are certified; mutants that break the contract are
+refused (a reduction mask dropped from a load, an index that overflows only in int32, an integer accumulator
+fed by such an index); a changed loop bound is refused by the IR; the small-width model (6-bit "int32")
+evaluates every (x, r) lane at every step of the certified softmax and finds no difference, and finds one
+on the overflowing mutant, which the checker refuses.
+"""
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from workbench.capture import load
+from workbench.capture.record import jit_function_text
+from workbench.check.api import check_kernel
+from workbench.check.checker import Widths
+from workbench.check.sidecond import Reason
+from workbench.check.soundness import agreement, shapes, small_record
+
+DATA = Path(__file__).parent.parent / "kir" / "data" / "reduction"
+SOFTMAX = DATA / "triton_red_fused__softmax_prepare_softmax_online_0.json"
+LAYERNORM = DATA / "triton_per_fused_add_addmm_native_layer_norm_view_11.json"
+GROUPNORM_PER = DATA / "triton_per_fused_native_group_norm_1.json"
+MEAN = DATA / "triton_red_fused_add_addmm_mean_mul_permute_view_32.json"
+BITS = 6
+SMALL = Widths(BITS, 2 * BITS)
+
+SOFTMAX_LOAD = "tmp0 = tl.load(in_ptr0 + (r0_1 + ks0*x0), r0_mask & xmask"
+# an int64 accumulator of index values, summed per row and stored (argmax-like integer payload)
+INT_ACC = ("    tmp2 = triton_helpers.max2(_tmp2, 1)[:, None]\n",
+           "    tmp2 = triton_helpers.max2(_tmp2, 1)[:, None]\n"
+           "    _tmp90 = tl.full([XBLOCK, R0_BLOCK], 0, tl.int64)\n"
+           "    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):\n"
+           "        r0_index = r0_offset + r0_base\n"
+           "        r0_mask = r0_index < r0_numel\n"
+           "        tmp91 = IDX\n"
+           "        tmp92 = _tmp90 + tmp91\n"
+           "        _tmp90 = tl.where(r0_mask & xmask, tmp92, _tmp90)\n"
+           "    tmp90 = tl.sum(_tmp90, 1)[:, None]\n"
+           "    tl.store(out_ptr2 + (x0), tmp90.to(tl.float32), xmask)\n")
+
+
+def mutate(rec, old, new, count=1):
+    body = jit_function_text(rec.source, rec.name)
+    assert old in body, old
+    return replace(rec, source=rec.source.replace(body, body.replace(old, new, count)))
+
+
+@pytest.mark.parametrize("path", [SOFTMAX, LAYERNORM, GROUPNORM_PER, MEAN], ids=lambda p: p.stem[:30])
+def test_real_reduction_kernels_are_certified_observable(path):
+    v = check_kernel(load(path), "observable")
+    assert v.verdict == "certified", v.reason
+
+
+def test_looped_softmax_is_certified_strict_with_the_loop_bound_discharged():
+    v = check_kernel(load(SOFTMAX), "strict")
+    assert v.verdict == "certified", v.reason
+    loop = [d for d in v.discharged if d.condition.reason is Reason.LOOP_BOUND]
+    assert loop and all(d.status.value == "proved" for d in loop)
+
+
+def test_dropped_reduction_mask_is_refused():
+    rec = mutate(load(SOFTMAX), SOFTMAX_LOAD, "tmp0 = tl.load(in_ptr0 + (r0_1 + ks0*x0), xmask")
+    for mode in ("strict", "observable"):
+        v = check_kernel(rec, mode, smt=False, counterexample=False)
+        assert v.verdict == "refused"
+        assert any(d.condition.reason is Reason.TAIL_MASKED and d.status.value != "proved" for d in v.discharged)
+
+
+def test_index_overflowing_only_in_int32_is_refused():
+    rec = mutate(load(SOFTMAX), SOFTMAX_LOAD, "tmp0 = tl.load(in_ptr0 + (r0_1 + ks0*ks0*x0), r0_mask & xmask")
+    for mode in ("strict", "observable"):
+        v = check_kernel(rec, mode)
+        assert v.verdict == "refused", v.reason
+        assert "ks0" in v.reason
+    cex = v.counterexample  # names the x lane, the r lane and the reduction step
+    assert cex is not None and {"xindex", "r0_base", "r0_offset"} <= set(dict(cex.lane))
+    assert "in_ptr0" in cex.disagree and cex.wide != cex.narrowed
+
+
+def test_integer_accumulator_of_indices_agrees_only_when_they_fit():
+    good = mutate(load(SOFTMAX), INT_ACC[0], INT_ACC[1].replace("IDX", "r0_index + ks0*x0"))
+    assert check_kernel(good, "observable").verdict == "certified"
+    bad = mutate(load(SOFTMAX), INT_ACC[0], INT_ACC[1].replace("IDX", "r0_index + ks0*ks0*x0"))
+    v = check_kernel(bad, "observable")
+    assert v.verdict == "refused" and "ks0 * ks0" in v.reason.replace("(", "").replace(")", "")
+
+
+def test_changed_loop_bound_is_out_of_class():
+    rec = mutate(load(SOFTMAX), "tl.range(0, r0_numel, R0_BLOCK)", "tl.range(0, ks0, R0_BLOCK)")
+    v = check_kernel(rec, "observable")
+    assert v.verdict == "out-of-class" and "loop is not supported" in v.reason
+
+
+def test_small_model_certified_softmax_agrees_on_every_lane_and_step():
+    rec = small_record(load(SOFTMAX), BITS)
+    for mode in ("strict", "observable"):
+        assert check_kernel(rec, mode, widths=SMALL, smt=False, counterexample=False).certified
+    found, total = shapes(rec, BITS, limit=40)
+    assert total >= 20
+    lanes, diff = agreement(rec, SMALL, found)
+    assert diff is None, diff
+    assert lanes > 1000
+
+
+def test_small_model_detects_the_int32_only_overflow_and_the_checker_refuses():
+    rec = small_record(mutate(load(SOFTMAX), INT_ACC[0], INT_ACC[1].replace("IDX", "r0_index + ks0*ks0*x0")), BITS)
+    found, _ = shapes(rec, BITS, limit=40)
+    _, diff = agreement(rec, SMALL, found)
+    assert diff is not None
+    assert not check_kernel(rec, "observable", widths=SMALL, smt=False, counterexample=False).certified
+
+
+def test_oracle_skips_reduction_kernels_visibly():
+    import random
+
+    from workbench.oracle.corpus import parse_record
+    from workbench.oracle.launch import OutOfClass, plan
+    import json
+
+    data = json.loads(SOFTMAX.read_text())
+    rec = parse_record(data, str(SOFTMAX))
+    params = ("in_ptr0", "out_ptr2", "ks0", "xnumel", "r0_numel", "XBLOCK", "R0_BLOCK")
+    with pytest.raises(OutOfClass, match="reduction kernel"):
+        plan(rec, {"s27": 5, "s77": 7, "s95": 3}, 0, random.Random(0), params, ("XBLOCK", "R0_BLOCK"), ("in_ptr0", "out_ptr2"))
+
+
+def test_small_model_partial_mode_softmax_agrees_on_every_lane_and_step():
+    rec = small_record(load(SOFTMAX), BITS)
+    assert check_kernel(rec, "partial", widths=SMALL, smt=False, counterexample=False).certified
+    found, _ = shapes(rec, BITS, limit=20)
+    lanes, diff = agreement(rec, SMALL, found, partial=True)
+    assert diff is None and lanes > 500, diff
