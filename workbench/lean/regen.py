@@ -60,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in sorted(REDUCTIONS):
         inst = REDUCTIONS[name]()
         (red / f"{module_name(inst)}.lean").write_text(emit_instance(inst))
-    red_refused = _reduction_fixtures(red, red_certs)
+    red_refused, red_modules = _reduction_fixtures(red, red_certs)
+    modules += red_modules  # certified reductions are shipped too, so that `lake build` checks them
     (PROJECT / "Instances.lean").write_text(index_text(modules, refused))
     print(f"{len(modules)} instances written to {INSTANCES}; {len(refused)} kernels without an instance:")
     for line in refused:
@@ -73,15 +74,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _reduction_fixtures(out, certs) -> list[str]:
+def _reduction_fixtures(out, certs) -> tuple[list[str], list[str]]:
     """Captured reduction kernels kept as test data (``tests/lean/data/reduction``, from the zoo): each
-    certified one's certificate and instance become goldens; the others are listed."""
+    certified one's certificate and instance become goldens and its instance is shipped in
+    ``lean/Instances``; the others are listed. Returns (listed, shipped modules)."""
     from workbench.capture.record import load as load_record
     from workbench.check.api import check_kernel
     from workbench.lean.adapter import from_certificate
     from workbench.lean.emit import emit_instance, module_name
 
-    refused = []
+    refused, modules = [], []
     for path in sorted((REPO / "tests" / "lean" / "data" / "reduction").glob("*.json")):
         rec = load_record(path)
         verdict = check_kernel(rec, "observable", smt=False, counterexample=False)
@@ -92,10 +94,14 @@ def _reduction_fixtures(out, certs) -> list[str]:
         cert.write_text(verdict.certificate.dumps() + "\n")
         try:
             inst = from_certificate(json.loads(cert.read_text()), cert.name, record=rec, verify_hash=False)
-            (out / f"{module_name(inst)}.lean").write_text(emit_instance(inst))
+            text = emit_instance(inst)
         except WorkbenchError as exc:
             refused.append(f"{rec.program}/{rec.name} (reduction test data): certified, not emitted: {str(exc)[:200]}")
-    return refused
+            continue
+        (out / f"{module_name(inst)}.lean").write_text(text)
+        (INSTANCES / f"{module_name(inst)}.lean").write_text(text)
+        modules.append(module_name(inst))
+    return refused, modules
 
 
 if __name__ == "__main__":
