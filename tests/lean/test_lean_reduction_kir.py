@@ -109,3 +109,37 @@ def test_lean_reduction_terms_agree_with_kir_evaluator_per_step(path):
                         assert evaluate(mode, lane, ours.offset) == theirs.offset
                 compared += 1
     assert compared >= 40 and active >= 20  # lanes compared, active loads among them
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_lean_reduction_safe_holds_on_sampled_lanes(path):
+    """The mirror of `RKernel.Safe` at shapes where the captured guards hold (lower bounds, then larger
+    ones) on the first and last x lanes, the whole row and the first and last steps: what `kernel_safe`
+    derives from the side conditions; both widths then observe the same (`narrowing_exact`)."""
+    from workbench.lean.rmodel import observe, safe
+
+    rec = load_record(path)
+    k = kir.parse(rec)
+    terms = kernel_terms(k)
+    narrowed = frozenset(terms.narrowed)
+    for scale in (0, 1):
+        sizes = {s.name: max(2, s.lower or 2) + 3 * scale for s in rec.symbols}
+        ln = kir.launch(k, sizes)
+        values = tuple(dict(ln.args).get(n, 0) for n in terms.scalars)
+        xb, rb = dict(ln.blocks)["XBLOCK"], dict(ln.blocks)["R0_BLOCK"]
+        numel = dict(ln.args).get("r0_numel", k.reduction.static_numel)
+        steps = max(1, -(-numel // rb)) if k.reduction.loops else 1
+        js = sorted({0, steps - 1})
+        # The theorem holds for every row `rs` of positions (RowOK); a few positions keep the mirror's nested
+        # row reductions (O(len(rs)) per level) fast.
+        rs = sorted({0, 1, rb - 1})
+        for pid, i in ((0, 0), (ln.grid[0] - 1, xb - 1)):
+            lane = Lane((pid, 0, 0), (ln.grid[0], 1, 1), (i, 0, 0), (xb, 1, rb), values)
+            assert safe(terms.reduction, narrowed, lane, rs, js), (path.stem, sizes, pid, i)
+            assert observe(terms.reduction, WIDE, lane, rs, js) == \
+                observe(terms.reduction, (NARROW, narrowed), lane, rs, js)
+    if narrowed:  # not vacuous: a narrowed size argument beyond int32 breaks the premise
+        ln = kir.launch(k, {s.name: 2**31 + 5 for s in rec.symbols})
+        values = tuple(dict(ln.args).get(n, 0) for n in terms.scalars)
+        lane = Lane((0, 0, 0), (1, 1, 1), (0, 0, 0), (1, 1, 1), values)
+        assert not safe(terms.reduction, narrowed, lane, [0], [0])
