@@ -31,18 +31,20 @@ Triton's lowering (see docs/lean.md).
 * `side_4`: divisor >= 1.
 * `side_5`: intermediate fits i32: e3; intermediate fits i32: (.cast .i32 e3); cast in a mask atom fits; intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)).
 * `side_6`: dividend >= 0; point factor >= 0.
-* `side_7`: intermediate fits i32: e2; intermediate fits i32: (.add e1 e2); intermediate fits i32: (.add (.add e1 e2) e3).
-* `side_8`: intermediate fits i32: e2.
-* `side_9`: intermediate fits i32: (.mul (.weak (-1)) e2); intermediate fits i32: (.add e3 (.mul (.weak (-1)) (.size 0 .i64))); intermediate fits i32: (.add (.add e3 (.mul .
-* `side_10`: intermediate fits i32: (.mul (.weak (-1)) e2).
-* `side_11`: intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4).
-* `side_12`: intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4).
-* `side_13`: intermediate fits i32: (.floordiv e0 (.size 0 .i64)).
-* `side_14`: intermediate fits i32: e1.
-* `side_15`: intermediate fits i32: (.add e1 e2).
-* `side_16`: intermediate fits i32: (.add (.add e1 e2) e3).
-* `side_17`: intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)).
-* `side_18`: intermediate fits i32: (.add e1 (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2)).
+* `side_7`: quotient's lower endpoint.
+* `side_8`: quotient's upper endpoint.
+* `side_9`: intermediate fits i32: e2; intermediate fits i32: (.add e1 e2); intermediate fits i32: (.add (.add e1 e2) e3).
+* `side_10`: intermediate fits i32: e2.
+* `side_11`: intermediate fits i32: (.mul (.weak (-1)) e2); intermediate fits i32: (.add e3 (.mul (.weak (-1)) (.size 0 .i64))); intermediate fits i32: (.add (.add e3 (.mul .
+* `side_12`: intermediate fits i32: (.mul (.weak (-1)) e2).
+* `side_13`: intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4).
+* `side_14`: intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4).
+* `side_15`: intermediate fits i32: (.floordiv e0 (.size 0 .i64)).
+* `side_16`: intermediate fits i32: e1.
+* `side_17`: intermediate fits i32: (.add e1 e2).
+* `side_18`: intermediate fits i32: (.add (.add e1 e2) e3).
+* `side_19`: intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)).
+* `side_20`: intermediate fits i32: (.add e1 (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2)).
 * `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
 * `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
   `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
@@ -162,59 +164,75 @@ theorem side_6 (aux_a0 : Int) (s27 : Int) (s77 : Int)
   -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits i32: e2; intermediate fits i32: (.add e1 e2); intermediate fits i32: (.add (.add e1 e2) e3). -/
+/-- quotient's lower endpoint. -/
 theorem side_7 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ 2147483648 + ((s27) / 2) := by
+    : 0 ≤ s27 - 2 * aux_a0 := by
+  -- certificate: claim = 1 * g4 + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- quotient's upper endpoint. -/
+theorem side_8 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
+    : 0 ≤ 2 * aux_a0 + 1 - s27 := by
+  -- certificate: claim = 1 * g5 + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: e2; intermediate fits i32: (.add e1 e2); intermediate fits i32: (.add (.add e1 e2) e3). -/
+theorem side_9 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
+    : 0 ≤ aux_a0 + 2147483648 := by
   -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
 /-- intermediate fits i32: e2. -/
-theorem side_8 (aux_a0 : Int) (s27 : Int) (s77 : Int)
-    (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
-    (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ 2147483647 - ((s27) / 2) := by
-  have m0 := shift_mul2 h_s27 h_s77
-  -- certificate: claim = 0.5 * g3 + nonnegative multiples of the lower-bound shifts and m0..
-  narrowing_side
-
-/-- intermediate fits i32: (.mul (.weak (-1)) e2); intermediate fits i32: (.add e3 (.mul (.weak (-1)) (.size 0 .i64))); intermediate fits i32: (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2). -/
-theorem side_9 (aux_a0 : Int) (s27 : Int) (s77 : Int)
-    (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
-    (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ 2147483648 - ((s27) / 2) := by
-  have m0 := shift_mul2 h_s27 h_s77
-  -- certificate: claim = 0.5 * g3 + nonnegative multiples of the lower-bound shifts and m0..
-  narrowing_side
-
-/-- intermediate fits i32: (.mul (.weak (-1)) e2). -/
 theorem side_10 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ 2147483647 + ((s27) / 2) := by
-  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+    : 0 ≤ 2147483647 - aux_a0 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.25 * g3 + 0.5 * g4 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4). -/
+/-- intermediate fits i32: (.mul (.weak (-1)) e2); intermediate fits i32: (.add e3 (.mul (.weak (-1)) (.size 0 .i64))); intermediate fits i32: (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2). -/
 theorem side_11 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ s27 + 2147483648 - ((s27) / 2) := by
+    : 0 ≤ 2147483648 - aux_a0 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.25 * g3 + 0.5 * g4 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: (.mul (.weak (-1)) e2). -/
+theorem side_12 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
+    : 0 ≤ aux_a0 + 2147483647 := by
   -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
 /-- intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4). -/
-theorem side_12 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+theorem side_13 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ 2147483647 - s27 + ((s27) / 2) := by
+    : 0 ≤ s27 + 2147483648 - aux_a0 := by
+  -- certificate: claim = 0.5 * g4 + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4). -/
+theorem side_14 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
+    : 0 ≤ aux_a0 + 2147483647 - s27 := by
   have m0 := shift_mul2 h_s27 h_s77
   -- certificate: claim = 0.5 * g3 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
 /-- intermediate fits i32: (.floordiv e0 (.size 0 .i64)). -/
-theorem side_13 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+theorem side_15 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
     : 0 ≤ 2147483648 - s77 := by
@@ -223,7 +241,7 @@ theorem side_13 (aux_a0 : Int) (s27 : Int) (s77 : Int)
   narrowing_side
 
 /-- intermediate fits i32: e1. -/
-theorem side_14 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+theorem side_16 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
     : 0 ≤ s27 + 2147483647 - (s27 * s77) := by
@@ -232,16 +250,16 @@ theorem side_14 (aux_a0 : Int) (s27 : Int) (s77 : Int)
   narrowing_side
 
 /-- intermediate fits i32: (.add e1 e2). -/
-theorem side_15 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+theorem side_17 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ s27 + 2147483647 - (s27 * s77) - ((s27) / 2) := by
+    : 0 ≤ s27 + 2147483647 - (s27 * s77) - aux_a0 := by
   have m0 := shift_mul2 h_s27 h_s77
-  -- certificate: claim = 2 * g3 + nonnegative multiples of the lower-bound shifts and m0..
+  -- certificate: claim = 1 * g3 + 0.5 * g4 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
 /-- intermediate fits i32: (.add (.add e1 e2) e3). -/
-theorem side_16 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+theorem side_18 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
     : 0 ≤ 2147483648 - (s27 * s77) := by
@@ -250,7 +268,7 @@ theorem side_16 (aux_a0 : Int) (s27 : Int) (s77 : Int)
   narrowing_side
 
 /-- intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)). -/
-theorem side_17 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+theorem side_19 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
     : 0 ≤ s27 + 2147483647 := by
@@ -258,12 +276,12 @@ theorem side_17 (aux_a0 : Int) (s27 : Int) (s77 : Int)
   narrowing_side
 
 /-- intermediate fits i32: (.add e1 (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2)). -/
-theorem side_18 (aux_a0 : Int) (s27 : Int) (s77 : Int)
+theorem side_20 (aux_a0 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ s27 - aux_a0) (g3 : 0 ≤ 2147483647 - (s27 * s77)) (g4 : 0 ≤ s27 - 2 * aux_a0) (g5 : 0 ≤ 2 * aux_a0 + 1 - s27)
-    : 0 ≤ s27 + 2147483648 - (s27 * s77) - ((s27) / 2) := by
+    : 0 ≤ s27 + 2147483648 - (s27 * s77) - aux_a0 := by
   have m0 := shift_mul2 h_s27 h_s77
-  -- certificate: claim = 2 * g3 + nonnegative multiples of the lower-bound shifts and m0..
+  -- certificate: claim = 1 * g3 + 0.5 * g4 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
 /-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
@@ -295,12 +313,12 @@ theorem kernel_safe (aux_a0 : Int) (s27 : Int) (s77 : Int) (hb : Bounds aux_a0 s
           (Bounded.weak (-1))
         have b10 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
           (Bounded.weak (2))
-        have b11 : Bounded kernel.sizeArgs L e2 (((s27) / 2)) (((s27) / 2)) :=
-          (Bounded.floordiv b7 b10 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
-        have b12 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e2) (-((s27) / 2)) (-((s27) / 2)) :=
-          (Bounded.mul_npoint_left b9 b11 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
-        have b13 : Bounded kernel.sizeArgs L e4 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
-          (Bounded.add b7 b12 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        have b11 : Bounded kernel.sizeArgs L e2 (aux_a0) (aux_a0) :=
+          (Bounded.floordiv b7 b10 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega) (Quot.literal 2 (aux_a0) (aux_a0) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        have b12 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e2) (-aux_a0) (-aux_a0) :=
+          (Bounded.mul_npoint_left b9 b11 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        have b13 : Bounded kernel.sizeArgs L e4 (s27 - aux_a0) (s27 - aux_a0) :=
+          (Bounded.add b7 b12 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_14 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
         exact And.intro b8.agree b13.agree
     · intro hm14
       obtain ⟨hk15, hk16⟩ := Expr.ne_zero_of_mand_ne_zero hm14
@@ -313,27 +331,27 @@ theorem kernel_safe (aux_a0 : Int) (s27 : Int) (s77 : Int) (hb : Bounds aux_a0 s
       have b20 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
         b18.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk16; have h2 := b19.le; omega)
       have b21 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s77 - 1) :=
-        (Bounded.floordiv b20 b17 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        (Bounded.floordiv b20 b17 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_15 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
       have b22 : Bounded kernel.sizeArgs L e1 (0) ((s27 * s77) - s27) :=
-        (Bounded.mul_point_left b17 b21 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_14 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by narrowing_poly) (by narrowing_poly))
+        (Bounded.mul_point_left b17 b21 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by narrowing_poly) (by narrowing_poly))
       have b23 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
         (Bounded.weak (2))
-      have b24 : Bounded kernel.sizeArgs L e2 (((s27) / 2)) (((s27) / 2)) :=
-        (Bounded.floordiv b17 b23 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
-      have b25 : Bounded kernel.sizeArgs L (.add e1 e2) (((s27) / 2)) ((s27 * s77) - s27 + ((s27) / 2)) :=
-        (Bounded.add b22 b24 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_15 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b24 : Bounded kernel.sizeArgs L e2 (aux_a0) (aux_a0) :=
+        (Bounded.floordiv b17 b23 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega) (Quot.literal 2 (aux_a0) (aux_a0) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b25 : Bounded kernel.sizeArgs L (.add e1 e2) (aux_a0) ((s27 * s77) + aux_a0 - s27) :=
+        (Bounded.add b22 b24 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_17 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
       have b26 : Bounded kernel.sizeArgs L e3 (0) (s27 - 1) :=
         (Bounded.mod b20 b17 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (Rem.divisor (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
       have b27 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
         (Bounded.weak (-1))
-      have b28 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e2) (-((s27) / 2)) (-((s27) / 2)) :=
-        (Bounded.mul_npoint_left b27 b24 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
-      have b29 : Bounded kernel.sizeArgs L e4 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
-        (Bounded.add b17 b28 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
-      have b30 : Bounded kernel.sizeArgs L e3 (0) (s27 - 1 - ((s27) / 2)) :=
+      have b28 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e2) (-aux_a0) (-aux_a0) :=
+        (Bounded.mul_npoint_left b27 b24 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b29 : Bounded kernel.sizeArgs L e4 (s27 - aux_a0) (s27 - aux_a0) :=
+        (Bounded.add b17 b28 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_14 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b30 : Bounded kernel.sizeArgs L e3 (0) (s27 - aux_a0 - 1) :=
         b26.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk15; have h2 := b29.le; omega)
-      have b31 : Bounded kernel.sizeArgs L (.add (.add e1 e2) e3) (((s27) / 2)) ((s27 * s77) - 1) :=
-        (Bounded.add b25 b30 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_16 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b31 : Bounded kernel.sizeArgs L (.add (.add e1 e2) e3) (aux_a0) ((s27 * s77) - 1) :=
+        (Bounded.add b25 b30 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_18 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
       exact b31.agree
   have A1 : load1.Agree kernel.sizeArgs L := by
     refine ⟨?_, ?_⟩
@@ -360,14 +378,14 @@ theorem kernel_safe (aux_a0 : Int) (s27 : Int) (s77 : Int) (hb : Bounds aux_a0 s
           (Bounded.weak (-1))
         have b42 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
           (Bounded.weak (2))
-        have b43 : Bounded kernel.sizeArgs L e2 (((s27) / 2)) (((s27) / 2)) :=
-          (Bounded.floordiv b38 b42 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
-        have b44 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e2) (-((s27) / 2)) (-((s27) / 2)) :=
-          (Bounded.mul_npoint_left b41 b43 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
-        have b45 : Bounded kernel.sizeArgs L e4 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
-          (Bounded.add b38 b44 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
-        have b46 : Bounded kernel.sizeArgs L (.cast .i32 e4) (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
-          (Bounded.cast b45 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+        have b43 : Bounded kernel.sizeArgs L e2 (aux_a0) (aux_a0) :=
+          (Bounded.floordiv b38 b42 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega) (Quot.literal 2 (aux_a0) (aux_a0) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        have b44 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e2) (-aux_a0) (-aux_a0) :=
+          (Bounded.mul_npoint_left b41 b43 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        have b45 : Bounded kernel.sizeArgs L e4 (s27 - aux_a0) (s27 - aux_a0) :=
+          (Bounded.add b38 b44 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_14 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        have b46 : Bounded kernel.sizeArgs L (.cast .i32 e4) (s27 - aux_a0) (s27 - aux_a0) :=
+          (Bounded.cast b45 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_14 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
         exact And.intro b40.agree b46.agree
     · intro hm47
       obtain ⟨hk48, hk49⟩ := Expr.ne_zero_of_mand_ne_zero hm47
@@ -380,33 +398,33 @@ theorem kernel_safe (aux_a0 : Int) (s27 : Int) (s77 : Int) (hb : Bounds aux_a0 s
       have b53 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
         b51.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk49; have h2 := b52.le; omega)
       have b54 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s77 - 1) :=
-        (Bounded.floordiv b53 b50 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        (Bounded.floordiv b53 b50 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_15 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
       have b55 : Bounded kernel.sizeArgs L e1 (0) ((s27 * s77) - s27) :=
-        (Bounded.mul_point_left b50 b54 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_14 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by narrowing_poly) (by narrowing_poly))
+        (Bounded.mul_point_left b50 b54 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by narrowing_poly) (by narrowing_poly))
       have b56 : Bounded kernel.sizeArgs L e3 (0) (s27 - 1) :=
         (Bounded.mod b53 b50 (by omega) (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (Rem.divisor (by have := side_4 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
       have b57 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
         (Bounded.weak (-1))
       have b58 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
         (Bounded.weak (2))
-      have b59 : Bounded kernel.sizeArgs L e2 (((s27) / 2)) (((s27) / 2)) :=
-        (Bounded.floordiv b50 b58 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
-      have b60 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e2) (-((s27) / 2)) (-((s27) / 2)) :=
-        (Bounded.mul_npoint_left b57 b59 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
-      have b61 : Bounded kernel.sizeArgs L e4 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
-        (Bounded.add b50 b60 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
-      have b62 : Bounded kernel.sizeArgs L (.cast .i32 e4) (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
-        (Bounded.cast b61 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
-      have b64 : Bounded kernel.sizeArgs L e3 (s27 - ((s27) / 2)) (s27 - 1) :=
+      have b59 : Bounded kernel.sizeArgs L e2 (aux_a0) (aux_a0) :=
+        (Bounded.floordiv b50 b58 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega) (Quot.literal 2 (aux_a0) (aux_a0) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b60 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e2) (-aux_a0) (-aux_a0) :=
+        (Bounded.mul_npoint_left b57 b59 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b61 : Bounded kernel.sizeArgs L e4 (s27 - aux_a0) (s27 - aux_a0) :=
+        (Bounded.add b50 b60 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_14 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b62 : Bounded kernel.sizeArgs L (.cast .i32 e4) (s27 - aux_a0) (s27 - aux_a0) :=
+        (Bounded.cast b61 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_14 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)))
+      have b64 : Bounded kernel.sizeArgs L e3 (s27 - aux_a0) (s27 - 1) :=
         b56.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk48; have h2 := b62.ge; have := Bounded.cast_eval (t := .i32) b56 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)); have c63 := Bounded.cast (t := .i32) b56 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)); omega)
       have b65 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 0 .i64)) (-s27) (-s27) :=
-        (Bounded.mul_npoint_left b57 b50 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_17 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
-      have b66 : Bounded kernel.sizeArgs L (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) (-((s27) / 2)) (-1) :=
-        (Bounded.add b64 b65 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega)) (by omega) (by omega))
-      have b67 : Bounded kernel.sizeArgs L (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2) (0) (-1 + ((s27) / 2)) :=
-        (Bounded.add b66 b59 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
-      have b68 : Bounded kernel.sizeArgs L (.add e1 (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2)) (0) ((s27 * s77) - s27 - 1 + ((s27) / 2)) :=
-        (Bounded.add b55 b67 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_18 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+        (Bounded.mul_npoint_left b57 b50 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_5 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_19 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b66 : Bounded kernel.sizeArgs L (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) (-aux_a0) (-1) :=
+        (Bounded.add b64 b65 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega)) (by omega) (by omega))
+      have b67 : Bounded kernel.sizeArgs L (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2) (0) (aux_a0 - 1) :=
+        (Bounded.add b66 b59 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b68 : Bounded kernel.sizeArgs L (.add e1 (.add (.add e3 (.mul (.weak (-1)) (.size 0 .i64))) e2)) (0) ((s27 * s77) + aux_a0 - s27 - 1) :=
+        (Bounded.add b55 b67 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_20 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
       exact b68.agree
   refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_3 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) True.intro), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 True.intro)), ?_, ?_, ?_⟩
   · have b69 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -438,12 +456,12 @@ theorem kernel_safe (aux_a0 : Int) (s27 : Int) (s77 : Int) (hb : Bounds aux_a0 s
         (Bounded.weak (-1))
       have b82 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
         (Bounded.weak (2))
-      have b83 : Bounded kernel.sizeArgs L e2 (((s27) / 2)) (((s27) / 2)) :=
-        (Bounded.floordiv b79 b82 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
-      have b84 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e2) (-((s27) / 2)) (-((s27) / 2)) :=
-        (Bounded.mul_npoint_left b81 b83 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
-      have b85 : Bounded kernel.sizeArgs L e4 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
-        (Bounded.add b79 b84 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b83 : Bounded kernel.sizeArgs L e2 (aux_a0) (aux_a0) :=
+        (Bounded.floordiv b79 b82 (by have := side_6 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by omega) (Quot.literal 2 (aux_a0) (aux_a0) (by decide) (by have := side_7 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_8 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_10 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b84 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e2) (-aux_a0) (-aux_a0) :=
+        (Bounded.mul_npoint_left b81 b83 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_12 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
+      have b85 : Bounded kernel.sizeArgs L e4 (s27 - aux_a0) (s27 - aux_a0) :=
+        (Bounded.add b79 b84 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega) (by have := side_14 aux_a0 s27 s77 h_aux_a0 h_s27 h_s77 g0 g1 g2 g3 g4 g5; omega)) (by omega) (by omega))
       exact And.intro b80.agree b85.agree
     · intro hk86
       exact True.intro

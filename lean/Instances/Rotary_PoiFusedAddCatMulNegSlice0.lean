@@ -32,18 +32,20 @@ Triton's lowering (see docs/lean.md).
 * `side_4`: divisor >= 1.
 * `side_5`: intermediate fits i32: e4; intermediate fits i32: (.cast .i32 e4); cast in a mask atom fits; intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)).
 * `side_6`: dividend >= 0; point factor >= 0.
-* `side_7`: intermediate fits i32: e3; intermediate fits i32: (.add e2 e3); intermediate fits i32: (.add (.add e2 e3) e4).
-* `side_8`: intermediate fits i32: e3.
-* `side_9`: intermediate fits i32: (.mul (.weak (-1)) e3); intermediate fits i32: (.add e4 (.mul (.weak (-1)) (.size 0 .i64))); intermediate fits i32: (.add (.add e4 (.mul .
-* `side_10`: intermediate fits i32: (.mul (.weak (-1)) e3).
-* `side_11`: intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5).
-* `side_12`: intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5).
-* `side_13`: intermediate fits i32: (.floordiv e0 (.size 0 .i64)).
-* `side_14`: intermediate fits i32: e2.
-* `side_15`: intermediate fits i32: (.add e2 e3).
-* `side_16`: intermediate fits i32: (.add (.add e2 e3) e4).
-* `side_17`: intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)).
-* `side_18`: intermediate fits i32: (.add e2 (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3)).
+* `side_7`: quotient's lower endpoint.
+* `side_8`: quotient's upper endpoint.
+* `side_9`: intermediate fits i32: e3; intermediate fits i32: (.add e2 e3); intermediate fits i32: (.add (.add e2 e3) e4).
+* `side_10`: intermediate fits i32: e3.
+* `side_11`: intermediate fits i32: (.mul (.weak (-1)) e3); intermediate fits i32: (.add e4 (.mul (.weak (-1)) (.size 0 .i64))); intermediate fits i32: (.add (.add e4 (.mul .
+* `side_12`: intermediate fits i32: (.mul (.weak (-1)) e3).
+* `side_13`: intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5).
+* `side_14`: intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5).
+* `side_15`: intermediate fits i32: (.floordiv e0 (.size 0 .i64)).
+* `side_16`: intermediate fits i32: e2.
+* `side_17`: intermediate fits i32: (.add e2 e3).
+* `side_18`: intermediate fits i32: (.add (.add e2 e3) e4).
+* `side_19`: intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)).
+* `side_20`: intermediate fits i32: (.add e2 (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3)).
 * `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
 * `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
   `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
@@ -175,59 +177,75 @@ theorem side_6 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
   -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
-/-- intermediate fits i32: e3; intermediate fits i32: (.add e2 e3); intermediate fits i32: (.add (.add e2 e3) e4). -/
+/-- quotient's lower endpoint. -/
 theorem side_7 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ 2147483648 + ((s27) / 2) := by
+    : 0 ≤ s27 - 2 * aux_a0 := by
+  -- certificate: claim = 1 * g6 + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- quotient's upper endpoint. -/
+theorem side_8 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
+    : 0 ≤ 2 * aux_a0 + 1 - s27 := by
+  -- certificate: claim = 1 * g7 + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: e3; intermediate fits i32: (.add e2 e3); intermediate fits i32: (.add (.add e2 e3) e4). -/
+theorem side_9 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
+    : 0 ≤ aux_a0 + 2147483648 := by
   -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
 /-- intermediate fits i32: e3. -/
-theorem side_8 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
-    (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
-    (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ 2147483647 - ((s27) / 2) := by
-  have m0 := shift_mul2 h_s27 h_s77
-  -- certificate: claim = 0.5 * g5 + nonnegative multiples of the lower-bound shifts and m0..
-  narrowing_side
-
-/-- intermediate fits i32: (.mul (.weak (-1)) e3); intermediate fits i32: (.add e4 (.mul (.weak (-1)) (.size 0 .i64))); intermediate fits i32: (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3). -/
-theorem side_9 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
-    (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
-    (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ 2147483648 - ((s27) / 2) := by
-  have m0 := shift_mul2 h_s27 h_s77
-  -- certificate: claim = 0.5 * g5 + nonnegative multiples of the lower-bound shifts and m0..
-  narrowing_side
-
-/-- intermediate fits i32: (.mul (.weak (-1)) e3). -/
 theorem side_10 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ 2147483647 + ((s27) / 2) := by
-  -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
+    : 0 ≤ 2147483647 - aux_a0 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.25 * g5 + 0.5 * g6 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5). -/
+/-- intermediate fits i32: (.mul (.weak (-1)) e3); intermediate fits i32: (.add e4 (.mul (.weak (-1)) (.size 0 .i64))); intermediate fits i32: (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3). -/
 theorem side_11 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ s27 + 2147483648 - ((s27) / 2) := by
+    : 0 ≤ 2147483648 - aux_a0 := by
+  have m0 := shift_mul2 h_s27 h_s77
+  -- certificate: claim = 0.25 * g5 + 0.5 * g6 + nonnegative multiples of the lower-bound shifts and m0..
+  narrowing_side
+
+/-- intermediate fits i32: (.mul (.weak (-1)) e3). -/
+theorem side_12 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
+    : 0 ≤ aux_a0 + 2147483647 := by
   -- certificate: claim = 0 * guards + nonnegative multiples of the lower-bound shifts
   narrowing_side
 
 /-- intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5). -/
-theorem side_12 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
+theorem side_13 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ 2147483647 - s27 + ((s27) / 2) := by
+    : 0 ≤ s27 + 2147483648 - aux_a0 := by
+  -- certificate: claim = 0.5 * g6 + nonnegative multiples of the lower-bound shifts
+  narrowing_side
+
+/-- intermediate fits i32: e5; intermediate fits i32: (.cast .i32 e5). -/
+theorem side_14 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
+    (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
+    (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
+    : 0 ≤ aux_a0 + 2147483647 - s27 := by
   have m0 := shift_mul2 h_s27 h_s77
   -- certificate: claim = 0.5 * g5 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
 /-- intermediate fits i32: (.floordiv e0 (.size 0 .i64)). -/
-theorem side_13 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
+theorem side_15 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
     : 0 ≤ 2147483648 - s77 := by
@@ -236,7 +254,7 @@ theorem side_13 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
   narrowing_side
 
 /-- intermediate fits i32: e2. -/
-theorem side_14 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
+theorem side_16 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
     : 0 ≤ s27 + 2147483647 - (s27 * s77) := by
@@ -245,16 +263,16 @@ theorem side_14 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
   narrowing_side
 
 /-- intermediate fits i32: (.add e2 e3). -/
-theorem side_15 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
+theorem side_17 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ s27 + 2147483647 - (s27 * s77) - ((s27) / 2) := by
+    : 0 ≤ s27 + 2147483647 - (s27 * s77) - aux_a0 := by
   have m0 := shift_mul2 h_s27 h_s77
-  -- certificate: claim = 2 * g5 + nonnegative multiples of the lower-bound shifts and m0..
+  -- certificate: claim = 1 * g5 + 0.5 * g6 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
 /-- intermediate fits i32: (.add (.add e2 e3) e4). -/
-theorem side_16 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
+theorem side_18 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
     : 0 ≤ 2147483648 - (s27 * s77) := by
@@ -263,7 +281,7 @@ theorem side_16 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
   narrowing_side
 
 /-- intermediate fits i32: (.mul (.weak (-1)) (.size 0 .i64)). -/
-theorem side_17 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
+theorem side_19 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
     : 0 ≤ s27 + 2147483647 := by
@@ -271,12 +289,12 @@ theorem side_17 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
   narrowing_side
 
 /-- intermediate fits i32: (.add e2 (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3)). -/
-theorem side_18 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
+theorem side_20 (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int)
     (h_aux_a0 : 1 ≤ aux_a0) (h_aux_a1 : 1 ≤ aux_a1) (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ s27 - aux_a0) (g1 : 0 ≤ (s27 * s77) - (aux_a0 * s77) - 2) (g2 : 0 ≤ aux_a0 + aux_a1 - s27) (g3 : 0 ≤ s27 - aux_a0 - aux_a1) (g4 : 0 ≤ s27 - aux_a0) (g5 : 0 ≤ 2147483647 - (s27 * s77)) (g6 : 0 ≤ s27 - 2 * aux_a0) (g7 : 0 ≤ 2 * aux_a0 + 1 - s27) (g8 : 0 ≤ aux_a1 - 1) (g9 : 0 ≤ aux_a0 + aux_a1 - s27)
-    : 0 ≤ s27 + 2147483648 - (s27 * s77) - ((s27) / 2) := by
+    : 0 ≤ s27 + 2147483648 - (s27 * s77) - aux_a0 := by
   have m0 := shift_mul2 h_s27 h_s77
-  -- certificate: claim = 2 * g5 + nonnegative multiples of the lower-bound shifts and m0..
+  -- certificate: claim = 1 * g5 + 0.5 * g6 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
 /-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/
@@ -353,12 +371,12 @@ theorem kernel_safe (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int) (hb : 
           (Bounded.weak (-1))
         have b28 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
           (Bounded.weak (2))
-        have b29 : Bounded kernel.sizeArgs L e3 (((s27) / 2)) (((s27) / 2)) :=
-          (Bounded.floordiv b25 b28 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-        have b30 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-((s27) / 2)) (-((s27) / 2)) :=
-          (Bounded.mul_npoint_left b27 b29 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-        have b31 : Bounded kernel.sizeArgs L e5 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
-          (Bounded.add b25 b30 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        have b29 : Bounded kernel.sizeArgs L e3 (aux_a0) (aux_a0) :=
+          (Bounded.floordiv b25 b28 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.literal 2 (aux_a0) (aux_a0) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        have b30 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-aux_a0) (-aux_a0) :=
+          (Bounded.mul_npoint_left b27 b29 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        have b31 : Bounded kernel.sizeArgs L e5 (s27 - aux_a0) (s27 - aux_a0) :=
+          (Bounded.add b25 b30 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_14 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
         exact And.intro b26.agree b31.agree
     · intro hm32
       obtain ⟨hk33, hk34⟩ := Expr.ne_zero_of_mand_ne_zero hm32
@@ -371,27 +389,27 @@ theorem kernel_safe (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int) (hb : 
       have b38 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
         b36.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk34; have h2 := b37.le; omega)
       have b39 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s77 - 1) :=
-        (Bounded.floordiv b38 b35 (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        (Bounded.floordiv b38 b35 (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_15 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
       have b40 : Bounded kernel.sizeArgs L e2 (0) ((s27 * s77) - s27) :=
-        (Bounded.mul_point_left b35 b39 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_14 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by narrowing_poly) (by narrowing_poly))
+        (Bounded.mul_point_left b35 b39 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by narrowing_poly) (by narrowing_poly))
       have b41 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
         (Bounded.weak (2))
-      have b42 : Bounded kernel.sizeArgs L e3 (((s27) / 2)) (((s27) / 2)) :=
-        (Bounded.floordiv b35 b41 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-      have b43 : Bounded kernel.sizeArgs L (.add e2 e3) (((s27) / 2)) ((s27 * s77) - s27 + ((s27) / 2)) :=
-        (Bounded.add b40 b42 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_15 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b42 : Bounded kernel.sizeArgs L e3 (aux_a0) (aux_a0) :=
+        (Bounded.floordiv b35 b41 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.literal 2 (aux_a0) (aux_a0) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b43 : Bounded kernel.sizeArgs L (.add e2 e3) (aux_a0) ((s27 * s77) + aux_a0 - s27) :=
+        (Bounded.add b40 b42 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_17 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
       have b44 : Bounded kernel.sizeArgs L e4 (0) (s27 - 1) :=
         (Bounded.mod b38 b35 (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (Rem.divisor (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
       have b45 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
         (Bounded.weak (-1))
-      have b46 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-((s27) / 2)) (-((s27) / 2)) :=
-        (Bounded.mul_npoint_left b45 b42 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-      have b47 : Bounded kernel.sizeArgs L e5 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
-        (Bounded.add b35 b46 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-      have b48 : Bounded kernel.sizeArgs L e4 (0) (s27 - 1 - ((s27) / 2)) :=
+      have b46 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-aux_a0) (-aux_a0) :=
+        (Bounded.mul_npoint_left b45 b42 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b47 : Bounded kernel.sizeArgs L e5 (s27 - aux_a0) (s27 - aux_a0) :=
+        (Bounded.add b35 b46 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_14 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b48 : Bounded kernel.sizeArgs L e4 (0) (s27 - aux_a0 - 1) :=
         b44.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk33; have h2 := b47.le; omega)
-      have b49 : Bounded kernel.sizeArgs L (.add (.add e2 e3) e4) (((s27) / 2)) ((s27 * s77) - 1) :=
-        (Bounded.add b43 b48 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_16 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b49 : Bounded kernel.sizeArgs L (.add (.add e2 e3) e4) (aux_a0) ((s27 * s77) - 1) :=
+        (Bounded.add b43 b48 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_18 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
       exact b49.agree
   have A4 : load4.Agree kernel.sizeArgs L := by
     refine ⟨?_, ?_⟩
@@ -418,14 +436,14 @@ theorem kernel_safe (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int) (hb : 
           (Bounded.weak (-1))
         have b60 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
           (Bounded.weak (2))
-        have b61 : Bounded kernel.sizeArgs L e3 (((s27) / 2)) (((s27) / 2)) :=
-          (Bounded.floordiv b56 b60 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-        have b62 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-((s27) / 2)) (-((s27) / 2)) :=
-          (Bounded.mul_npoint_left b59 b61 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-        have b63 : Bounded kernel.sizeArgs L e5 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
-          (Bounded.add b56 b62 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-        have b64 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
-          (Bounded.cast b63 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+        have b61 : Bounded kernel.sizeArgs L e3 (aux_a0) (aux_a0) :=
+          (Bounded.floordiv b56 b60 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.literal 2 (aux_a0) (aux_a0) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        have b62 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-aux_a0) (-aux_a0) :=
+          (Bounded.mul_npoint_left b59 b61 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        have b63 : Bounded kernel.sizeArgs L e5 (s27 - aux_a0) (s27 - aux_a0) :=
+          (Bounded.add b56 b62 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_14 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        have b64 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s27 - aux_a0) (s27 - aux_a0) :=
+          (Bounded.cast b63 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_14 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
         exact And.intro b58.agree b64.agree
     · intro hm65
       obtain ⟨hk66, hk67⟩ := Expr.ne_zero_of_mand_ne_zero hm65
@@ -438,33 +456,33 @@ theorem kernel_safe (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int) (hb : 
       have b71 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) - 1) :=
         b69.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk67; have h2 := b70.le; omega)
       have b72 : Bounded kernel.sizeArgs L (.floordiv e0 (.size 0 .i64)) (0) (s77 - 1) :=
-        (Bounded.floordiv b71 b68 (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_13 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        (Bounded.floordiv b71 b68 (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (Quot.exact (s77) (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_15 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
       have b73 : Bounded kernel.sizeArgs L e2 (0) ((s27 * s77) - s27) :=
-        (Bounded.mul_point_left b68 b72 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_14 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by narrowing_poly) (by narrowing_poly))
+        (Bounded.mul_point_left b68 b72 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by narrowing_poly) (by narrowing_poly))
       have b74 : Bounded kernel.sizeArgs L e4 (0) (s27 - 1) :=
         (Bounded.mod b71 b68 (by omega) (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (Rem.divisor (by have := side_4 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
       have b75 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
         (Bounded.weak (-1))
       have b76 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
         (Bounded.weak (2))
-      have b77 : Bounded kernel.sizeArgs L e3 (((s27) / 2)) (((s27) / 2)) :=
-        (Bounded.floordiv b68 b76 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-      have b78 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-((s27) / 2)) (-((s27) / 2)) :=
-        (Bounded.mul_npoint_left b75 b77 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-      have b79 : Bounded kernel.sizeArgs L e5 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
-        (Bounded.add b68 b78 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-      have b80 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
-        (Bounded.cast b79 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
-      have b82 : Bounded kernel.sizeArgs L e4 (s27 - ((s27) / 2)) (s27 - 1) :=
+      have b77 : Bounded kernel.sizeArgs L e3 (aux_a0) (aux_a0) :=
+        (Bounded.floordiv b68 b76 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.literal 2 (aux_a0) (aux_a0) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b78 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-aux_a0) (-aux_a0) :=
+        (Bounded.mul_npoint_left b75 b77 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b79 : Bounded kernel.sizeArgs L e5 (s27 - aux_a0) (s27 - aux_a0) :=
+        (Bounded.add b68 b78 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_14 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b80 : Bounded kernel.sizeArgs L (.cast .i32 e5) (s27 - aux_a0) (s27 - aux_a0) :=
+        (Bounded.cast b79 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_14 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)))
+      have b82 : Bounded kernel.sizeArgs L e4 (s27 - aux_a0) (s27 - 1) :=
         b74.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk66; have h2 := b80.ge; have := Bounded.cast_eval (t := .i32) b74 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)); have c81 := Bounded.cast (t := .i32) b74 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)); omega)
       have b83 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 0 .i64)) (-s27) (-s27) :=
-        (Bounded.mul_npoint_left b75 b68 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_17 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-      have b84 : Bounded kernel.sizeArgs L (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) (-((s27) / 2)) (-1) :=
-        (Bounded.add b82 b83 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega)) (by omega) (by omega))
-      have b85 : Bounded kernel.sizeArgs L (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3) (0) (-1 + ((s27) / 2)) :=
-        (Bounded.add b84 b77 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-      have b86 : Bounded kernel.sizeArgs L (.add e2 (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3)) (0) ((s27 * s77) - s27 - 1 + ((s27) / 2)) :=
-        (Bounded.add b73 b85 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_18 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+        (Bounded.mul_npoint_left b75 b68 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_5 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_19 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b84 : Bounded kernel.sizeArgs L (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) (-aux_a0) (-1) :=
+        (Bounded.add b82 b83 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega)) (by omega) (by omega))
+      have b85 : Bounded kernel.sizeArgs L (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3) (0) (aux_a0 - 1) :=
+        (Bounded.add b84 b77 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+      have b86 : Bounded kernel.sizeArgs L (.add e2 (.add (.add e4 (.mul (.weak (-1)) (.size 0 .i64))) e3)) (0) ((s27 * s77) + aux_a0 - s27 - 1) :=
+        (Bounded.add b73 b85 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_20 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
       exact b86.agree
   refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_3 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) True.intro), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 (And.intro A1 (And.intro A2 (And.intro A3 (And.intro A4 True.intro))))), ?_, ?_, ?_⟩
   · have b87 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
@@ -501,12 +519,12 @@ theorem kernel_safe (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int) (hb : 
             (Bounded.weak (-1))
           have b100 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
             (Bounded.weak (2))
-          have b101 : Bounded kernel.sizeArgs L e3 (((s27) / 2)) (((s27) / 2)) :=
-            (Bounded.floordiv b97 b100 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-          have b102 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-((s27) / 2)) (-((s27) / 2)) :=
-            (Bounded.mul_npoint_left b99 b101 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-          have b103 : Bounded kernel.sizeArgs L e5 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
-            (Bounded.add b97 b102 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+          have b101 : Bounded kernel.sizeArgs L e3 (aux_a0) (aux_a0) :=
+            (Bounded.floordiv b97 b100 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.literal 2 (aux_a0) (aux_a0) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+          have b102 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-aux_a0) (-aux_a0) :=
+            (Bounded.mul_npoint_left b99 b101 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+          have b103 : Bounded kernel.sizeArgs L e5 (s27 - aux_a0) (s27 - aux_a0) :=
+            (Bounded.add b97 b102 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_14 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
           exact And.intro b98.agree b103.agree
         · intro hk104
           refine And.intro ?_ (And.intro ?_ ?_)
@@ -524,13 +542,13 @@ theorem kernel_safe (aux_a0 : Int) (aux_a1 : Int) (s27 : Int) (s77 : Int) (hb : 
               (Bounded.weak (-1))
             have b111 : Bounded kernel.sizeArgs L (.weak 2) (2) (2) :=
               (Bounded.weak (2))
-            have b112 : Bounded kernel.sizeArgs L e3 (((s27) / 2)) (((s27) / 2)) :=
-              (Bounded.floordiv b108 b111 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.const 2 (by decide)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-            have b113 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-((s27) / 2)) (-((s27) / 2)) :=
-              (Bounded.mul_npoint_left b110 b112 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-            have b114 : Bounded kernel.sizeArgs L e5 (s27 - ((s27) / 2)) (s27 - ((s27) / 2)) :=
-              (Bounded.add b108 b113 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
-            have b115 : Bounded kernel.sizeArgs L e4 (0) (s27 - 1 - ((s27) / 2)) :=
+            have b112 : Bounded kernel.sizeArgs L e3 (aux_a0) (aux_a0) :=
+              (Bounded.floordiv b108 b111 (by have := side_6 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by omega) (Quot.literal 2 (aux_a0) (aux_a0) (by decide) (by have := side_7 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_8 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_9 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_10 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+            have b113 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) e3) (-aux_a0) (-aux_a0) :=
+              (Bounded.mul_npoint_left b110 b112 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_12 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+            have b114 : Bounded kernel.sizeArgs L e5 (s27 - aux_a0) (s27 - aux_a0) :=
+              (Bounded.add b108 b113 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega) (by have := side_14 aux_a0 aux_a1 s27 s77 h_aux_a0 h_aux_a1 h_s27 h_s77 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9; omega)) (by omega) (by omega))
+            have b115 : Bounded kernel.sizeArgs L e4 (0) (s27 - aux_a0 - 1) :=
               b109.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk104; have h2 := b114.le; omega)
             exact And.intro b115.agree b114.agree
           · intro hk116

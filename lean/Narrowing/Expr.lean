@@ -70,8 +70,10 @@ def Mode.sizeTy : Mode → Nat → Ty → Ty
 
 /-- One lane of the launch grid: its program ids `tl.program_id(axis)` (axes `0, 1, 2`), the grid
 `tl.num_programs(axis)`, its position along each block (`pos 0` in `tl.arange(0, XBLOCK)`, `pos 1` in
-`tl.arange(0, YBLOCK)`), the block sizes (`block 0 = XBLOCK`, `block 1 = YBLOCK`), and the size arguments'
-values as the host computes them (exact integers). A 1-D lane uses axis and block `0` only; a 2-D lane is
+`tl.arange(0, YBLOCK)`, `pos 2` in `r0_base = tl.arange(0, R0_BLOCK)`), the block sizes (`block 0 = XBLOCK`,
+`block 1 = YBLOCK`, `block 2 = R0_BLOCK`), the size arguments' values as the host computes them (exact
+integers), and `roff`, the current reduction step's `r0_offset` (a reduction kernel's lane is an
+`(x, r)` pair at one step: `Narrowing/Reduction.lean`; pointwise kernels never read it). A 1-D lane uses axis and block `0` only; a 2-D lane is
 the position `(x, y)` its kernel computes from these. -/
 structure Lane where
   pid : Nat → Int
@@ -79,6 +81,7 @@ structure Lane where
   pos : Nat → Int
   block : Nat → Int
   sizes : Nat → Int
+  roff : Int
 
 /-- Integer index expressions, one constructor per op of the workbench IR. -/
 inductive Expr where
@@ -88,8 +91,11 @@ inductive Expr where
   | numPrograms (axis : Nat)
   /-- This lane's element of `tl.arange(0, B)` for block `b` (`0`: `B = XBLOCK`, `1`: `B = YBLOCK`; `int32`). -/
   | arange (b : Nat)
-  /-- The block-size constexpr of block `b` (`0`: `XBLOCK`, `1`: `YBLOCK`; a weak integer). -/
+  /-- The block-size constexpr of block `b` (`0`: `XBLOCK`, `1`: `YBLOCK`, `2`: `R0_BLOCK`; a weak integer). -/
   | block (b : Nat)
+  /-- The current reduction step's `r0_offset` in `for r0_offset in tl.range(0, r0_numel, R0_BLOCK)` (`int32`:
+  the loop's bound `r0_numel` is an `int32` argument, so the induction variable is `int32` in both kernels). -/
+  | loopOffset
   /-- Size argument `i`, declared with type `wideTy` by Inductor (`i64` for `ks*`, `i32` for `xnumel`). -/
   | size (i : Nat) (wideTy : Ty)
   /-- An untyped Python literal or `tl.constexpr` (weak). -/
@@ -120,6 +126,7 @@ def Expr.ty (m : Mode) : Expr → Ty
   | .numPrograms _ => .i32
   | .arange _ => .i32
   | .block _ => .weak
+  | .loopOffset => .i32
   | .size i t => m.sizeTy i t
   | .weak _ => .weak
   | .strong t _ => t
@@ -140,6 +147,7 @@ def Expr.eval (m : Mode) (L : Lane) : Expr → Int
   | .numPrograms a => L.nprog a
   | .arange b => L.pos b
   | .block b => L.block b
+  | .loopOffset => L.roff
   | .size i t => ((Expr.size i t).ty m).wrap (L.sizes i)
   | .weak c => c
   | .strong t c => t.wrap c
@@ -163,6 +171,7 @@ def Expr.Agree (S : List Nat) (L : Lane) : Expr → Prop
   | .numPrograms _ => True
   | .arange _ => True
   | .block _ => True
+  | .loopOffset => True
   | .size i t => SameWrap t (Mode.sizeTy (.narrow S) i t) (L.sizes i)
   | .weak _ => True
   | .strong _ _ => True
@@ -198,6 +207,7 @@ def Expr.DivisorsPos (m : Mode) (L : Lane) : Expr → Prop
   | .numPrograms _ => True
   | .arange _ => True
   | .block _ => True
+  | .loopOffset => True
   | .size _ _ => True
   | .weak _ => True
   | .strong _ _ => True
@@ -223,6 +233,7 @@ theorem Expr.eval_wide_eq_eval_narrow_of_agree (S : List Nat) (L : Lane) (e : Ex
   | numPrograms a => rfl
   | arange b => rfl
   | block b => rfl
+  | loopOffset => rfl
   | size i t =>
     simp only [Expr.Agree] at h
     -- `Mode.sizeTy .wide i t` is `t` by definition; the narrowed side keeps `Mode.sizeTy (.narrow S) i t`.
@@ -314,6 +325,7 @@ theorem Expr.divisorsPos_of_agree (m : Mode) (S : List Nat) (hm : m = .wide ∨ 
   | numPrograms a => exact True.intro
   | arange b => exact True.intro
   | block b => exact True.intro
+  | loopOffset => exact True.intro
   | size i t => exact True.intro
   | weak c => exact True.intro
   | strong t c => exact True.intro

@@ -27,7 +27,7 @@ Status: not checked by Lean where it was written (see `docs/lean.md`).
 * `Narrowing.WrapOK.of_fits32`: an interval within `int32` gives `Fits32`, hence `SameWrap`.
 * `Narrowing.Bounded.add`, `.sub`, `.mul_point_left`, `.mul_point_right`, `.mul_npoint_left`,
   `.mul_nonneg`, `.floordiv`, `.mod`, `.cast`, `.size`, `.weak`, `.xindex`, `.yindex`: node rules.
-* `Narrowing.Quot.numerator`, `.exact`, `.const`; `Narrowing.Rem.divisor`, `.numerator`: the quotient and
+* `Narrowing.Quot.numerator`, `.exact`, `.const`, `.literal`; `Narrowing.Rem.divisor`, `.numerator`: the quotient and
   remainder rules a certificate chooses between (truncating division is Euclidean division on a
   non-negative dividend: `Int.tdiv_eq_ediv_of_nonneg`, `Int.tmod_eq_emod_of_nonneg`).
 * `Narrowing.Expr.lt_of_cmp_ne_zero` (and `le`, `gt`, `ge`), `Narrowing.Expr.ne_zero_of_mand_ne_zero`: mask
@@ -308,6 +308,23 @@ theorem Quot.const {lx hx : Int} (c : Int) (hc : 1 ≤ c) : QuotRule lx hx c c (
   have hD : D = c := by omega
   rw [hD]
   exact ⟨Int.ediv_le_ediv (by omega) h1, Int.ediv_le_ediv (by omega) h2⟩
+
+/-- Rule `literal`: a literal divisor `c ≥ 1` and any endpoints `qlo`, `qhi` (polynomials in the shape
+symbols, say the auxiliary atom that Inductor's guards pin to `floor(s / 2)`) with `c * qlo ≤ lo(x)` and
+`hi(x) < (qhi + 1) * c`: the quotient lies in `[qlo, qhi]`. Unlike `Quot.const` its endpoints carry no
+`/ c`, so a product of the quotient with another interval stays a polynomial (`pixel_shuffle`'s
+`2 * x1 * (ks0 // 2)`). Euclidean division is monotone (`Int.ediv_le_ediv`) and `(c * q) / c = q`
+(`Int.mul_ediv_cancel_left`); `X < b * c → X / c < b` (`Int.ediv_lt_of_lt_mul`). -/
+theorem Quot.literal {lx hx : Int} (c qlo qhi : Int) (hc : 1 ≤ c) (hlo : c * qlo ≤ lx)
+    (hhi : hx < (qhi + 1) * c) : QuotRule lx hx c c qlo qhi := by
+  intro X D h1 h2 h3 h4
+  have hD : D = c := by omega
+  rw [hD]
+  have hc0 : (0 : Int) < c := by omega
+  have l1 : (c * qlo) / c ≤ X / c := Int.ediv_le_ediv hc0 (Int.le_trans hlo h1)
+  rw [Int.mul_ediv_cancel_left qlo (show c ≠ 0 by omega)] at l1
+  have u1 : X / c < qhi + 1 := Int.ediv_lt_of_lt_mul hc0 (Int.lt_of_le_of_lt h2 hhi)
+  exact ⟨l1, by omega⟩
 
 /-- `x // d` (truncating, `arith.divsi`) on a non-negative dividend and a divisor `≥ 1` (**`lo ≥ 1` ⇒ the
 divisor premise** of `Expr.Agree`), by a quotient rule. -/

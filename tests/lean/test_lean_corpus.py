@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
 
 import pytest
+import sympy
 
 pytest.importorskip("workbench.check.certificate")
 
@@ -27,28 +29,44 @@ def _instance(cert_path: Path):
     return from_certificate(data, cert_path.name, record=rec, verify_hash=False)
 
 
-# Certified kernels the Lean derivation has no rule for yet (listed in lean/Instances.lean with the reason).
-NOT_EMITTED = {
-    "pixel_shuffle_like__triton_poi_fused__unsafe_view_clone_transpose_view_1": "involves a floor",
-    "pixel_shuffle_like__triton_poi_fused_clone_transpose_view_0": "involves a floor",
-}
-
-
 @pytest.mark.parametrize("cert", CERTS, ids=lambda p: p.stem)
 def test_lean_corpus_instance_matches_golden(cert):
-    from workbench.errors import WorkbenchError
-
     inst = _instance(cert)
-    if cert.stem in NOT_EMITTED:
-        with pytest.raises(WorkbenchError, match=NOT_EMITTED[cert.stem]):
-            emit_instance(inst)
-        return
     text = emit_instance(inst)
     path = GOLDEN / "corpus" / f"{module_name(inst)}.lean"
     if os.environ.get("WORKBENCH_UPDATE_GOLDEN"):
         path.write_text(text)
     assert text == path.read_text(), f"{path} differs: review the diff; regenerate with scripts/lean-regen.sh"
     assert "Lean check: NOT RUN" in text and "theorem kernel_safe" in text
+
+
+def _pixel_shuffle(kernel: str):
+    return _instance(next(p for p in CERTS if p.stem == f"pixel_shuffle_like__{kernel}"))
+
+
+def test_lean_product_with_a_literal_quotient_uses_the_pinned_symbol():
+    """`2 * x1 * (ks0 // 2)`: the quotient's interval is the guards' atom `aux_a0` (= floor(s27/2)), not
+    `s27 / 2`, through `Quot.literal`, whose premises `2 * aux_a0 ≤ s27` and `s27 < (aux_a0 + 1) * 2` are
+    side conditions; the product then has the symbolic point rule."""
+    text = emit_instance(_pixel_shuffle("triton_poi_fused__unsafe_view_clone_transpose_view_1"))
+    assert "Bounded kernel.sizeArgs L e1 (aux_a0) (aux_a0) :=" in text
+    assert "(Quot.literal 2 (aux_a0) (aux_a0) (by decide) (by have := side_8 " in text
+    assert "0 ≤ s27 - 2 * aux_a0 := by" in text and "0 ≤ 2 * aux_a0 + 1 - s27 := by" in text
+    assert "(2 * (aux_a0 * s77) - 2 * aux_a0) :=\n        (Bounded.mul_point_right b10 b11" in text
+    assert "/ 2)" not in text.split("theorem kernel_safe")[1]
+
+
+def test_lean_product_with_an_unpinned_floor_is_refused_by_name():
+    """Without the guards that pin `aux_a0` to `floor(s27/2)`, the quotient keeps `s27 / 2` (`Quot.const`)
+    and the product has no rule: refused by name, never emitted with a guess."""
+    from workbench.errors import WorkbenchError
+
+    inst = _pixel_shuffle("triton_poi_fused__unsafe_view_clone_transpose_view_1")
+    aux = sympy.Symbol("aux_a0", integer=True)
+    kept = tuple(g for g in inst.guards if aux not in g.free_symbols and sympy.Symbol("aux_a0") not in g.free_symbols)
+    assert len(kept) < len(inst.guards)
+    with pytest.raises(WorkbenchError, match=r"product of \(\.mul \(\.mul \(\.weak 2\).* involves a floor"):
+        emit_instance(dataclasses.replace(inst, guards=kept))
 
 
 def test_lean_corpus_covers_nested_cat_add_and_tile():

@@ -24,6 +24,7 @@ from workbench.lean.instance import (
     arange,
     block,
     from_json,
+    loop_offset,
     load_value,
     num_programs,
     parse_poly,
@@ -117,7 +118,8 @@ def test_lean_discharge_uses_guard_on_product():
 
 def test_lean_emit_every_term_op_renders():
     y = (program_id(1) + program_id(2) * num_programs(1)) * block(1) + arange(1)
-    t = (program_id() * block() + arange()) - strong(3, "i64") + y
+    r = loop_offset() + arange(2)  # a reduction step's r0_index (r0_offset + tl.arange(0, R0_BLOCK))
+    t = (program_id() * block() + arange()) - strong(3, "i64") + y + r * block(2)
     t = where(t.lt(size(0)) & t.ge(0) | t.gt(1), (t // size(1)) % size(1), weak(-2)).to("i32")
     extra = [t.le(1), Term(TermOp.EQ, (t, weak(0))), Term(TermOp.NE, (t, weak(0)))]
     inst = tile()
@@ -132,7 +134,7 @@ def test_lean_emit_every_term_op_renders():
                 "ne": ".cmp .ne"}.get(op.value, "." + op.value)
         assert ctor in text, op
     for leaf in ("(.programId 0)", "(.programId 1)", "(.programId 2)", "(.numPrograms 1)", "(.block 0)",
-                 "(.block 1)", "(.arange 0)", "(.arange 1)"):
+                 "(.block 1)", "(.arange 0)", "(.arange 1)", "(.add .loopOffset (.arange 2))", "(.block 2)"):
         assert leaf in text, leaf
 
 
@@ -145,8 +147,8 @@ def test_lean_term_refusals():
         Term.from_json({"op": "atomic_add"})
     with pytest.raises(InstanceError, match=r"term programId needs an axis in \(0, 1, 2\), got 3"):
         program_id(3)
-    with pytest.raises(InstanceError, match=r"term arange needs a block number in \[0, 1\] \(0 = XBLOCK, 1 = YBLOCK\), got 2"):
-        arange(2)
+    with pytest.raises(InstanceError, match=r"term arange needs a block number in \[0, 1, 2\] \(0 = XBLOCK, 1 = YBLOCK, 2 = R0_BLOCK\), got 3"):
+        arange(3)
     # Files written before 2-D grids name no axis: axis 0 / XBLOCK.
     assert Term.from_json({"op": "programId"}) == program_id(0)
     assert Term.from_json({"op": "arange", "value": 1}) == arange(1)

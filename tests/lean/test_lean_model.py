@@ -7,7 +7,7 @@ import math
 
 import pytest
 import sympy
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from workbench.lean.hand_built import nested_cat_add, tile
@@ -21,6 +21,23 @@ def test_lean_model_truncating_division_examples():
     assert (tdiv(7, -2), tmod(7, -2)) == (-3, 1)
     assert (tdiv(5, 0), tmod(5, 0)) == (0, 5)  # Lean's Int.tdiv/tmod conventions
     assert wrap("i32", 2**31) == -(2**31) and wrap("i64", 2**31) == 2**31 and wrap("i1", 7) == 1
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(1, 9), st.integers(-50, 50), st.integers(-50, 50), st.integers(-400, 400), st.integers(0, 40))
+def test_lean_model_quot_literal_statement(c, qlo, qhi, lx, width):
+    """`Quot.literal`'s statement on integers: `c * qlo ≤ lx` and `hx < (qhi + 1) * c` put every Euclidean
+    quotient `X / c` of `X ∈ [lx, hx]` in `[qlo, qhi]` (Python's `//` is floor division, Lean's `/` on `Int`
+    is Euclidean: equal for `c > 0`)."""
+    hx = lx + width
+    assume(c * qlo <= lx and hx < (qhi + 1) * c)
+    assert all(qlo <= x // c <= qhi for x in range(lx, hx + 1))
+
+
+def test_lean_model_quot_literal_premises_are_needed():
+    # s27 = 9, c = 2, qlo = qhi = 4 (= floor(9/2)): holds; qlo = 5 breaks `c * qlo ≤ lx` and the quotient.
+    assert 2 * 4 <= 9 < (4 + 1) * 2 and 9 // 2 == 4
+    assert not 2 * 5 <= 9 and not 5 <= 9 // 2
 
 
 LEAVES = st.one_of(

@@ -178,6 +178,7 @@ def from_certificate(data, where: str, *, record=None, verify_hash: bool = True)
         kernel=cert.kernel, program=cert.program, hash=cert.ir_hash, symbols=symbols, guards=tuple(guards),
         size_args=tuple(sorted(size_args, key=lambda a: a.index)), side_conditions=tuple(sides),
         loads=terms.loads, store=terms.store, mode=cert.mode, source=f"certificate {cert.schema}", notes=tuple(notes),
+        reduction=terms.reduction,
     )
 
 
@@ -187,7 +188,7 @@ def _rules(k, terms, cert) -> tuple:
     ``kir.walk(*loads, *stores)`` order as the checker numbers them)."""
     from workbench import kir
 
-    nodes = list(kir.walk(*k.loads, *k.stores))
+    nodes = list(k.nodes()) if hasattr(k, "nodes") else list(kir.walk(*k.loads, *k.stores))
     seen: dict = {}
     for key, rule in dict(cert.choices).items():
         if rule not in ("exact", "const", "numerator", "divisor"):

@@ -40,11 +40,17 @@ GENERIC_THEOREMS = (
     "Narrowing.Bounded.cmp_const",
     "Narrowing.Quot.exact",
     "Narrowing.Quot.const",
+    "Narrowing.Quot.literal",
     "Narrowing.Rem.divisor",
     "Narrowing.Expr.lt_of_cmp_ne_zero",
     "Narrowing.Loads.agree_of_mem",
     "Narrowing.shift_mul2",
     "Narrowing.shift_mul3",
+    # Reduction kernels (Narrowing/Reduction.lean): the fold over steps.
+    "Narrowing.RPayload.eval_wide_eq_eval_narrow_of_agree",
+    "Narrowing.RKernel.loopTrace_wide_eq_narrow_of_safe",
+    "Narrowing.RKernel.loopState_wide_eq_narrow_of_safe",
+    "Narrowing.RKernel.narrowing_exact_of_safe",
 )
 _DEPENDS = re.compile(r"'([^']+)' depends on axioms: \[([^\]]*)\]", re.S)
 _NONE = re.compile(r"'([^']+)' does not depend on any axioms")

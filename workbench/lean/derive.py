@@ -13,7 +13,9 @@ the safety proof uses every ``side_k``, and deleting one breaks it.
 
 The rules mirror the checker's (``workbench/check/checker.py``): launch indices ``[0, 2^31-1]`` from
 ``LaneOK``; size arguments are points; ``+ -`` and ``*`` by a point or of non-negative factors; ``//``
-by the ``exact`` (point divisor dividing ``hi + 1``), ``const`` (literal divisor) or ``numerator`` rule;
+by the ``exact`` (point divisor dividing ``hi + 1``), ``const`` (literal divisor; ``literal`` when a symbol
+pinned by the guards replaces each ``floor`` of its endpoints, so that products with the quotient stay
+polynomials) or ``numerator`` rule;
 ``%`` by the ``divisor`` rule; casts keep the interval when it fits; a set mask atom ``a < b`` (``<=``,
 ``>``, ``>=``, also through ``.to(int32)`` of both sides) bounds ``a``. The rule at each node is picked
 here by that order (the certificate's recorded choices are not read yet: any rule is sound, Lean checks
@@ -31,11 +33,23 @@ from dataclasses import dataclass, field
 import sympy
 
 from workbench.errors import UnsupportedError
-from workbench.lean.instance import LeanInstance, Payload, PayloadOp, Term, TermOp, arange, block, num_programs, program_id
+from workbench.lean.instance import (
+    LeanInstance,
+    Payload,
+    PayloadOp,
+    Term,
+    TermOp,
+    arange,
+    block,
+    loop_offset,
+    num_programs,
+    program_id,
+)
 
 IMAX = 2**31 - 1
 XINDEX = program_id(0) * block(0) + arange(0)
 YINDEX = (program_id(1) + program_id(2) * num_programs(1)) * block(1) + arange(1)
+RINDEX = loop_offset() + arange(2)  # r0_index = r0_offset + tl.arange(0, R0_BLOCK) (Narrowing/ReductionLanes.lean)
 _CMP_LEMMA = {TermOp.LT: "lt", TermOp.LE: "le", TermOp.GT: "gt", TermOp.GE: "ge"}
 POLY_TAC = "narrowing_poly"  # Narrowing/Tactic.lean: omega, then distribute products and omega, then grind
 
@@ -97,7 +111,7 @@ def _subterms(t: Term):
 def _ty(t: Term, narrowed: frozenset[int] | None) -> str:
     """``Expr.ty``: ``narrowed`` is None for the wide kernel, else the size arguments declared int32."""
     match t.op:
-        case TermOp.PROGRAM_ID | TermOp.NUM_PROGRAMS | TermOp.ARANGE:
+        case TermOp.PROGRAM_ID | TermOp.NUM_PROGRAMS | TermOp.ARANGE | TermOp.LOOP_OFFSET:
             return "i32"
         case TermOp.BLOCK | TermOp.WEAK:
             return "weak"
@@ -143,6 +157,9 @@ class Derivation:
         self.active: set[Term] = set()
         self.rules = dict(inst.rules)  # the certificate's quotient/remainder rule per division node
         self.rule_use: list[tuple[str | None, str]] = []  # (certificate's rule, rule applied) per node
+        # The lane the current facts are about, its `LaneOK` proof, and (reduction kernels) its
+        # `StepLaneOK` proof; `workbench.lean.rderive` moves them to the lanes of each reduction step.
+        self.lane, self.lane_ok, self.step_ok = "L", "hL", None
 
     # -- side conditions -----------------------------------------------------------------------------------
     def need(self, claim: sympy.Expr, reason: str) -> str | None:
@@ -213,7 +230,7 @@ class Derivation:
         try:
             proof, lo, hi = self.rule(t, scope)
             name = self.fresh()
-            scope.w(f"have {name} : Bounded kernel.sizeArgs L {self.render(t)} {self.e(lo)} {self.e(hi)} :=")
+            scope.w(f"have {name} : Bounded kernel.sizeArgs {self.lane} {self.render(t)} {self.e(lo)} {self.e(hi)} :=")
             scope.w(f"  {proof}")
             fact = Fact(name, lo, hi)
             scope.facts[t] = fact
@@ -227,9 +244,17 @@ class Derivation:
         tw, tn = self.types(t)
         reason = f"intermediate fits {tn}: {self.render(t)[:70]}"
         if t == XINDEX:
-            return "Bounded.xindex hL", sympy.Integer(0), sympy.Integer(IMAX)
+            return f"Bounded.xindex {self.lane_ok}", sympy.Integer(0), sympy.Integer(IMAX)
         if t == YINDEX:
-            return "Bounded.yindex hL", sympy.Integer(0), sympy.Integer(IMAX)
+            return f"Bounded.yindex {self.lane_ok}", sympy.Integer(0), sympy.Integer(IMAX)
+        if t == RINDEX or t.op is TermOp.LOOP_OFFSET or t == arange(2):
+            if self.step_ok is None:
+                raise UnsupportedError(f"{self.where}: {self.render(t)} outside a reduction step")
+            static = getattr(self.inst.reduction, "static_block", None)
+            if t == arange(2) and static is not None:  # R0_BLOCK fixed by the kernel: the premise hB
+                return f"Bounded.rpos_block {self.step_ok} hB", sympy.Integer(0), sympy.Integer(static - 1)
+            rule = "rindex" if t == RINDEX else "loopOffset" if t.op is TermOp.LOOP_OFFSET else "rpos"
+            return f"Bounded.{rule} {self.step_ok}", sympy.Integer(0), sympy.Integer(IMAX)
         match t.op:
             case TermOp.WEAK:
                 c = sympy.Integer(t.value)
@@ -367,7 +392,12 @@ class Derivation:
         point = fd.lo == fd.hi
         if rule == "const" and point and fd.lo.is_number:
             c = int(fd.lo)
-            return f"(Quot.const {c} (by decide))", sympy.floor(fx.lo / c), sympy.floor(fx.hi / c)
+            lo, hi = sympy.floor(fx.lo / c), sympy.floor(fx.hi / c)
+            if lo.atoms(sympy.floor) or hi.atoms(sympy.floor):
+                got = self.literal(c, fx, lo, hi)
+                if got is not None:
+                    return got
+            return f"(Quot.const {c} (by decide))", lo, hi
         if rule == "exact" and point and not fx.hi.atoms(sympy.floor) and not fd.lo.atoms(sympy.floor) \
                 and not fd.lo.is_number:
             q, r = sympy.div(sympy.Poly(fx.hi + 1, *self.syms.values()), sympy.Poly(fd.lo, *self.syms.values()))
@@ -379,6 +409,56 @@ class Derivation:
         if rule == "numerator":
             return f"(Quot.numerator {hx0} {hd1})", sympy.Integer(0), fx.hi
         return None
+
+    def literal(self, c: int, fx: Fact, lo: sympy.Expr, hi: sympy.Expr):
+        """``Quot.literal``: the quotient by a literal ``c`` with each ``floor(A)`` of its endpoints replaced by
+        a symbol that the lower bounds and guards pin to it (``q ≤ A < q + 1``, both with a certificate: the
+        checker's auxiliary atom for ``floor(s27/2)``), so that the interval stays a polynomial and a product
+        with it has a rule. None when some floor has no such symbol (``Quot.const`` keeps the floor)."""
+        qlo, qhi = self.pin(lo), self.pin(hi)
+        if qlo is None or qhi is None:
+            return None
+        claims = (sympy.expand(fx.lo - c * qlo), sympy.expand((qhi + 1) * c - 1 - fx.hi))
+        if not all(self.plannable(x) for x in claims):
+            return None
+        hlo = self.close(c * qlo, fx.lo, "quotient's lower endpoint")
+        hhi = self.close(fx.hi + 1, (qhi + 1) * c, "quotient's upper endpoint")
+        return f"(Quot.literal {c} {self.e(qlo)} {self.e(qhi)} (by decide) {hlo} {hhi})", sympy.expand(qlo), sympy.expand(qhi)
+
+    def pin(self, endpoint: sympy.Expr) -> sympy.Expr | None:
+        """``endpoint`` with every ``floor(A)`` replaced by the first symbol ``q`` (by name) with certificates
+        for ``q ≤ A`` and ``A ≤ q + 1 - 1/den`` (``den`` clears ``A``'s denominators), or None."""
+        out = endpoint
+        for f in sorted(endpoint.atoms(sympy.floor), key=str):
+            arg = f.args[0]
+            if arg.atoms(sympy.floor):
+                return None
+            den = sympy.fraction(sympy.together(arg))[1]
+            if not den.is_number:
+                return None
+            for name in sorted(self.syms):
+                q = self.syms[name]
+                if self.plannable(sympy.expand(den * arg - den * q)) and \
+                        self.plannable(sympy.expand(den * q + den - 1 - den * arg)):
+                    out = out.subs(f, q)
+                    break
+            else:
+                return None
+        return sympy.expand(out)
+
+    def plannable(self, claim: sympy.Expr) -> bool:
+        """``0 ≤ claim`` is a true constant or has a certificate (``polytext.side_plan``)."""
+        from workbench.errors import WorkbenchError
+        from workbench.lean.emit import side_plan
+
+        claim = sympy.expand(claim)
+        if claim.is_number:
+            return bool(claim >= 0)
+        try:
+            side_plan(claim, self.inst, f"{self.where} quotient")
+        except WorkbenchError:
+            return False
+        return True
 
     def refine(self, t: Term, fact: Fact, scope: Scope) -> Fact:
         """Tighten ``t``'s interval by the comparison atoms known to hold in this scope."""
@@ -396,12 +476,12 @@ class Derivation:
                 name = self.fresh()
                 if upper:
                     new = sympy.expand(fo.hi - (1 if strict else 0))
-                    scope.w(f"have {name} : Bounded kernel.sizeArgs L {self.render(t)} {self.e(fact.lo)} {self.e(new)} :=")
+                    scope.w(f"have {name} : Bounded kernel.sizeArgs {self.lane} {self.render(t)} {self.e(fact.lo)} {self.e(new)} :=")
                     scope.w(f"  {fact.name}.le_of_le (by {'; '.join(facts)}; omega)")
                     fact = Fact(name, fact.lo, new)
                 else:
                     new = sympy.expand(fo.lo + (1 if strict else 0))
-                    scope.w(f"have {name} : Bounded kernel.sizeArgs L {self.render(t)} {self.e(new)} {self.e(fact.hi)} :=")
+                    scope.w(f"have {name} : Bounded kernel.sizeArgs {self.lane} {self.render(t)} {self.e(new)} {self.e(fact.hi)} :=")
                     scope.w(f"  {fact.name}.ge_of_ge (by {'; '.join(facts)}; omega)")
                     fact = Fact(name, new, fact.hi)
         return fact
@@ -445,6 +525,8 @@ class Derivation:
                 scope.w(f"exact And.intro {fa.name}.agree {fb.name}.agree")
             case TermOp.WHERE if _ty(t, None) == "i1" == _ty(t, self.narrowed):
                 self.agree_select(t.args[0], [t.args[1], t.args[2]], scope, integer=True)
+            case TermOp.STRONG if t.ty == "i1":
+                scope.w("exact True.intro")  # a constant mask (`tl.load(..., None)`, `tl.full([..], True, tl.int1)`)
             case _:
                 scope.w(f"exact {self.bounded(t, scope).name}.agree")
 
@@ -467,7 +549,7 @@ class Derivation:
             scope.bullet(s)
 
     def _is_range(self, t: Term) -> bool:
-        return t.op is TermOp.LT and t.args[0] in (XINDEX, YINDEX) and t.args[1].op is TermOp.SIZE
+        return t.op is TermOp.LT and t.args[0] in (XINDEX, YINDEX, RINDEX, arange(2)) and t.args[1].op is TermOp.SIZE
 
     def split(self, mask: Term, hyp: str, scope: Scope) -> None:
         """Record the comparison atoms of a set mask ``mask`` (hypothesis ``hyp : mask.eval ≠ 0``)."""
@@ -484,6 +566,9 @@ class Derivation:
         match p.op:
             case PayloadOp.LOAD | PayloadOp.CONST:
                 scope.w("exact True.intro")
+            case PayloadOp.ACC | PayloadOp.REDUCE:
+                raise UnsupportedError(f"{self.where}: accumulators and row reductions belong to reduction kernels, "
+                                       "not to a pointwise Kernel.Safe derivation")
             case PayloadOp.INT:
                 self.agree(p.cond, scope)
             case PayloadOp.UN:

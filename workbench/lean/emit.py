@@ -121,6 +121,8 @@ def _render_node(t: Term, sub) -> str:
     match t.op:
         case TermOp.PROGRAM_ID | TermOp.NUM_PROGRAMS | TermOp.ARANGE | TermOp.BLOCK:
             return f"(.{t.op.value} {t.value})"
+        case TermOp.LOOP_OFFSET:
+            return ".loopOffset"
         case TermOp.SIZE:
             return f"(.size {t.value} {LEAN_TY[t.ty]})"
         case TermOp.WEAK:
@@ -151,6 +153,10 @@ def _render_payload(p: Payload, sub) -> str:
             return f"(.load {p.index})"
         case PayloadOp.INT:
             return f"(.int {sub(p.cond)})"
+        case PayloadOp.ACC:
+            return f"(.acc {p.index})"
+        case PayloadOp.REDUCE:
+            return f"(.reduce {_string(p.name)} {_render_payload(p.args[0], sub)})"
         case PayloadOp.CONST:
             return f"(.const {_string(p.name)})"
         case PayloadOp.UN:
@@ -177,19 +183,29 @@ def derive(inst: LeanInstance):
     """Run the node-by-node derivation of ``kernel_safe`` (``workbench.lean.derive``): its side conditions
     and proof lines, with this module's renderers."""
     from workbench.lean.derive import Derivation
+    from workbench.lean.rderive import RDerivation
+    from workbench.lean.remit import roots as reduction_roots
 
     names = inst.symbol_names()
-    roots = [t for ld in inst.loads for t in (ld.offset, ld.mask)]
-    roots += [inst.store.offset, inst.store.mask] + _payload_terms(inst.store.value)
+    if inst.reduction is not None:
+        roots = reduction_roots(inst.reduction)
+    else:
+        roots = [t for ld in inst.loads for t in (ld.offset, ld.mask)]
+        roots += [inst.store.offset, inst.store.mask] + _payload_terms(inst.store.value)
     namer = _TermNamer(roots)
     side_args = " ".join([*names, *(f"h_{n}" for n in names), *(f"g{j}" for j in range(len(inst.guards)))])
-    d = Derivation(inst, namer.render, lambda e: render_expr(e, names), side_args)
+    kind = RDerivation if inst.reduction is not None else Derivation
+    d = kind(inst, namer.render, lambda e: render_expr(e, names), side_args)
     proof = d.safe_proof()
     return namer, d, proof
 
 
 def kernel_lines(inst: LeanInstance, namer: _TermNamer | None = None) -> list[str]:
     """The ``def e*``, ``def load*`` and ``def kernel`` declarations of an instance (its kernel term)."""
+    if inst.reduction is not None:
+        from workbench.lean import remit
+
+        return remit.kernel_lines(inst, namer or _TermNamer(remit.roots(inst.reduction)))
     if namer is None:
         roots = [t for ld in inst.loads for t in (ld.offset, ld.mask)]
         namer = _TermNamer(roots + [inst.store.offset, inst.store.mask] + _payload_terms(inst.store.value))
@@ -284,9 +300,16 @@ def emit_instance(inst: LeanInstance) -> str:
     w("## Main results")
     for sd in sides:
         w(f"* `side_{sd.index}`: {_doc('; '.join(sd.reasons))[:160]}.")
-    w("* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.")
-    w("* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at")
-    w("  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).")
+    if inst.reduction is not None:
+        w("* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → RowOK L rs → StepsOK L js →")
+        w("  kernel.Safe L rs js` (every step lane `L.step j r`, the inits, the accesses after the loops).")
+        w("* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at")
+        w("  `kernel.sizeArgs` observe the same loads and stores at every step of every loop and after them")
+        w("  (`Narrowing.RKernel.narrowing_exact_of_safe`).")
+    else:
+        w("* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.")
+        w("* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at")
+        w("  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).")
     w("-/")
     w("")
     w("set_option linter.unusedVariables false")
@@ -323,21 +346,30 @@ def emit_instance(inst: LeanInstance) -> str:
           + (" + nonnegative multiples of the lower-bound shifts" + (" and m0.." if plan.hints else "")) )
         w("  narrowing_side")
         w("")
-    w("/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/")
-    w(f"theorem kernel_safe {binders} (hb : Bounds {args}) (hg : Guards {args})")
-    w(f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) : kernel.Safe L := by")
+    if inst.reduction is not None:
+        from workbench.lean.remit import theorem_lines
+
+        safe_head, exact_lines = theorem_lines(binders, args, inst.reduction)
+    else:
+        safe_head = [
+            "/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/",
+            f"theorem kernel_safe {binders} (hb : Bounds {args}) (hg : Guards {args})",
+            f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) : kernel.Safe L := by"]
+        exact_lines = [
+            "/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane",
+            "whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads",
+            "and the same store. No per-lane hypothesis. -/",
+            f"theorem narrowing_exact {binders} (hb : Bounds {args}) (hg : Guards {args})",
+            f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) :",
+            "    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=",
+            f"  (Kernel.narrowing_exact_of_safe (kernel_safe {args} hb hg L hL hs)).1"]
+    lines.extend(safe_head)
     _unpack("bounds", "hb", bounds, w)
     _unpack("guards", "hg", guards, w)
     _unpack("sizes", "hs", sizes, w)
     lines.extend(proof)
     w("")
-    w("/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane")
-    w("whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads")
-    w("and the same store. No per-lane hypothesis. -/")
-    w(f"theorem narrowing_exact {binders} (hb : Bounds {args}) (hg : Guards {args})")
-    w(f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) :")
-    w("    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=")
-    w(f"  (Kernel.narrowing_exact_of_safe (kernel_safe {args} hb hg L hL hs)).1")
+    lines.extend(exact_lines)
     w("")
     w(f"end Instances.{mod}")
     return "\n".join(lines) + "\n"

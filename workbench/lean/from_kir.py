@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from workbench.errors import UnsupportedError
+from workbench.lean.reduction import RCarry, RKernelTerms, RLoad, RStore, acc, reduce
 from workbench.lean.instance import (
     Load,
     Payload,
@@ -30,6 +31,7 @@ from workbench.lean.instance import (
     block,
     load_value,
     num_programs,
+    loop_offset,
     pconst,
     program_id,
     size,
@@ -44,11 +46,12 @@ _CMP = {"LT": TermOp.LT, "LE": TermOp.LE, "GT": TermOp.GT, "GE": TermOp.GE, "EQ"
 @dataclass(frozen=True, slots=True)
 class KernelTerms:
     loads: tuple[Load, ...]
-    store: Store
+    store: Store | None  # None for a reduction kernel (its accesses are in ``reduction``)
     scalars: tuple[str, ...]  # scalar parameter names; position = index in Lane.sizes
     pointers: tuple[str, ...]
     narrowed: tuple[int, ...]  # scalar positions of the `size` parameters (declared int32 by the narrowing)
     by_node: dict = field(default_factory=dict, compare=False)  # id(kir node) -> Term (certificate choices)
+    reduction: RKernelTerms | None = None  # a triton_red_* / triton_per_* kernel
 
 
 def _ty(t, where: str) -> str:
@@ -109,6 +112,8 @@ class _Converter:
                 t = lane if start == 0 else Term(TermOp.ADD, (lane, weak(int(start))))
             case Op.NUM_PROGRAMS:
                 t = num_programs(self.axis(n))
+            case Op.ROFFSET:
+                t = loop_offset()  # the step's r0_offset (Narrowing.Expr.loopOffset)
             case Op.ADD | Op.SUB | Op.MUL | Op.FLOORDIV | Op.MOD:
                 t = Term(_ARITH[n.op.name], (self.term(n.args[0]), self.term(n.args[1])))
             case Op.NEG:
@@ -152,6 +157,13 @@ class _Converter:
                     p = pconst("undef")
                 case Op.BROADCAST:
                     p = self.payload(n.args[0])
+                case Op.ACC:
+                    p = acc(self.carry_index(n))
+                case Op.REDUCE:
+                    # Output k of a reduction over the row: one uninterpreted combination per (function, k) of
+                    # the operands' values at every r position (several operands: welford, max_with_index).
+                    fn, k = n.attr
+                    p = reduce(f"{fn}#{k}:{n.type}", self._apply("row", [self.payload(a) for a in n.args]))
                 case Op.WHERE if not n.args[0].payload:
                     cond = self.term(n.args[0])
                     p = Payload(PayloadOp.WHERE, (self.payload(n.args[1]), self.payload(n.args[2])), cond=cond)
@@ -176,6 +188,12 @@ class _Converter:
             p = Payload(PayloadOp.BIN, (args[i], p), name=f"{name}#{i}")
         return p
 
+    def carry_index(self, n) -> int:
+        for i, c in enumerate(self.k.carries):
+            if (c.name, c.loop) == n.attr:
+                return i
+        raise UnsupportedError(f"{self.where(n)}: accumulator {n.attr!r} has no carry")  # pragma: no cover
+
     def other(self, n) -> str:
         Op = self.Op
         match n.op:
@@ -189,8 +207,18 @@ class _Converter:
 
 
 def kernel_terms(kernel) -> KernelTerms:
-    """The emitter's terms for a parsed ``workbench.kir.Kernel`` (1-D or 2-D grid, one store)."""
+    """The emitter's terms for a parsed ``workbench.kir.Kernel`` (1-D or 2-D grid, one store; or a reduction
+    kernel: loads and stores with their loops, the accumulators' carries)."""
     c = _Converter(kernel)
+    narrowed = tuple(i for i, name in enumerate(c.scalars) if kernel.param(name).kind == "size")
+    if getattr(kernel, "reduction", None) is not None:
+        loads = tuple(RLoad(Load(c.pointers.index(n.attr), c.term(n.args[0]), c.term(n.args[1]), c.other(n.args[2])), lp)
+                      for n, lp in zip(kernel.loads, kernel.load_loops))
+        stores = tuple(RStore(Store(c.pointers.index(n.attr), c.term(n.args[0]), c.term(n.args[2]), c.payload(n.args[1])), lp)
+                       for n, lp in zip(kernel.stores, kernel.store_loops))
+        carries = tuple(RCarry(cr.loop, c.payload(cr.init), c.payload(cr.update)) for cr in kernel.carries)
+        red = RKernelTerms(kernel.reduction.loops, loads, stores, carries, kernel.reduction.static_block)
+        return KernelTerms((), None, c.scalars, c.pointers, narrowed, dict(c.memo), red)
     if len(kernel.stores) != 1:
         raise UnsupportedError(f"{kernel.name}: {len(kernel.stores)} stores (the Lean model has one store per kernel)")
     loads = tuple(
@@ -198,5 +226,4 @@ def kernel_terms(kernel) -> KernelTerms:
     )
     st = kernel.stores[0]
     store = Store(c.pointers.index(st.attr), c.term(st.args[0]), c.term(st.args[2]), c.payload(st.args[1]))
-    narrowed = tuple(i for i, name in enumerate(c.scalars) if kernel.param(name).kind == "size")
     return KernelTerms(loads, store, c.scalars, c.pointers, narrowed, {k: t for k, t in c.memo.items()})

@@ -168,7 +168,44 @@ def tile() -> LeanInstance:
     )
 
 
+def row_sum() -> LeanInstance:
+    """A looped row sum as Inductor writes it (``triton_red_fused_sum_0`` of ``x.sum(-1)`` over ``[s0, s1]``):
+    ``_tmp2 = tl.where(r0_mask & xmask, _tmp2 + tmp0, _tmp2)`` over ``for r0_offset in tl.range(0, r0_numel,
+    R0_BLOCK)``, then ``tl.store(out_ptr0 + x0, tl.sum(_tmp2, 1)[:, None], xmask)``. Hand-built (no capture
+    in the corpus yet): the first reduction instance, golden-tested like the pointwise ones."""
+    from workbench.lean.instance import loop_offset
+    from workbench.lean.reduction import RCarry, RKernelTerms, RLoad, RStore, acc, reduce
+
+    names = ("s0", "s1")
+    ks0, xnumel, r0_numel = size(0), size(1, "i32"), size(2, "i32")
+    xindex = program_id() * block() + arange()
+    r0_index = loop_offset() + arange(2)
+    xmask, r0_mask = xindex.lt(xnumel), r0_index.lt(r0_numel)
+    load = Load(0, r0_index + ks0 * xindex, r0_mask & xmask, "0.0")
+    carry = RCarry(1, pconst("0.0"), pwhere(r0_mask & xmask, pbin("add", acc(0), load_value(0)), acc(0)))
+    out = Store(1, xindex, xmask, reduce("sum", acc(0)))
+    return LeanInstance(
+        kernel="triton_red_fused_sum_0",
+        program="row_sum",
+        hash="unhashed:row_sum",
+        symbols=(Symbol("s0", 2), Symbol("s1", 2)),
+        guards=_polys(names, ["s0*s1 <= 2147483647"], "row_sum guard"),
+        size_args=(
+            SizeArg("ks0", 0, parse_poly("s1", names, "ks0")),
+            SizeArg("xnumel", 1, parse_poly("s0", names, "xnumel"), "i32", False),
+            SizeArg("r0_numel", 2, parse_poly("s1", names, "r0_numel"), "i32", False),
+        ),
+        side_conditions=(),
+        loads=(),
+        store=None,
+        notes=("Hand-built reduction kernel (the corpus has no captured reduction yet); side conditions are the "
+               "Lean derivation's own.",),
+        reduction=RKernelTerms(1, (RLoad(load, 1),), (RStore(out, 0),), (carry,)),
+    )
+
+
 HAND_BUILT = {"nested_cat_add": nested_cat_add, "tile": tile}
+REDUCTIONS = {"row_sum": row_sum}  # hand-built reduction instances (no JSON form: see workbench.lean.reduction)
 
 
 def hand_built(name: str) -> LeanInstance:

@@ -32,6 +32,7 @@ class TermOp(enum.Enum):
     NUM_PROGRAMS = "numPrograms"
     ARANGE = "arange"  # this lane's element of tl.arange(0, block)
     BLOCK = "block"  # the block-size constexpr (weak)
+    LOOP_OFFSET = "loopOffset"  # a reduction step's r0_offset (int32; Narrowing.Lane.roff)
     SIZE = "size"
     WEAK = "weak"  # untyped Python literal / constexpr: adopts the other operand's type
     STRONG = "strong"  # typed constant, e.g. tl.full([1], c, tl.int64)
@@ -57,9 +58,9 @@ class TermOp(enum.Enum):
 
 
 GRID_LEAVES = frozenset({TermOp.PROGRAM_ID, TermOp.NUM_PROGRAMS, TermOp.ARANGE, TermOp.BLOCK})
-LEAVES = GRID_LEAVES | {TermOp.SIZE, TermOp.WEAK, TermOp.STRONG}
+LEAVES = GRID_LEAVES | {TermOp.SIZE, TermOp.WEAK, TermOp.STRONG, TermOp.LOOP_OFFSET}
 AXES = (0, 1, 2)  # tl.program_id / tl.num_programs axes
-BLOCKS = {"XBLOCK": 0, "YBLOCK": 1}  # block numbers of Narrowing.Lane.pos / Lane.block
+BLOCKS = {"XBLOCK": 0, "YBLOCK": 1, "R0_BLOCK": 2}  # block numbers of Narrowing.Lane.pos / Lane.block
 BINARY = frozenset({TermOp.ADD, TermOp.SUB, TermOp.MUL, TermOp.FLOORDIV, TermOp.MOD, TermOp.AND, TermOp.OR})
 COMPARISONS = frozenset({TermOp.LT, TermOp.LE, TermOp.GT, TermOp.GE, TermOp.EQ, TermOp.NE})
 TYPES = ("i1", "i32", "i64")
@@ -84,7 +85,7 @@ class Term:
             raise InstanceError(f"term {self.op.value} needs an axis in {AXES}, got {self.value!r}")
         if self.op in (TermOp.ARANGE, TermOp.BLOCK) and self.value not in BLOCKS.values():
             raise InstanceError(f"term {self.op.value} needs a block number in {sorted(BLOCKS.values())} "
-                                f"(0 = XBLOCK, 1 = YBLOCK), got {self.value!r}")
+                                f"(0 = XBLOCK, 1 = YBLOCK, 2 = R0_BLOCK), got {self.value!r}")
         if self.op in (TermOp.SIZE, TermOp.STRONG, TermOp.CAST) and self.ty not in TYPES:
             raise InstanceError(f"term {self.op.value} needs a type in {TYPES}, got {self.ty!r}")
 
@@ -162,13 +163,18 @@ def num_programs(axis: int) -> Term:
     return Term(TermOp.NUM_PROGRAMS, value=axis)
 
 
+def loop_offset() -> Term:
+    """The current reduction step's ``r0_offset`` (``Narrowing.Expr.loopOffset``)."""
+    return Term(TermOp.LOOP_OFFSET)
+
+
 def arange(b: int = 0) -> Term:
-    """This lane's element of ``tl.arange(0, block b)`` (0 = XBLOCK, 1 = YBLOCK)."""
+    """This lane's element of ``tl.arange(0, block b)`` (0 = XBLOCK, 1 = YBLOCK, 2 = R0_BLOCK)."""
     return Term(TermOp.ARANGE, value=b)
 
 
 def block(b: int = 0) -> Term:
-    """The block-size constexpr of block ``b`` (0 = XBLOCK, 1 = YBLOCK)."""
+    """The block-size constexpr of block ``b`` (0 = XBLOCK, 1 = YBLOCK, 2 = R0_BLOCK)."""
     return Term(TermOp.BLOCK, value=b)
 
 
@@ -189,11 +195,15 @@ def where(c: Term, a: Term | int, b: Term | int) -> Term:
 
 
 class PayloadOp(enum.Enum):
-    """Payload (tensor value) ops, kept symbolic: one per ``Narrowing.Payload`` constructor."""
+    """Payload (tensor value) ops, kept symbolic: one per ``Narrowing.RPayload`` constructor (reduction
+    kernels, ``lean/Narrowing/Reduction.lean``); ``Narrowing.Payload`` (pointwise) has all but ``acc`` and
+    ``reduce``."""
 
     LOAD = "load"
     INT = "int"  # an index value used as data; the term is in ``cond``
     CONST = "const"
+    ACC = "acc"  # a loop-carried accumulator's value before the step (``index``: its carry); reductions only
+    REDUCE = "reduce"  # ``name`` of ``args[0]`` over every r position of the row; reductions only
     UN = "un"
     BIN = "bin"
     WHERE = "select"
@@ -314,11 +324,17 @@ class LeanInstance:
     # The certificate's quotient/remainder rule per division node (``exact``, ``const``, ``numerator``,
     # ``divisor``), where every lane class of that node chose the same one; the Lean derivation tries it first.
     rules: tuple[tuple[Term, str], ...] = field(default=())
+    # A reduction kernel (``workbench.lean.reduction.RKernelTerms``): its loads, stores and accumulators
+    # replace ``loads``/``store`` (then ``()`` and a placeholder); emitted as a ``Narrowing.RKernel``.
+    reduction: object | None = None
 
     def symbol_names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.symbols)
 
     def to_json(self) -> dict:
+        if self.reduction is not None:
+            raise InstanceError(f"{self.kernel}: reduction instances have no {SCHEMA} form; emit them from the "
+                                "certificate or the captured kernel instead")
         return {
             "schema": SCHEMA,
             "kernel": self.kernel,

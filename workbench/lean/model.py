@@ -33,6 +33,7 @@ class Lane:
     pos: tuple[int, ...]
     blocks: tuple[int, ...]
     sizes: tuple[int, ...]
+    roff: int = 0  # a reduction step's r0_offset (Narrowing.Lane.roff)
 
     @classmethod
     def x(cls, pid: int, i: int, xblock: int, sizes: tuple[int, ...], num_programs: int | None = None) -> Lane:
@@ -126,7 +127,7 @@ _ARITH = {
 
 def ty(mode: str, t: Term) -> str:
     match t.op:
-        case TermOp.PROGRAM_ID | TermOp.NUM_PROGRAMS | TermOp.ARANGE:
+        case TermOp.PROGRAM_ID | TermOp.NUM_PROGRAMS | TermOp.ARANGE | TermOp.LOOP_OFFSET:
             return "i32"
         case TermOp.BLOCK | TermOp.WEAK:
             return "weak"
@@ -177,6 +178,8 @@ def evaluate(mode: str, lane: Lane, t: Term, memo: dict | None = None) -> int:
             v = lane.position(t.value)
         case TermOp.BLOCK:
             v = lane.block(t.value)
+        case TermOp.LOOP_OFFSET:
+            v = lane.roff
         case TermOp.SIZE:
             v = wrap(ty(mode, t), lane.size(t.value))
         case TermOp.WEAK:
@@ -241,6 +244,8 @@ def _payload(mode: str, lane: Lane, inst: LeanInstance, p: Payload, memo: dict):
             return ("int", evaluate(mode, lane, p.cond, memo))
         case PayloadOp.CONST:
             return ("const", p.name)
+        case PayloadOp.ACC | PayloadOp.REDUCE:
+            raise InstanceError(f"{p.op.value} is a reduction payload: evaluate it with workbench.lean.rmodel")
         case PayloadOp.UN:
             return ("un", p.name, _payload(mode, lane, inst, p.args[0], memo))
         case PayloadOp.BIN:

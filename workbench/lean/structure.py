@@ -22,7 +22,8 @@ import re
 
 from workbench.lean.instance import LeanInstance
 
-_DECL = re.compile(r"^(?:(?:theorem|def|lemma|abbrev|instance|axiom|end|namespace|set_option|open)\b|/--)", re.M)
+_DECL = re.compile(r"^(?:(?:theorem|def|lemma|abbrev|instance|axiom|structure|inductive|end|namespace|set_option|open)\b|/--)",
+                   re.M)
 
 
 def declarations(text: str) -> dict[str, str]:
@@ -31,7 +32,7 @@ def declarations(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for a, b in zip(starts, starts[1:]):
         chunk = text[a:b]
-        m = re.match(r"(theorem|def)\s+([A-Za-z_][A-Za-z0-9_']*)", chunk)
+        m = re.match(r"(theorem|def)\s+([A-Za-z_][A-Za-z0-9_'.]*)", chunk)
         if m:
             out[m.group(2)] = chunk.rstrip()
     return out
@@ -56,7 +57,7 @@ def expected_kernel_text(inst: LeanInstance) -> str:
 
 def kernel_block(text: str) -> str:
     decls = declarations(text)
-    keys = [k for k in decls if re.fullmatch(r"e\d+|load\d+|kernel", k)]
+    keys = [k for k in decls if re.fullmatch(r"e\d+|r?load\d+|rstore\d+|carry\d+|kernel", k)]
     return "\n".join(decls[k] for k in keys)
 
 
@@ -82,14 +83,25 @@ def check_structure(text: str, inst: LeanInstance, expected_kernel: str | None =
         return problems + ["missing `narrowing_exact` or `kernel_safe`"]
     args = " ".join(names)
     premises = (f"(hb : Bounds {args}) (hg : Guards {args}) (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L)")
+    allowed = {*names, "hb", "hg", "L", "hL", "hs"}
+    if inst.reduction is not None:
+        # Reduction kernels: every row of tl.arange(0, R0_BLOCK) and every step list of the loop's range
+        # whose offsets stay in int32 (Narrowing/ReductionLanes.lean), and nothing else.
+        from workbench.lean.remit import red_premises
+
+        premises += " " + red_premises(inst.reduction)
+        allowed |= {"rs", "js", "hrs", "hjs"} | ({"hB"} if inst.reduction.static_block is not None else set())
+        if f"  loops := {inst.reduction.loops}" not in text:
+            problems.append(f"`kernel` does not state the kernel's {inst.reduction.loops} loop(s)")
     for label, decl in (("narrowing_exact", final), ("kernel_safe", safe)):
         stmt = " ".join(_statement(decl).split())
         binders = re.findall(r"\((\w+) : ([^()]*)\)", stmt)
         if any("Safe" in ty for _, ty in binders) or (label == "narrowing_exact" and "Safe" in stmt):
             problems.append(f"`{label}` takes a `Safe` hypothesis")
         if premises not in stmt:
-            problems.append(f"`{label}`'s premises are not exactly the shape symbols, Bounds, Guards, LaneOK, SizesAt")
-        extra = {b for b, _ in binders} - {*names, "hb", "hg", "L", "hL", "hs"}
+            problems.append(f"`{label}`'s premises are not exactly the shape symbols, Bounds, Guards, LaneOK, SizesAt"
+                            + (", RowOK, StepsOK" if inst.reduction is not None else ""))
+        extra = {b for b, _ in binders} - allowed
         if extra:
             problems.append(f"`{label}` has extra hypotheses {sorted(extra)}")
     if "kernel_safe" not in final.split(":=", 1)[1]:

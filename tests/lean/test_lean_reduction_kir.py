@@ -1,0 +1,145 @@
+"""Reduction kernels from captures to Lean instances (issue 13, item 3): the four certified zoo reductions
+kept as test data (``tests/lean/data/reduction``: a looped softmax with three loops, a looped mean, two
+persistent norms) are converted to ``Narrowing.RKernel`` terms, checked against ``workbench.kir``'s evaluator
+step by step (wide and narrowed), and emitted from their stored certificates as golden instances whose
+structure passes the checks (no ``Safe`` hypothesis; the row and the loop's steps as the only new
+premises). Nothing here runs Lean."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+kir = pytest.importorskip("workbench.kir")
+if not hasattr(kir.Op, "ROFFSET"):
+    pytest.skip("workbench.kir has no reduction IR in this tree", allow_module_level=True)
+
+from workbench.capture.record import load as load_record  # noqa: E402
+from workbench.errors import WorkbenchError  # noqa: E402
+from workbench.lean.adapter import from_certificate  # noqa: E402
+from workbench.lean.emit import emit_instance, module_name  # noqa: E402
+from workbench.lean.from_kir import kernel_terms  # noqa: E402
+from workbench.lean.model import NARROW, WIDE, Lane, evaluate  # noqa: E402
+from workbench.lean.structure import check_structure, expected_kernel_text  # noqa: E402
+
+HERE = Path(__file__).parent
+DATA = HERE / "data" / "reduction"
+GOLDEN = HERE / "golden" / "reduction"
+CERTS = sorted((GOLDEN / "certificates").glob("*.json"))
+RECORDS = sorted(DATA.glob("*.json"))
+
+
+def _record(cert: Path):
+    data = json.loads(cert.read_text())
+    return data, load_record(DATA / f"{data['kernel']}.json")
+
+
+def test_lean_reduction_test_data_is_certified_and_emitted():
+    assert len(RECORDS) == 4 and len(CERTS) == 4  # every certified reduction of the test data has an instance
+    loops = sorted(json.loads(c.read_text())["kernel"].split("_")[1] for c in CERTS)
+    assert loops == ["per", "per", "red", "red"]
+
+
+@pytest.mark.parametrize("cert", CERTS, ids=lambda p: p.stem)
+def test_lean_reduction_instance_matches_golden_and_structure(cert):
+    data, rec = _record(cert)
+    inst = from_certificate(data, cert.name, record=rec, verify_hash=True)
+    assert inst.reduction is not None and inst.store is None
+    text = emit_instance(inst)
+    path = GOLDEN / f"{module_name(inst)}.lean"
+    if os.environ.get("WORKBENCH_UPDATE_GOLDEN"):
+        path.write_text(text)
+    assert text == path.read_text(), f"{path} differs: regenerate with scripts/lean-regen.sh and review"
+    assert check_structure(text, inst, expected_kernel_text(inst)) == []
+    k = kir.parse(rec)
+    assert f"  loops := {k.reduction.loops}" in text
+    if k.reduction.static_block is not None:  # a persistent kernel that fixes R0_BLOCK is launched with it
+        assert f"(hB : L.block 2 = {k.reduction.static_block})" in text
+
+
+def _lanes(k, ln, rng):
+    """(pid, x position, r position, r0_offset) picks: random ones, then first/last of each."""
+    xb, rb = dict(ln.blocks)["XBLOCK"], dict(ln.blocks)["R0_BLOCK"]
+    numel = dict(ln.args).get("r0_numel", k.reduction.static_numel)
+    steps = max(1, -(-numel // rb)) if k.reduction.loops else 1
+    picks = [(rng.randrange(ln.grid[0]), rng.randrange(xb), rng.randrange(rb), rng.randrange(steps) * rb)
+             for _ in range(6)]
+    for bits in range(16):
+        picks.append((ln.grid[0] - 1 if bits & 1 else 0, xb - 1 if bits & 2 else 0, rb - 1 if bits & 4 else 0,
+                      (steps - 1) * rb if bits & 8 else 0))
+    return picks, xb, rb
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_lean_reduction_terms_agree_with_kir_evaluator_per_step(path):
+    """`Narrowing.RKernel`'s terms (mirror) against `workbench.kir.evaluate` at every picked (x, r, step):
+    the same load and store offsets and masks, wide and narrowed, including shapes beyond int32."""
+    rec = load_record(path)
+    k = kir.parse(rec)
+    terms = kernel_terms(k)
+    rk = terms.reduction
+    rng = random.Random(7)
+    compared = active = 0
+    for sizes in ({s.name: max(2, s.lower or 2) for s in rec.symbols},
+                  {s.name: rng.randint(2, 300) for s in rec.symbols},
+                  {s.name: rng.choice([3, 70_000, 2**31 - 3]) for s in rec.symbols}):
+        ln = kir.launch(k, sizes)
+        values = tuple(dict(ln.args).get(n, 0) for n in terms.scalars)
+        picks, xb, rb = _lanes(k, ln, rng)
+        for pid, i, r, off in picks:
+            klane = kir.Lane((pid, 0, 0), (("XBLOCK", i), ("R0_BLOCK", r)), (ln.grid[0], 1, 1), off)
+            lane = Lane((pid, 0, 0), (ln.grid[0], 1, 1), (i, 0, r), (xb, 1, rb), values, off)
+            for mode, kmode in ((WIDE, kir.WIDE), (NARROW, kir.NARROW)):
+                try:
+                    res = kir.evaluate(k, ln, klane, kmode)
+                except WorkbenchError:
+                    continue  # undefined behaviour in kir (a divisor wrapped to 0); Lean's tdiv is total
+                for ours, theirs in zip([ld.load for ld in rk.loads], res.loads):
+                    assert (evaluate(mode, lane, ours.mask) != 0) == theirs.mask, (path.stem, mode, pid, i, r, off)
+                    if theirs.mask:
+                        active += 1
+                        assert evaluate(mode, lane, ours.offset) == theirs.offset, (path.stem, mode, pid, i, r, off)
+                for ours, theirs in zip([st.store for st in rk.stores], res.stores):
+                    assert (evaluate(mode, lane, ours.mask) != 0) == theirs.mask
+                    if theirs.mask:
+                        assert evaluate(mode, lane, ours.offset) == theirs.offset
+                compared += 1
+    assert compared >= 40 and active >= 20  # lanes compared, active loads among them
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_lean_reduction_safe_holds_on_sampled_lanes(path):
+    """The mirror of `RKernel.Safe` at shapes where the captured guards hold (lower bounds, then larger
+    ones) on the first and last x lanes, the whole row and the first and last steps: what `kernel_safe`
+    derives from the side conditions; both widths then observe the same (`narrowing_exact`)."""
+    from workbench.lean.rmodel import observe, safe
+
+    rec = load_record(path)
+    k = kir.parse(rec)
+    terms = kernel_terms(k)
+    narrowed = frozenset(terms.narrowed)
+    for scale in (0, 1):
+        sizes = {s.name: max(2, s.lower or 2) + 3 * scale for s in rec.symbols}
+        ln = kir.launch(k, sizes)
+        values = tuple(dict(ln.args).get(n, 0) for n in terms.scalars)
+        xb, rb = dict(ln.blocks)["XBLOCK"], dict(ln.blocks)["R0_BLOCK"]
+        numel = dict(ln.args).get("r0_numel", k.reduction.static_numel)
+        steps = max(1, -(-numel // rb)) if k.reduction.loops else 1
+        js = sorted({0, steps - 1})
+        # The theorem holds for every row `rs` of positions (RowOK); a few positions keep the mirror's nested
+        # row reductions (O(len(rs)) per level) fast.
+        rs = sorted({0, 1, rb - 1})
+        for pid, i in ((0, 0), (ln.grid[0] - 1, xb - 1)):
+            lane = Lane((pid, 0, 0), (ln.grid[0], 1, 1), (i, 0, 0), (xb, 1, rb), values)
+            assert safe(terms.reduction, narrowed, lane, rs, js), (path.stem, sizes, pid, i)
+            assert observe(terms.reduction, WIDE, lane, rs, js) == \
+                observe(terms.reduction, (NARROW, narrowed), lane, rs, js)
+    if narrowed:  # not vacuous: a narrowed size argument beyond int32 breaks the premise
+        ln = kir.launch(k, {s.name: 2**31 + 5 for s in rec.symbols})
+        values = tuple(dict(ln.args).get(n, 0) for n in terms.scalars)
+        lane = Lane((0, 0, 0), (1, 1, 1), (0, 0, 0), (1, 1, 1), values)
+        assert not safe(terms.reduction, narrowed, lane, [0], [0])
