@@ -27,8 +27,10 @@ def test_every_registered_program_captures_and_matches_its_saved_record(name):
     saved = {k.name: k for k in load_dir(KERNELS / name)}
     assert sorted(saved) == sorted(k.name for k in kernels), f"re-capture {name}: `workbench capture {name}`"
     for k in kernels:
-        assert k.source.count("@triton.jit") == 1 and f"def {k.name}(" in k.source
-        assert k.grid_type in ("Grid1D", "Grid2DWithYZOverflow")
+        assert k.source.count(f"def {k.name}(") == 1
+        # one jit function, or the kernel plus the combine helper Inductor emits for a scan (cumsum)
+        assert k.source.count("@triton.jit") == 1 or "tl.associative_scan" in k.source, k.name
+        assert k.grid_type in ("Grid1D", "Grid2D", "Grid2DWithYZOverflow")
         for a in k.size_args:
             assert k.signature[a.name] == a.type
             free = {str(s) for s in parse_any(a.expr).free_symbols}

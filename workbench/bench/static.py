@@ -46,6 +46,8 @@ LABEL = "static, not timing: machine code compiled on a CPU machine with triton'
 _PTX_DIV64 = re.compile(r"\b(?:div|rem)(?:\.full)?\.[su]64\b")
 _PTX_DIV32 = re.compile(r"\b(?:div|rem)(?:\.full)?\.[su]32\b")
 _SASS_INSN = re.compile(r"^\s+/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)")
+_SASS_LINE = re.compile(r"^\s+/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)\s*([^;]*);")
+_DIV64_OPS = ("I2F.U64.RP", "I2F.S64.RP", "I2F.F64.U64.RP")
 _DIVISIBILITY = re.compile(r"\((\d+),\): \[\['tt\.divisibility', 16\]\]")
 _REG = re.compile(r"Function ([^:\s]+):\s*\n\s*REG:(\d+)")
 
@@ -61,7 +63,7 @@ class Counts:
     ptx_div_rem_64: int
     ptx_div_rem_32: int
     sass_instructions: int
-    sass_calls: int  # CALL sites: the 64-bit division slow path
+    sass_calls: int  # CALL sites into the 64-bit division slow path (other CALLs not counted)
     sass_div32_sequences: int  # I2F.U32.RP / I2F.RP: a 32-bit reciprocal division set-up
     sass_div64_sequences: int  # I2F.U64.RP / I2F.S64.RP: inside the 64-bit division subroutine
     code_bytes: int  # 16 bytes per SASS instruction slot, NOP padding included
@@ -175,15 +177,20 @@ def record_of(program: str, kernel: str) -> Any:
 # ----------------------------------------------------------------------------------------------- compile
 def blocks_for(constexprs: Sequence[str], xblock: int, kernel: str) -> dict[str, int]:
     """Block sizes to compile with: 1-D kernels ``XBLOCK = xblock``; 2-D (``YBLOCK, XBLOCK``) kernels a square
-    tile with the same number of elements per program (``xblock = 1024`` -> 32 x 32)."""
+    tile with the same number of elements per program (``xblock = 1024`` -> 32 x 32); reductions (``XBLOCK,
+    R0_BLOCK``) the same square tile of x rows by r positions (a static choice; Inductor's autotuner picks per
+    launch)."""
     match tuple(sorted(constexprs)):
         case ("XBLOCK",):
             return {"XBLOCK": xblock}
         case ("XBLOCK", "YBLOCK"):
             side = 1 << ((xblock.bit_length() - 1) // 2)
             return {"YBLOCK": side, "XBLOCK": xblock // side}
+        case ("R0_BLOCK", "XBLOCK"):
+            side = 1 << ((xblock.bit_length() - 1) // 2)
+            return {"XBLOCK": side, "R0_BLOCK": xblock // side}
         case other:
-            raise StaticError(f"kernel {kernel}: constexprs {list(other)}; only XBLOCK and YBLOCK/XBLOCK kernels compile here")
+            raise StaticError(f"kernel {kernel}: constexprs {list(other)}; only XBLOCK, YBLOCK/XBLOCK and XBLOCK/R0_BLOCK kernels compile here")
 
 
 def _compile(variant: Any, record: Any, cc: int, xblock: int, num_warps: int) -> dict[str, Any]:
@@ -218,13 +225,33 @@ def count(ptx: str, cubin: bytes, work: Path, name: str) -> Counts:
         ptx_div_rem_64=len(_PTX_DIV64.findall(ptx)),
         ptx_div_rem_32=len(_PTX_DIV32.findall(ptx)),
         sass_instructions=sum(1 for o in ops if o != "NOP"),
-        sass_calls=sum(1 for o in ops if o.startswith("CALL")),
+        sass_calls=division_calls(sass),
         sass_div32_sequences=sum(1 for o in ops if o in ("I2F.U32.RP", "I2F.RP", "I2F.S32.RP")),
         sass_div64_sequences=sum(1 for o in ops if o in ("I2F.U64.RP", "I2F.S64.RP", "I2F.F64.U64.RP")),
         code_bytes=16 * len(ops),
         cubin_bytes=len(cubin),
         registers=max(regs.values()),
     )
+
+
+def division_calls(sass: str) -> int:
+    """CALL sites whose target subroutine (the instructions from the target address to its first ``RET``)
+    contains a 64-bit reciprocal division set-up: the 64-bit ``//``/``%`` slow path. Other CALLs (a float
+    division's or square root's slow path, which reduction kernels have) are not counted."""
+    lines = [(int(m.group(1), 16), m.group(2), m.group(3)) for ln in sass.splitlines() if (m := _SASS_LINE.match(ln))]
+    at = {addr: i for i, (addr, _, _) in enumerate(lines)}
+    n = 0
+    for _, op, arg in lines:
+        if not op.startswith("CALL"):
+            continue
+        target = re.search(r"0x([0-9a-f]+)", arg)
+        i = at.get(int(target.group(1), 16)) if target else None
+        body = []
+        while i is not None and i < len(lines) and not lines[i][1].startswith("RET"):
+            body.append(lines[i][1])
+            i += 1
+        n += any(o in _DIV64_OPS for o in body)
+    return n
 
 
 def _run(cmd: list[str]) -> str:
