@@ -116,14 +116,33 @@ def test_authors_comparison_lines_up_variants_and_xblocks():
 def test_block_sizes_and_bad_requests():
     assert static.blocks_for(("XBLOCK",), 1024, "k") == {"XBLOCK": 1024}
     assert static.blocks_for(("YBLOCK", "XBLOCK"), 1024, "k") == {"YBLOCK": 32, "XBLOCK": 32}
-    with pytest.raises(StaticError, match="constexprs \\['R0_BLOCK', 'XBLOCK'\\]"):
-        static.blocks_for(("XBLOCK", "R0_BLOCK"), 1024, "k")
+    assert static.blocks_for(("XBLOCK", "R0_BLOCK"), 1024, "k") == {"XBLOCK": 32, "R0_BLOCK": 32}
+    with pytest.raises(StaticError, match="constexprs \\['R1_BLOCK', 'XBLOCK'\\]"):
+        static.blocks_for(("XBLOCK", "R1_BLOCK"), 1024, "k")
     with pytest.raises(UsageError, match="unknown architecture\\(s\\) \\['sm_75'\\]"):
         static.parse_arch("sm_89,sm_75")
     with pytest.raises(UsageError, match="'no_such_program' is not a certified corpus kernel"):
         static.select(["no_such_program"])
     with pytest.raises(StaticError, match="certificate narrows \\['ks0'\\] but variant N1 narrows every size argument"):
         static.measure("nested_cat_add", "triton_poi_fused_add_cat_0", ("ks0",), "sm_89", None)
+
+
+def test_division_calls_count_only_calls_into_the_64_bit_division_subroutine():
+    """A CALL whose target holds a 64-bit reciprocal set-up is a division site; another CALL (a float
+    division's slow path) is not."""
+    sass = "\n".join([
+        "        /*0000*/                   IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;",
+        "        /*0010*/                   CALL.REL.NOINC 0x0040 ;",
+        "        /*0020*/               @P0 CALL.REL.NOINC 0x0070 ;",
+        "        /*0030*/                   EXIT ;",
+        "        /*0040*/                   I2F.U64.RP R4, R2 ;",
+        "        /*0050*/                   MUFU.RCP R4, R4 ;",
+        "        /*0060*/                   RET.REL.NODEC R6 0x0 ;",
+        "        /*0070*/                   MUFU.RCP R8, R9 ;",
+        "        /*0080*/                   RET.REL.NODEC R6 0x0 ;",
+    ])
+    assert static.division_calls(sass) == 1
+    assert static.division_calls(sass.replace("I2F.U64.RP", "I2F.U32.RP")) == 0
 
 
 def test_every_certified_kernel_is_selected():
