@@ -31,6 +31,23 @@ DATA = HERE / "data" / "reduction"
 GOLDEN = HERE / "golden" / "reduction"
 CERTS = sorted((GOLDEN / "certificates").glob("*.json"))
 RECORDS = sorted(DATA.glob("*.json"))
+# The corpus's reduction kernels (data/kernels, triton_red_* / triton_per_*) that workbench.kir parses: their
+# terms are compared with kir's evaluator like the zoo ones (their instances are corpus goldens).
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "kernels"
+
+
+def _corpus_reductions():
+    out = []
+    for path in sorted(CORPUS.glob("*/triton_[rp]e[dr]_*.json")):
+        try:
+            if kir.parse(load_record(path)).reduction is not None:
+                out.append(path)
+        except WorkbenchError:
+            continue  # out of the IR's class (a scan): tests/kir says why
+    return out
+
+
+CORPUS_REDUCTIONS = _corpus_reductions()
 
 
 def _record(cert: Path):
@@ -74,7 +91,11 @@ def _lanes(k, ln, rng):
     return picks, xb, rb
 
 
-@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_lean_reduction_corpus_kernels_are_compared():
+    assert len(CORPUS_REDUCTIONS) >= 9, CORPUS_REDUCTIONS  # the corpus's certified reductions among them
+
+
+@pytest.mark.parametrize("path", RECORDS + CORPUS_REDUCTIONS, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_lean_reduction_terms_agree_with_kir_evaluator_per_step(path):
     """`Narrowing.RKernel`'s terms (mirror) against `workbench.kir.evaluate` at every picked (x, r, step):
     the same load and store offsets and masks, wide and narrowed, including shapes beyond int32."""

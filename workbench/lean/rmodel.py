@@ -11,6 +11,7 @@ statement, not a substitute for Lean checking the proof.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 
 from workbench.lean.errors import InstanceError
@@ -26,7 +27,7 @@ def lane_at(lane: Lane, r: int, off: int) -> Lane:
     """``Lane.atR``: r position ``r`` (pos 2) and ``r0_offset = off``."""
     pos = tuple(lane.position(b) for b in range(max(len(lane.pos), R_BLOCK + 1)))
     pos = pos[:R_BLOCK] + (r,) + pos[R_BLOCK + 1:]
-    return Lane(lane.pids, lane.nprogs, pos, lane.blocks, lane.sizes, off)
+    return dataclasses.replace(lane, pos=pos, roff=off)  # the memory (Lane.mem, Lane.undef) is the lane's
 
 
 def step_row(lane: Lane, j: int) -> Row:
