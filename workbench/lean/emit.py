@@ -34,7 +34,6 @@ from workbench.lean.polytext import (  # re-exported: the emitter's public names
     render_poly,
     side_plan,
 )
-from workbench.errors import UnsupportedError
 from workbench.lean.indirect import premise_text
 from workbench.lean.instance import (
     LeanInstance,
@@ -207,9 +206,6 @@ def derive(inst: LeanInstance):
 
     names = inst.symbol_names()
     roots = term_roots(inst)
-    if inst.reduction is not None and assumes_in(roots):
-        raise UnsupportedError(f"{inst.kernel}: a tl.device_assert premise in a reduction kernel has no Lean "
-                               "counterpart yet (the premise would range over every step lane)")
     namer = _TermNamer(roots)
     side_args = " ".join([*names, *(f"h_{n}" for n in names), *(f"g{j}" for j in range(len(inst.guards)))])
     kind = RDerivation if inst.reduction is not None else Derivation
@@ -332,7 +328,8 @@ def emit_instance(inst: LeanInstance) -> str:
         w(f"* `side_{sd.index}`: {_doc('; '.join(sd.reasons))[:160]}.")
     if inst.reduction is not None:
         w("* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → RowOK L rs → StepsOK L js →")
-        w("  kernel.Safe L rs js` (every step lane `L.step j r`, the inits, the accesses after the loops).")
+        w(("  (∀ j r, j ∈ js ∨ j = 0 → r ∈ rs → Asserts (L.step j r)) → " if premises else "  ")
+          + "kernel.Safe L rs js` (every step lane `L.step j r`, the inits, the accesses after the loops).")
         w("* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at")
         w("  `kernel.sizeArgs` observe the same loads and stores at every step of every loop and after them")
         w("  (`Narrowing.RKernel.narrowing_exact_of_safe`).")
@@ -387,7 +384,7 @@ def emit_instance(inst: LeanInstance) -> str:
     if inst.reduction is not None:
         from workbench.lean.remit import theorem_lines
 
-        safe_head, exact_lines = theorem_lines(binders, args, inst.reduction)
+        safe_head, exact_lines = theorem_lines(binders, args, inst.reduction, bool(premises))
     else:
         assumed = (" and the `tl.device_assert` premises `Asserts L` (an assumption about the inputs: the asserts "
                    "are compiled away, nothing checks them)" if premises else "")
@@ -413,7 +410,8 @@ def emit_instance(inst: LeanInstance) -> str:
     _unpack("bounds", "hb", bounds, w)
     _unpack("guards", "hg", guards, w)
     _unpack("sizes", "hs", sizes, w)
-    _unpack("asserts", "hA", premises, w)
+    if inst.reduction is None:  # a reduction kernel's premise is unpacked at each step lane (rderive)
+        _unpack("asserts", "hA", premises, w)
     lines.extend(proof)
     w("")
     lines.extend(exact_lines)

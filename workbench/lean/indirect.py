@@ -43,10 +43,10 @@ def bool_text(b: bool) -> str:
     return "true" if b else "false"
 
 
-def premise_text(t: Term, render) -> str:
+def premise_text(t: Term, render, lane: str = "L") -> str:
     """``AssertHolds L v mask lo hi hasLo hasHi`` for assume node ``t`` (``render``: term -> Lean text)."""
     v, mask, lo, hi = t.args
-    return (f"AssertHolds L {render(v)} {render(mask)} {render(lo)} {render(hi)} "
+    return (f"AssertHolds {lane} {render(v)} {render(mask)} {render(lo)} {render(hi)} "
             f"{bool_text(bool(t.value & 1))} {bool_text(bool(t.value & 2))}")
 
 

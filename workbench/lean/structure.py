@@ -109,7 +109,6 @@ def check_structure(text: str, inst: LeanInstance, expected_kernel: str | None =
     allowed = {*names, "hb", "hg", "L", "hL", "hs"}
     want_asserts = expected_asserts(inst)
     if want_asserts:
-        premises += " (hA : Asserts L)"
         allowed.add("hA")
         got = _conjuncts(decls["Asserts"]) if "Asserts" in decls else None
         if got != want_asserts:
@@ -127,6 +126,13 @@ def check_structure(text: str, inst: LeanInstance, expected_kernel: str | None =
         allowed |= {"rs", "js", "hrs", "hjs"} | ({"hB"} if inst.reduction.static_block is not None else set())
         if f"  loops := {inst.reduction.loops}" not in text:
             problems.append(f"`kernel` does not state the kernel's {inst.reduction.loops} loop(s)")
+    if want_asserts:
+        from workbench.lean.remit import RED_ASSERTS
+
+        # The premise on the inputs, at the lane (pointwise) or at every step lane of the theorem (reductions).
+        premises += " " + (RED_ASSERTS if inst.reduction is not None else "(hA : Asserts L)")
+        if inst.reduction is not None:
+            allowed |= {"j", "r"}  # bound inside RED_ASSERTS's `∀ (j : Nat) (r : Int)`
     for label, decl in (("narrowing_exact", final), ("kernel_safe", safe)):
         stmt = " ".join(_statement(decl).split())
         binders = re.findall(r"\((\w+) : ([^()]*)\)", stmt)
