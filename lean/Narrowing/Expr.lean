@@ -6,7 +6,9 @@ import Narrowing.Int
 One constructor per integer op of the workbench IR (`workbench/kir`): `tl.program_id(axis)`,
 `tl.num_programs(axis)`, a lane's element of `tl.arange` along a block, the block-size constexprs (`XBLOCK`,
 `YBLOCK`), size arguments, weak and strong constants, `+ - * // %`, comparisons, `& |` on masks,
-`tl.where` and `.to(dtype)`. `Expr.eval` evaluates a term on one lane in one `Mode`: `wide` passes
+`tl.where` and `.to(dtype)`; and, for indirect indexing, an integer loaded from an index tensor (`Expr.load`,
+read from the lane's memory `Lane.mem`) and a `tl.device_assert` premise on such a value (`Expr.assume`,
+whose value is the asserted value: Triton compiles the assert away). `Expr.eval` evaluates a term on one lane in one `Mode`: `wide` passes
 the size arguments with their declared type (Inductor's `int64`), `narrow S` passes the size arguments
 listed in `S` (the kernel's `sizeArgs`) as `int32` (wrapped by the launcher) and the others as declared. Every operation wraps to its result type (`Narrowing.Ty.wrap`).
 
@@ -72,9 +74,14 @@ def Mode.sizeTy : Mode → Nat → Ty → Ty
 `tl.num_programs(axis)`, its position along each block (`pos 0` in `tl.arange(0, XBLOCK)`, `pos 1` in
 `tl.arange(0, YBLOCK)`, `pos 2` in `r0_base = tl.arange(0, R0_BLOCK)`), the block sizes (`block 0 = XBLOCK`,
 `block 1 = YBLOCK`, `block 2 = R0_BLOCK`), the size arguments' values as the host computes them (exact
-integers), and `roff`, the current reduction step's `r0_offset` (a reduction kernel's lane is an
-`(x, r)` pair at one step: `Narrowing/Reduction.lean`; pointwise kernels never read it). A 1-D lane uses axis and block `0` only; a 2-D lane is
-the position `(x, y)` its kernel computes from these. -/
+integers), `roff`, the current reduction step's `r0_offset` (a reduction kernel's lane is an
+`(x, r)` pair at one step: `Narrowing/Reduction.lean`; pointwise kernels never read it), `mem`, the integer
+contents of the memory the kernel's index tensors live in (`mem p a` is the cell at offset `a` of pointer
+argument `p`, before wrapping to the tensor's element type), and `undef`, the unspecified value a
+masked-off integer load without `other=` yields in each kernel (it may differ between the two compiled
+kernels, so `Expr.Agree` never relies on it). A 1-D lane uses axis and block `0` only; a 2-D lane is
+the position `(x, y)` its kernel computes from these. Theorems quantify over every lane, so over every
+memory content too. -/
 structure Lane where
   pid : Nat → Int
   nprog : Nat → Int
@@ -82,6 +89,8 @@ structure Lane where
   block : Nat → Int
   sizes : Nat → Int
   roff : Int
+  mem : Nat → Int → Int
+  undef : Mode → Nat → Int
 
 /-- Integer index expressions, one constructor per op of the workbench IR. -/
 inductive Expr where
@@ -118,6 +127,16 @@ inductive Expr where
   | select (c a b : Expr)
   /-- `.to(t)`. -/
   | cast (t : Ty) (a : Expr)
+  /-- An integer loaded from an index tensor, `tl.load(ptr + offset, mask, other=other)` with pointer
+  argument `ptr` of element type `t` (`*i64` for Inductor's indices): the cell's contents `L.mem ptr
+  offset` wrapped to `t` where the mask is set; `other` where it is not (`none`: no `other=`, so the value
+  is unspecified: `L.undef`). Only the value of an asserted index (`assume`) reads it. -/
+  | load (ptr : Nat) (t : Ty) (offset mask : Expr) (other : Option Int)
+  /-- `tl.device_assert(((lo <= v) & (v < hi)) | ~(mask))` on a loaded index `v` (`hasLo`/`hasHi`: which
+  bounds the assert states; an absent one is a placeholder term). Triton compiles the assert away outside
+  debug mode, so the node's value is `v`, unchecked: the bounds are a premise about the inputs
+  (`Narrowing.AssertHolds`, `Narrowing/Indirect.lean`), never a check the kernel performs. -/
+  | assume (v mask lo hi : Expr) (hasLo hasHi : Bool)
   deriving Repr
 
 /-- The result type of a node in a mode. Only size arguments depend on the mode. -/
@@ -140,6 +159,8 @@ def Expr.ty (m : Mode) : Expr → Ty
   | .mor _ _ => .i1
   | .select _ a b => (a.ty m).promote (b.ty m)
   | .cast t _ => t
+  | .load _ t _ _ _ => t
+  | .assume v _ _ _ _ _ => v.ty m
 
 /-- Evaluation on one lane, wrapping every result to its type. -/
 def Expr.eval (m : Mode) (L : Lane) : Expr → Int
@@ -162,10 +183,20 @@ def Expr.eval (m : Mode) (L : Lane) : Expr → Int
   | .select c a b =>
     ((Expr.select c a b).ty m).wrap (if c.eval m L ≠ 0 then a.eval m L else b.eval m L)
   | .cast t a => t.wrap (a.eval m L)
+  | .load p t off mask other =>
+    if mask.eval m L ≠ 0 then t.wrap (L.mem p (off.eval m L))
+    else match other with
+      | some c => t.wrap c
+      | none => t.wrap (L.undef m p)
+  | .assume v _ _ _ _ _ => v.eval m L
 
 /-- The per-lane premise of the generic theorem for one term: at every node, the exact result computed
 from the narrowed operands gives the same value in the wide and the narrow result type (`SameWrap`);
-every divisor is at least 1; every size argument narrowed from a wider type fits in `int32`. -/
+every divisor is at least 1; every size argument narrowed from a wider type fits in `int32`. A loaded
+index agrees where its mask is set and its offset agrees (both kernels read the same cell of the same
+memory), and never where it is masked off without `other=` (the unspecified value is not relied on, as the
+checker's `DEFINED_VALUE`); an asserted index agrees when its value does (the premise is not needed for
+agreement: it bounds the value, `Narrowing.Bounded.assume`). -/
 def Expr.Agree (S : List Nat) (L : Lane) : Expr → Prop
   | .programId _ => True
   | .numPrograms _ => True
@@ -200,8 +231,13 @@ def Expr.Agree (S : List Nat) (L : Lane) : Expr → Prop
       SameWrap ((Expr.select c a b).ty .wide) ((Expr.select c a b).ty (.narrow S))
         (if c.eval (.narrow S) L ≠ 0 then a.eval (.narrow S) L else b.eval (.narrow S) L)
   | .cast _ a => a.Agree S L
+  | .load _ _ off mask other => mask.Agree S L ∧ (mask.eval (.narrow S) L ≠ 0 → off.Agree S L) ∧
+      (mask.eval (.narrow S) L = 0 → other.isSome = true)
+  | .assume v _ _ _ _ _ => v.Agree S L
 
-/-- Every `//` and `%` in the term has a divisor of at least 1 when evaluated in mode `m`. -/
+/-- Every `//` and `%` in the term has a divisor of at least 1 when evaluated in mode `m` (a loaded index's
+offset only where its mask is set; an assert's mask and bounds are not evaluated: the assert is compiled
+away). -/
 def Expr.DivisorsPos (m : Mode) (L : Lane) : Expr → Prop
   | .programId _ => True
   | .numPrograms _ => True
@@ -224,6 +260,8 @@ def Expr.DivisorsPos (m : Mode) (L : Lane) : Expr → Prop
   | .select c a b => c.DivisorsPos m L ∧ (c.eval m L ≠ 0 → a.DivisorsPos m L) ∧
       (c.eval m L = 0 → b.DivisorsPos m L)
   | .cast _ a => a.DivisorsPos m L
+  | .load _ _ off mask _ => mask.DivisorsPos m L ∧ (mask.eval m L ≠ 0 → off.DivisorsPos m L)
+  | .assume v _ _ _ _ _ => v.DivisorsPos m L
 
 /-- **Wide and narrowed evaluation agree** on a lane where the term's premise `Agree` holds. -/
 theorem Expr.eval_wide_eq_eval_narrow_of_agree (S : List Nat) (L : Lane) (e : Expr) (h : e.Agree S L) :
@@ -315,6 +353,23 @@ theorem Expr.eval_wide_eq_eval_narrow_of_agree (S : List Nat) (L : Lane) (e : Ex
     simp only [Expr.Agree] at h
     simp only [Expr.eval]
     rw [iha h]
+  | load p t off mask other iho ihm =>
+    simp only [Expr.Agree] at h
+    obtain ⟨hm, ho, hother⟩ := h
+    simp only [Expr.eval]
+    rw [ihm hm]
+    by_cases hz : mask.eval (.narrow S) L ≠ 0
+    · rw [if_pos hz, if_pos hz, iho (ho hz)]
+    · have h0 : mask.eval (.narrow S) L = 0 := by
+        first | omega | exact Classical.not_not.mp hz | exact Decidable.of_not_not hz
+      rw [if_neg hz, if_neg hz]
+      cases other with
+      | some c => rfl
+      | none => exact absurd (hother h0) (by first | decide | simp)
+  | assume v mask lo hi hasLo hasHi ihv _ _ _ =>
+    simp only [Expr.Agree] at h
+    show v.eval .wide L = v.eval (.narrow S) L
+    exact ihv h
 
 /-- **No division by zero in either width**: under `Agree`, every divisor is at least 1. -/
 theorem Expr.divisorsPos_of_agree (m : Mode) (S : List Nat) (hm : m = .wide ∨ m = .narrow S) (L : Lane)
@@ -406,5 +461,18 @@ theorem Expr.divisorsPos_of_agree (m : Mode) (S : List Nat) (hm : m = .wide ∨ 
   | cast t a iha =>
     simp only [Expr.Agree] at h
     exact iha h
+  | load p t off mask other iho ihm =>
+    simp only [Expr.Agree] at h
+    obtain ⟨hk, ho, _⟩ := h
+    simp only [Expr.DivisorsPos]
+    have he : mask.eval m L = mask.eval (.narrow S) L := by
+      rcases hm with rfl | rfl
+      · exact Expr.eval_wide_eq_eval_narrow_of_agree S L mask hk
+      · rfl
+    exact ⟨ihm hk, fun hz => iho (ho (by rw [← he]; exact hz))⟩
+  | assume v mask lo hi hasLo hasHi ihv _ _ _ =>
+    simp only [Expr.Agree] at h
+    show v.DivisorsPos m L
+    exact ihv h
 
 end Narrowing

@@ -26,7 +26,8 @@ Status: not checked by Lean where it was written (see `docs/lean.md`).
 ## Main results
 * `Narrowing.WrapOK.of_fits32`: an interval within `int32` gives `Fits32`, hence `SameWrap`.
 * `Narrowing.Bounded.add`, `.sub`, `.mul_point_left`, `.mul_point_right`, `.mul_npoint_left`,
-  `.mul_nonneg`, `.floordiv`, `.mod`, `.cast`, `.size`, `.weak`, `.xindex`, `.yindex`: node rules.
+  `.mul_nonneg`, `.floordiv`, `.mod`, `.cast`, `.size`, `.weak`, `.xindex`, `.yindex` (`Grid2DWithYZOverflow`),
+  `.yindex2d` (`Grid2D`): node rules.
 * `Narrowing.Quot.numerator`, `.exact`, `.const`, `.literal`; `Narrowing.Rem.divisor`, `.numerator`: the quotient and
   remainder rules a certificate chooses between (truncating division is Euclidean division on a
   non-negative dividend: `Int.tdiv_eq_ediv_of_nonneg`, `Int.tmod_eq_emod_of_nonneg`).
@@ -49,7 +50,8 @@ theorem wrap64_eq_self_of_fits64 {v : Int} (h : Fits64 v) : wrap64 v = v := by
 /-- A launched lane: program ids within the grid, positions within their blocks, and the linear element
 index along each axis at most `2^31 - 1` (Inductor launches `ceil(numel / BLOCK)` blocks for an `int32`
 index: the checker's assumption that launch indices do not wrap). Axis 1 and 2 and block 1 are those of
-`Grid2DWithYZOverflow`; a 1-D launch satisfies them with one program along axes 1 and 2. -/
+`Grid2DWithYZOverflow`; a 1-D launch satisfies them with one program along axes 1 and 2, a `Grid2D`
+launch with one program along axis 2. -/
 structure LaneOK (L : Lane) : Prop where
   pid_nonneg : ∀ a, 0 ≤ L.pid a
   pid_lt : ∀ a, L.pid a < L.nprog a
@@ -200,6 +202,33 @@ theorem Bounded.yindex (h : LaneOK L) :
           (Or.inl rfl)))
         (And.intro True.intro (Or.inl rfl)))
       (And.intro True.intro (Or.inl rfl))
+  exact ⟨ha, by omega, by omega⟩
+
+/-- The 2-D launch index `program_id(1) * YBLOCK + arange(YBLOCK)` of `Grid2D` (Inductor's 2-D grid without
+z programs) of a launched lane: below `LaneOK.y_le`'s index, since `program_id(2) * num_programs(1) ≥ 0`
+(a `Grid2D` launch has one z program, so the two coincide there). -/
+theorem Bounded.yindex2d (h : LaneOK L) :
+    Bounded S L (.add (.mul (.programId 1) (.block 1)) (.arange 1)) 0 2147483647 := by
+  have hp1 := h.pid_nonneg 1
+  have hp2 := h.pid_nonneg 2
+  have hn := h.pid_lt 1
+  have hb := h.block_pos 1
+  have hq := h.pos_nonneg 1
+  have hy := h.y_le
+  have hm2 : 0 ≤ L.pid 2 * L.nprog 1 := Int.mul_nonneg hp2 (by omega)
+  have hmono : L.pid 1 * L.block 1 ≤ (L.pid 1 + L.pid 2 * L.nprog 1) * L.block 1 :=
+    Int.mul_le_mul_of_nonneg_right (by omega) (by omega)
+  have hm : 0 ≤ L.pid 1 * L.block 1 := Int.mul_nonneg hp1 (by omega)
+  have e1 : (Expr.mul (.programId 1) (.block 1)).eval (.narrow S) L = L.pid 1 * L.block 1 := by
+    show wrap32 (L.pid 1 * L.block 1) = L.pid 1 * L.block 1
+    exact wrap32_eq_self_of_fits32 (And.intro (by omega) (by omega))
+  have e2 : (Expr.add (.mul (.programId 1) (.block 1)) (.arange 1)).eval (.narrow S) L =
+      L.pid 1 * L.block 1 + L.pos 1 := by
+    show wrap32 ((Expr.mul (.programId 1) (.block 1)).eval (.narrow S) L + L.pos 1) = _
+    rw [e1]
+    exact wrap32_eq_self_of_fits32 (And.intro (by omega) (by omega))
+  have ha : (Expr.add (.mul (.programId 1) (.block 1)) (.arange 1)).Agree S L :=
+    And.intro (And.intro True.intro (And.intro True.intro (Or.inl rfl))) (And.intro True.intro (Or.inl rfl))
   exact ⟨ha, by omega, by omega⟩
 
 theorem Bounded.add {a b : Expr} {la ha lb hb lo hi : Int}

@@ -1,12 +1,15 @@
 """The trusted step, tested across the corpus: for every stored certificate, at shapes Inductor compiles for
 (guards hold, some symbol pushed to its limit) and at sampled lanes (block, row and tail boundaries), the
-Lean premise ``Kernel.Safe`` holds and both widths observe the same loads and store (Python mirror). 2-D kernels
+Lean premise ``Kernel.Safe`` holds and both widths observe the same loads and store (Python mirror); for
+reductions ``RKernel.Safe`` on rows and loop steps; for indirect kernels on every lane whose index tensors
+satisfy the device_assert premise (``Asserts L``), with contents both inside and outside the bounds. 2-D kernels
 (``Grid2DWithYZOverflow``) are sampled the same way along each axis: ``x`` over ``program_id(0) * XBLOCK + i``
 and ``y`` over ``(program_id(1) + program_id(2) * num_programs(1)) * YBLOCK + j``, at the boundaries of
 ``xnumel``/``ynumel``, of the launched grid and of every size argument, and at random positions."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -21,7 +24,9 @@ from workbench.check.api import premises_for  # noqa: E402
 from workbench.check.discharge import guards_hold  # noqa: E402
 from workbench.lean.adapter import from_certificate, record_path  # noqa: E402
 from workbench.lean.from_kir import kernel_terms  # noqa: E402
-from workbench.lean.model import NARROW, WIDE, Lane, observe, safe  # noqa: E402
+from workbench.lean.emit import term_roots  # noqa: E402
+from workbench.lean.instance import assumes_in  # noqa: E402
+from workbench.lean.model import NARROW, WIDE, Lane, asserts, evaluate, observe, safe  # noqa: E402
 
 CERTS = sorted((Path(__file__).parent / "golden" / "certificates").glob("*.json"))
 
@@ -69,16 +74,24 @@ def lanes_2d(ln, values, rng):
         yield Lane.xy((x // xb, yblk % gy, yblk // gy), ln.grid, (x % xb, y % yb), (xb, yb), values)
 
 
-@pytest.mark.parametrize("cert", CERTS, ids=lambda p: p.stem)
-def test_lean_corpus_safe_on_sampled_lanes(cert):
-    data = json.loads(cert.read_text())
-    rec = load_record(record_path(data["program"], data["kernel"]))
-    inst = from_certificate(data, cert.name, record=rec, verify_hash=False)
-    k = kir.parse(rec)
-    terms = kernel_terms(k)
-    premises = premises_for(rec)
-    rng = random.Random(cert.stem)
-    lanes = 0
+def _memories(lane, inst):
+    """The lane with index tensors holding each candidate index (every cell the same value): the asserted
+    bounds' ends and middle, and values outside them. Yields ``(lane, premise holds)``."""
+    assumes = assumes_in(term_roots(inst))
+    if not assumes:
+        yield lane, True
+        return
+    cands = {0, -1, 2**40}
+    for t in assumes:
+        lo, hi = (evaluate(WIDE, lane, b) for b in t.args[2:])
+        cands |= {lo, hi - 1, (lo + hi) // 2, hi, -hi, lo - 1}
+    for c in sorted(cands):
+        with_mem = dataclasses.replace(lane, mem=lambda p, a, c=c: c)
+        yield with_mem, asserts(with_mem, inst)
+
+
+def _pointwise(cert, k, rec, inst, terms, premises, rng):
+    lanes = held = broken = 0
     for sizes in _shapes(rec, premises):
         ln = kir.launch(k, sizes)
         args = dict(ln.args)
@@ -90,10 +103,56 @@ def test_lean_corpus_safe_on_sampled_lanes(cert):
             picks = _picks(args.get("xnumel", 1), ln.grid[0] * xblock - 1, values, rng)
             sampled = [Lane.x(x // xblock, x % xblock, xblock, values, ln.grid[0]) for x in picks]
         for lane in sampled:
-            assert safe(lane, inst), (cert.stem, sizes, lane)
-            assert observe(WIDE, lane, inst) == observe(NARROW, lane, inst), (cert.stem, sizes, lane)
+            for mem_lane, premise in _memories(lane, inst):
+                if not premise:  # the inputs break a device_assert premise: the theorem says nothing there
+                    broken += 1
+                    continue
+                assert safe(mem_lane, inst), (cert.stem, sizes, mem_lane)
+                assert observe(WIDE, mem_lane, inst) == observe(NARROW, mem_lane, inst), (cert.stem, sizes, mem_lane)
+                held += 1
             lanes += 1
-    assert lanes > 0
+    assert lanes > 0 and held > 0
+    if assumes_in(term_roots(inst)):
+        assert broken > 0  # the candidates include indices outside the asserted bounds (the premise is not trivial)
+
+
+def _reduction(cert, k, rec, inst, terms, premises, rng):
+    """``RKernel.Safe`` and equal observations on the first, last and a random x lane of each shape, over a row
+    of r positions (first, second, last) and the first and last loop steps."""
+    from workbench.lean.rmodel import observe as robserve, safe as rsafe
+
+    rk, narrowed = terms.reduction, frozenset(terms.narrowed)
+    checked = 0
+    for sizes in _shapes(rec, premises):
+        ln = kir.launch(k, sizes)
+        args = dict(ln.args)
+        values = tuple(args.get(n, 0) for n in terms.scalars)
+        xb, rb = dict(ln.blocks)["XBLOCK"], dict(ln.blocks)["R0_BLOCK"]
+        numel = args.get("r0_numel", k.reduction.static_numel)
+        steps = max(1, -(-numel // rb)) if k.reduction.loops else 1
+        js, rs = sorted({0, steps - 1}), sorted({0, 1, rb - 1})
+        x_last = ln.grid[0] * xb - 1
+        for x in sorted({0, x_last, rng.randrange(x_last + 1)}):
+            lane = Lane((x // xb, 0, 0), (ln.grid[0], 1, 1), (x % xb, 0, 0), (xb, 1, rb), values)
+            assert rsafe(rk, narrowed, lane, rs, js), (cert.stem, sizes, x)
+            assert robserve(rk, WIDE, lane, rs, js) == robserve(rk, (NARROW, narrowed), lane, rs, js), (cert.stem, sizes, x)
+            checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("cert", CERTS, ids=lambda p: p.stem)
+def test_lean_corpus_safe_on_sampled_lanes(cert):
+    """Every stored certificate: pointwise kernels (1-D and 2-D, indirect ones with index tensors holding
+    indices inside and outside the asserted bounds) and reductions (rows and steps, ``workbench.lean.rmodel``)."""
+    data = json.loads(cert.read_text())
+    rec = load_record(record_path(data["program"], data["kernel"]))
+    inst = from_certificate(data, cert.name, record=rec, verify_hash=False)
+    k = kir.parse(rec)
+    terms = kernel_terms(k)
+    premises = premises_for(rec)
+    rng = random.Random(cert.stem)
+    check = _reduction if inst.reduction is not None else _pointwise
+    check(cert, k, rec, inst, terms, premises, rng)
 
 
 def test_lean_corpus_lanes_cover_2d_kernels():

@@ -22,8 +22,10 @@ from workbench.lean.instance import (
     Term,
     TermOp,
     arange,
+    assume,
     block,
     from_json,
+    load_index,
     loop_offset,
     load_value,
     num_programs,
@@ -121,7 +123,8 @@ def test_lean_emit_every_term_op_renders():
     r = loop_offset() + arange(2)  # a reduction step's r0_index (r0_offset + tl.arange(0, R0_BLOCK))
     t = (program_id() * block() + arange()) - strong(3, "i64") + y + r * block(2)
     t = where(t.lt(size(0)) & t.ge(0) | t.gt(1), (t // size(1)) % size(1), weak(-2)).to("i32")
-    extra = [t.le(1), Term(TermOp.EQ, (t, weak(0))), Term(TermOp.NE, (t, weak(0)))]
+    idx = assume(load_index(1, "i64", t, t.le(1)), t.le(1), weak(0), size(1))  # an asserted loaded index
+    extra = [t.le(1), Term(TermOp.EQ, (t, weak(0))), Term(TermOp.NE, (t, weak(0) + idx))]
     inst = tile()
     inst2 = LeanInstance(**{**{f: getattr(inst, f) for f in LeanInstance.__dataclass_fields__},
                             "loads": tuple(Load(i, t, m) for i, m in enumerate(extra)),

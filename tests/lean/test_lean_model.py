@@ -11,8 +11,12 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from workbench.lean.hand_built import nested_cat_add, tile
-from workbench.lean.instance import Term, TermOp, arange, block, num_programs, program_id, size, strong, weak, where
-from workbench.lean.model import NARROW, WIDE, Lane, agree, evaluate, observe, safe, tdiv, tmod, wrap
+import dataclasses
+
+from workbench.lean.instance import (Term, TermOp, arange, block, load_index, num_programs, program_id, size,
+                                     strong, weak, where)
+from workbench.lean.instance import assume as asserted_index
+from workbench.lean.model import NARROW, WIDE, Lane, agree, assert_holds, evaluate, observe, safe, tdiv, tmod, wrap
 
 
 def test_lean_model_truncating_division_examples():
@@ -55,13 +59,18 @@ def _extend(children):
                        children, children).map(lambda x: Term(x[0], (x[1], x[2])))
     cast = st.tuples(st.sampled_from(["i1", "i32", "i64"]), children).map(lambda x: x[1].to(x[0]))
     sel = st.tuples(children, children, children).map(lambda x: where(*x))
-    return st.one_of(binary, cast, sel)
+    # Indirect indexing: an integer loaded from an index tensor (other= or none) and an assert's value.
+    loaded = st.tuples(st.integers(0, 2), st.sampled_from(["i32", "i64"]), children, children,
+                       st.one_of(st.none(), st.integers(-3, 3))).map(lambda x: load_index(*x))
+    asserted = st.tuples(children, children, children, children, st.booleans(), st.booleans()).map(
+        lambda x: asserted_index(x[0], x[1], x[2] if x[4] or not x[5] else None, x[3] if x[5] else None))
+    return st.one_of(binary, cast, sel, loaded, asserted)
 
 
 TERMS = st.recursive(LEAVES, _extend, max_leaves=12)
 BIG = st.one_of(st.integers(-5, 5), st.integers(2**31 - 5, 2**31 + 5), st.integers(-(2**31) - 5, -(2**31) + 5),
                 st.integers(-(2**40), 2**40))
-LANES = st.one_of(
+_LANES = st.one_of(
     st.builds(Lane.x, st.integers(0, 2**21), st.integers(0, 1023), st.sampled_from([1, 128, 1024]),
               st.tuples(BIG, BIG, BIG)),
     # 2-D lanes (Grid2DWithYZOverflow): program ids and grid up to the y/z limits, positions in (XBLOCK, YBLOCK).
@@ -70,6 +79,9 @@ LANES = st.one_of(
               st.tuples(st.integers(0, 1023), st.integers(0, 1023)),
               st.tuples(st.sampled_from([1, 32, 1024]), st.sampled_from([1, 32, 1024])), st.tuples(BIG, BIG, BIG)),
 )
+# Every lane with some memory: the index tensors' cells (by pointer and offset) from a small table of values.
+LANES = st.builds(lambda lane, cells: dataclasses.replace(lane, mem=lambda p, a: cells[(7 * p + a) % len(cells)]),
+                  _LANES, st.lists(BIG, min_size=1, max_size=5))
 
 
 @settings(max_examples=600, deadline=None)
@@ -82,9 +94,14 @@ def test_lean_model_agree_implies_wide_equals_narrow(t, lane):
 
 
 def _divisors_pos(mode, lane, t):
-    """Mirror of `Expr.DivisorsPos` (short-circuit readings of & | where included)."""
+    """Mirror of `Expr.DivisorsPos` (short-circuit readings of & | where included; a loaded index's offset
+    where its mask is set; an assert's value only: its mask and bounds are compiled away)."""
     d = [lambda i=i: _divisors_pos(mode, lane, t.args[i]) for i in range(len(t.args))]
     v = [evaluate(mode, lane, a) for a in t.args]
+    if t.op is TermOp.LOAD:
+        return d[1]() and (v[1] == 0 or d[0]())
+    if t.op is TermOp.ASSUME:
+        return d[0]()
     if t.op is TermOp.AND:
         return (d[0]() and (v[0] == 0 or d[1]())) or (d[1]() and (v[1] == 0 or d[0]()))
     if t.op is TermOp.OR:
@@ -93,6 +110,45 @@ def _divisors_pos(mode, lane, t):
         return d[0]() and (d[1]() if v[0] != 0 else d[2]())
     own = t.op not in (TermOp.FLOORDIV, TermOp.MOD) or v[1] >= 1
     return own and all(f() for f in d)
+
+
+@settings(max_examples=400, deadline=None)
+@given(TERMS, TERMS, TERMS, TERMS, LANES)
+def test_lean_model_bounded_assume_statement(v, mask, lo, hi, lane):
+    """`Bounded.assume`: where the premise holds (an assumption on the lane's memory), the mask is set in the
+    narrowed kernel and the value, mask and bounds agree, the narrowed value lies in [lo, hi - 1] of the
+    narrowed bounds; the node agrees and has the value's value in both kernels."""
+    t = asserted_index(v, mask, lo, hi)
+    parts_agree = all(agree(lane, x) for x in (v, mask, lo, hi))
+    if assert_holds(lane, t) and parts_agree and evaluate(NARROW, lane, mask) != 0:
+        x = evaluate(NARROW, lane, t)
+        assert evaluate(NARROW, lane, lo) <= x <= evaluate(NARROW, lane, hi) - 1
+        assert agree(lane, t) and evaluate(WIDE, lane, t) == x
+
+
+def test_lean_model_unspecified_load_value_never_agrees():
+    """A masked-off load without other= yields an unspecified value that may differ between the kernels
+    (`Lane.undef`); `Agree` never relies on it, with other= both kernels read the constant."""
+    off_mask = strong(0, "i1")
+    lane = Lane.x(0, 0, 1, ())
+    bare, other = load_index(0, "i64", weak(0), off_mask), load_index(0, "i64", weak(0), off_mask, other=3)
+    assert not agree(lane, bare) and evaluate(WIDE, lane, bare) != evaluate(NARROW, lane, bare)
+    assert agree(lane, other) and evaluate(WIDE, lane, other) == evaluate(NARROW, lane, other) == 3
+    on = load_index(0, "i32", weak(5), strong(1, "i1"))
+    cells = dataclasses.replace(lane, mem=lambda p, a: 2**31 + a)  # wraps to the element type
+    assert agree(cells, on) and evaluate(WIDE, cells, on) == evaluate(NARROW, cells, on) == -(2**31) + 5
+
+
+def test_lean_model_assert_premise_reads_the_wide_kernel_under_its_mask():
+    idx = load_index(0, "i64", weak(0), strong(1, "i1"))
+    t = asserted_index(idx, size(0).lt(10), weak(0), size(1))  # 0 <= idx < ks1 where ks0 < 10
+    mem = lambda v: dataclasses.replace(Lane.x(0, 0, 1, (3, 7)), mem=lambda p, a: v)  # noqa: E731
+    assert assert_holds(mem(0), t) and assert_holds(mem(6), t)
+    assert not assert_holds(mem(7), t) and not assert_holds(mem(-1), t)
+    masked_off = dataclasses.replace(mem(99), sizes=(12, 7))  # ks0 = 12: the assert claims nothing
+    assert assert_holds(masked_off, t)
+    upper_only = asserted_index(idx, strong(1, "i1"), None, size(1))
+    assert assert_holds(mem(-5), upper_only) and not assert_holds(mem(7), upper_only)
 
 
 def test_lean_model_agree_is_not_vacuous():

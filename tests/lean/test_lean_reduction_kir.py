@@ -31,6 +31,23 @@ DATA = HERE / "data" / "reduction"
 GOLDEN = HERE / "golden" / "reduction"
 CERTS = sorted((GOLDEN / "certificates").glob("*.json"))
 RECORDS = sorted(DATA.glob("*.json"))
+# The corpus's reduction kernels (data/kernels, triton_red_* / triton_per_*) that workbench.kir parses: their
+# terms are compared with kir's evaluator like the zoo ones (their instances are corpus goldens).
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "kernels"
+
+
+def _corpus_reductions():
+    out = []
+    for path in sorted(CORPUS.glob("*/triton_[rp]e[dr]_*.json")):
+        try:
+            if kir.parse(load_record(path)).reduction is not None:
+                out.append(path)
+        except WorkbenchError:
+            continue  # out of the IR's class (a scan): tests/kir says why
+    return out
+
+
+CORPUS_REDUCTIONS = _corpus_reductions()
 
 
 def _record(cert: Path):
@@ -39,9 +56,25 @@ def _record(cert: Path):
 
 
 def test_lean_reduction_test_data_is_certified_and_emitted():
-    assert len(RECORDS) == 4 and len(CERTS) == 4  # every certified reduction of the test data has an instance
+    assert len(RECORDS) == 5 and len(CERTS) == 5  # every certified reduction of the test data has an instance
     loops = sorted(json.loads(c.read_text())["kernel"].split("_")[1] for c in CERTS)
-    assert loops == ["per", "per", "red", "red"]
+    assert loops == ["per", "per", "per", "red", "red"]
+
+
+def test_lean_reduction_with_a_device_assert_states_the_premise_at_every_step_lane():
+    """embedding + layer norm: the index `tmp0 < 1000` is assumed at every step lane of the theorem (`hA`),
+    unpacked at each lane the derivation works on and used by `Bounded.assume` there."""
+    cert = next(c for c in CERTS if "embedding" in c.stem)
+    data, rec = _record(cert)
+    inst = from_certificate(data, cert.name, record=rec, verify_hash=True)
+    text = emit_instance(inst)
+    assert check_structure(text, inst, expected_kernel_text(inst)) == []
+    assert "(hA : ∀ (j : Nat) (r : Int), j ∈ js ∨ j = 0 → r ∈ rs → Asserts (L.step j r))" in text
+    assert "def Asserts (L : Lane) : Prop := AssertHolds L (.load 0 .i64 e0 e1 none) e1 (.weak 0) (.weak 1000) true true" in text
+    assert text.count("Bounded.assume pa") >= 2 and ":= hA 0 r (Or.inr rfl) hr" in text
+    dropped = text.replace(" (hA : ∀ (j : Nat) (r : Int), j ∈ js ∨ j = 0 → r ∈ rs → Asserts (L.step j r)) :\n"
+                           "    kernel.observe", " :\n    kernel.observe")
+    assert dropped != text and any("premises are not exactly" in p for p in check_structure(dropped, inst, expected_kernel_text(inst)))
 
 
 @pytest.mark.parametrize("cert", CERTS, ids=lambda p: p.stem)
@@ -74,7 +107,11 @@ def _lanes(k, ln, rng):
     return picks, xb, rb
 
 
-@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_lean_reduction_corpus_kernels_are_compared():
+    assert len(CORPUS_REDUCTIONS) >= 9, CORPUS_REDUCTIONS  # the corpus's certified reductions among them
+
+
+@pytest.mark.parametrize("path", RECORDS + CORPUS_REDUCTIONS, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_lean_reduction_terms_agree_with_kir_evaluator_per_step(path):
     """`Narrowing.RKernel`'s terms (mirror) against `workbench.kir.evaluate` at every picked (x, r, step):
     the same load and store offsets and masks, wide and narrowed, including shapes beyond int32."""
@@ -116,7 +153,9 @@ def test_lean_reduction_safe_holds_on_sampled_lanes(path):
     """The mirror of `RKernel.Safe` at shapes where the captured guards hold (lower bounds, then larger
     ones) on the first and last x lanes, the whole row and the first and last steps: what `kernel_safe`
     derives from the side conditions; both widths then observe the same (`narrowing_exact`)."""
-    from workbench.lean.rmodel import observe, safe
+    import dataclasses
+
+    from workbench.lean.rmodel import asserts, observe, safe
 
     rec = load_record(path)
     k = kir.parse(rec)
@@ -134,10 +173,16 @@ def test_lean_reduction_safe_holds_on_sampled_lanes(path):
         # row reductions (O(len(rs)) per level) fast.
         rs = sorted({0, 1, rb - 1})
         for pid, i in ((0, 0), (ln.grid[0] - 1, xb - 1)):
-            lane = Lane((pid, 0, 0), (ln.grid[0], 1, 1), (i, 0, 0), (xb, 1, rb), values)
-            assert safe(terms.reduction, narrowed, lane, rs, js), (path.stem, sizes, pid, i)
-            assert observe(terms.reduction, WIDE, lane, rs, js) == \
-                observe(terms.reduction, (NARROW, narrowed), lane, rs, js)
+            # Index tensors (embedding + layer norm) holding a valid row, the last one, and one past the table.
+            for cell in (0, 999, 1000):
+                lane = dataclasses.replace(Lane((pid, 0, 0), (ln.grid[0], 1, 1), (i, 0, 0), (xb, 1, rb), values),
+                                           mem=lambda p, a, c=cell: c)
+                if not asserts(terms.reduction, lane, rs, js):
+                    assert cell == 1000  # the premise says nothing about this input
+                    continue
+                assert safe(terms.reduction, narrowed, lane, rs, js), (path.stem, sizes, pid, i)
+                assert observe(terms.reduction, WIDE, lane, rs, js) == \
+                    observe(terms.reduction, (NARROW, narrowed), lane, rs, js)
     if narrowed:  # not vacuous: a narrowed size argument beyond int32 breaks the premise
         ln = kir.launch(k, {s.name: 2**31 + 5 for s in rec.symbols})
         values = tuple(dict(ln.args).get(n, 0) for n in terms.scalars)

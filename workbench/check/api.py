@@ -21,6 +21,7 @@ from functools import lru_cache
 from workbench import kir
 from workbench.capture.record import CapturedKernel, validate
 from workbench.check import classes
+from workbench.check.asserts import assert_premises
 from workbench.check.certificate import CertPremises, Certificate
 from workbench.check.checker import Analysis, Widths, retyped
 from workbench.check.discharge import contradiction, find_multipliers, guards_hold, smt_check
@@ -178,6 +179,13 @@ def check_certificate(
         raise CertificateError(
             f"certificate for IR hash {cert.ir_hash[:12]} does not match kernel {kernel.name} "
             f"({ir_hash(kernel)[:12]}); re-run `workbench check`", "ir_hash")
+    stated = assert_premises(kernel)
+    if cert.premises.asserts != stated:
+        # The premises on the inputs are part of what was proved: a certificate must state the kernel's own.
+        raise CertificateError(
+            f"certificate for {kernel.name} states the device_assert premises "
+            f"{[a.text() for a in cert.premises.asserts]}, the kernel assumes {[a.text() for a in stated]}; "
+            "re-run `workbench check`", "premises.asserts")
     w = widths or Widths(*cert.widths)
     a, exact = recheck(kernel, premises, cert, w, retyped(kernel, w))
     mults = cert.multiplier_map()
@@ -368,6 +376,7 @@ def _certificate(record, k, premises, mode, choices, mults, discharged, reason, 
             guards=tuple(record.guards),
             index_dtype=record.index_dtype,
             grid_type=record.grid_type,
+            asserts=assert_premises(k),
         ),
         narrowed=_narrowed(k, mode, widths),
         choices=tuple(sorted(choices.items())),

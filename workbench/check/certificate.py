@@ -3,7 +3,8 @@
 Stage: check. A :class:`Certificate` is frozen and JSON-serialisable (only strings, ints and tuples of
 them). It is what the Lean emitter (``workbench.lean``) and the compiler rule (``workbench.rule``) consume:
 the rule binds it to a live compilation by ``ir_hash`` and by the premises (size expressions, symbol lower
-bounds, guards used, index dtype, grid type); the checker re-derives every interval from ``choices`` and
+bounds, guards used, index dtype, grid type, and the ``tl.device_assert`` premises on the inputs: which
+value, which bounds in the shape symbols, under which mask, :class:`AssertPremise`); the checker re-derives every interval from ``choices`` and
 ``multipliers`` (:func:`workbench.check.api.check_certificate`), so a certificate cannot assert a bound.
 
 ``side_conditions`` records the recomputed conditions with status and prover as of issuing; they are a
@@ -20,6 +21,80 @@ from typing import Any
 from workbench.check.errors import CertificateError
 
 SCHEMA = "workbench.certificate/1"
+KERNEL_TERM = "kernel:"  # an assert bound that is no expression in the shape symbols: its IR term, verbatim
+
+
+@dataclass(frozen=True, slots=True)
+class AssertPremise:
+    """One ``tl.device_assert`` on a loaded index, read as a premise about the inputs (Triton compiles the
+    assert away, so it is assumed, never checked): wherever ``mask`` holds, ``lower <= value < upper``.
+
+    ``value`` and ``mask`` are IR terms in kernel names (``workbench.check.asserts.term``; ``mask`` is
+    ``"true"`` for an unmasked assert); ``lower``/``upper`` are expressions in the shape symbols (sympy text,
+    compared up to renaming) or ``kernel:<IR term>``, ``None`` when the assert states no such bound; ``name``
+    and ``where`` are the asserted name and the mask's name as the kernel spells them (for reports)."""
+
+    name: str
+    value: str
+    lower: str | None
+    upper: str | None
+    mask: str
+    where: str
+    line: int
+
+    FIELDS = ("name", "value", "lower", "upper", "mask", "where", "line")
+
+    def text(self) -> str:
+        lo, hi = (b[len(KERNEL_TERM):] if b and b.startswith(KERNEL_TERM) else b for b in (self.lower, self.upper))
+        bound = f"{lo} <= {self.name} < {hi}" if lo and hi else f"{lo} <= {self.name}" if lo else f"{self.name} < {hi}"
+        return f"{bound}{f' where {self.where}' if self.where else ''} (device_assert at line {self.line})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {f: getattr(self, f) for f in self.FIELDS}
+
+    @classmethod
+    def from_json(cls, d: Any, where: str) -> AssertPremise:
+        """Validated: exactly the fields above, each of its type; at least one bound; each bound parses as an
+        expression in the shape symbols (by the restricted parser, never evaluated) or is an IR term."""
+        if not isinstance(d, dict) or set(d) != set(cls.FIELDS):
+            got = sorted(d) if isinstance(d, dict) else type(d).__name__
+            raise CertificateError(f"{where}: a device_assert premise has the fields {list(cls.FIELDS)}, got {got}", where)
+        for f in ("name", "value", "mask", "where"):
+            if not isinstance(d[f], str) or (f in ("value", "mask") and not d[f]):
+                raise CertificateError(f"{where}: device_assert premise field {f!r} must be a (non-empty) string, "
+                                       f"got {d[f]!r}", where)
+        if not isinstance(d["line"], int) or isinstance(d["line"], bool) or d["line"] < 0:
+            raise CertificateError(f"{where}: device_assert premise line must be a line number, got {d['line']!r}", where)
+        if d["lower"] is None and d["upper"] is None:
+            raise CertificateError(f"{where}: a device_assert premise states no bound; drop it or give lower/upper", where)
+        for f in ("lower", "upper"):
+            _check_bound(d[f], f"{where}: device_assert premise {f}")
+        return cls(**{f: d[f] for f in cls.FIELDS})
+
+
+def _check_bound(b: Any, where: str) -> None:
+    if b is None or (isinstance(b, str) and b.startswith(KERNEL_TERM) and len(b) > len(KERNEL_TERM)):
+        return
+    if not isinstance(b, str):
+        raise CertificateError(f"{where} must be an expression in the shape symbols, an IR term or null, got {b!r}", where)
+    from workbench.errors import InputError
+    from workbench.symexpr import parse_any
+
+    try:
+        parsed = parse_any(b, where=where)
+    except InputError as exc:
+        raise CertificateError(f"{where}: {b!r} is not an expression in the shape symbols ({exc})", where) from None
+    import sympy
+
+    if isinstance(parsed, (sympy.core.relational.Relational, sympy.logic.boolalg.BooleanFunction)) and \
+            not isinstance(parsed, sympy.Symbol):
+        raise CertificateError(f"{where}: {b!r} is a comparison, expected an expression", where)
+
+
+def _list(x: Any) -> list:
+    if not isinstance(x, list):
+        raise CertificateError(f"premises.asserts must be a list, got {type(x).__name__}", "premises.asserts")
+    return x
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +108,7 @@ class CertPremises:
     guards: tuple[str, ...]  # every guard that was available
     index_dtype: str
     grid_type: str
+    asserts: tuple[AssertPremise, ...] = ()  # the tl.device_assert premises on the inputs (source order)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -43,6 +119,7 @@ class CertPremises:
             "guards": list(self.guards),
             "index_dtype": self.index_dtype,
             "grid_type": self.grid_type,
+            "asserts": [a.to_json() for a in self.asserts],
         }
 
     @classmethod
@@ -55,6 +132,9 @@ class CertPremises:
             guards=tuple(d["guards"]),
             index_dtype=d["index_dtype"],
             grid_type=d["grid_type"],
+            # Certificates issued before the field existed state no premise: a live kernel with an assert then
+            # fails the rule's premise comparison (never the other way round).
+            asserts=tuple(AssertPremise.from_json(a, f"premises.asserts[{i}]") for i, a in enumerate(_list(d.get("asserts", [])))),
         )
 
 

@@ -81,11 +81,20 @@ def premises_note(kernel: Any) -> str:
     """The device_assert premises a verdict on ``kernel`` (parsed) relies on, as one clause ("" if none)."""
     from workbench.kir.indirect import premises
 
+    from workbench.check.asserts import assert_premises
+
     got = premises(kernel)
     if not got:
         return ""
+    # The same premise with its bounds in the shape symbols (what a certificate states and the rule compares).
+    symbolic = {(a.line, a.name): a for a in assert_premises(kernel)}
+
+    def text(p) -> str:
+        a = symbolic.get((p.line, p.name))
+        return p.text + (f" (in the shape symbols: {a.text().split(' where ')[0].split(' (device_assert')[0]})" if a else "")
+
     return ("; premise on the inputs (tl.device_assert is compiled away, so it is assumed, not checked): "
-            + "; ".join(p.text for p in got))
+            + "; ".join(text(p) for p in got))
 
 
 def by_class(kernels) -> list[dict]:

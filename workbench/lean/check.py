@@ -32,6 +32,7 @@ GENERIC_THEOREMS = (
     "Narrowing.WrapOK.of_fits32",
     "Narrowing.Bounded.xindex",
     "Narrowing.Bounded.yindex",
+    "Narrowing.Bounded.yindex2d",
     "Narrowing.Bounded.add",
     "Narrowing.Bounded.mul_point_left",
     "Narrowing.Bounded.mul_nonneg",
@@ -46,6 +47,9 @@ GENERIC_THEOREMS = (
     "Narrowing.Loads.agree_of_mem",
     "Narrowing.shift_mul2",
     "Narrowing.shift_mul3",
+    # Indirect indexing (Narrowing/Indirect.lean): the device_assert premise bounds an asserted index.
+    "Narrowing.Bounded.assume",
+    "Narrowing.Expr.agree_load_of_mask",
     # Reduction kernels (Narrowing/Reduction.lean): the fold over steps.
     "Narrowing.RPayload.eval_wide_eq_eval_narrow_of_agree",
     "Narrowing.RKernel.loopTrace_wide_eq_narrow_of_safe",

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from workbench.errors import UnsupportedError
+from workbench.lean.indirect import IndirectRules
 from workbench.lean.instance import (
     LeanInstance,
     Payload,
@@ -40,6 +41,7 @@ from workbench.lean.instance import (
     Term,
     TermOp,
     arange,
+    assumes_in,
     block,
     loop_offset,
     num_programs,
@@ -49,6 +51,7 @@ from workbench.lean.instance import (
 IMAX = 2**31 - 1
 XINDEX = program_id(0) * block(0) + arange(0)
 YINDEX = (program_id(1) + program_id(2) * num_programs(1)) * block(1) + arange(1)
+YINDEX_2D = program_id(1) * block(1) + arange(1)  # Grid2D: no z programs (Bounded.yindex2d)
 RINDEX = loop_offset() + arange(2)  # r0_index = r0_offset + tl.arange(0, R0_BLOCK) (Narrowing/ReductionLanes.lean)
 _CMP_LEMMA = {TermOp.LT: "lt", TermOp.LE: "le", TermOp.GT: "gt", TermOp.GE: "ge"}
 POLY_TAC = "narrowing_poly"  # Narrowing/Tactic.lean: omega, then distribute products and omega, then grind
@@ -73,9 +76,10 @@ class Scope:
     own: tuple[Term, ...] = ()  # atoms added by this scope (not by its parents)
     facts: dict = field(default_factory=dict)
     lines: list = field(default_factory=list)
+    known: tuple[tuple[Term, str], ...] = ()  # masks known set here: (mask, hypothesis `mask.eval … ≠ 0`)
 
     def child(self, extra: str = "  ") -> Scope:
-        return Scope(self.indent + extra, self, self.atoms)
+        return Scope(self.indent + extra, self, self.atoms, known=self.known)
 
     def w(self, text: str) -> None:
         self.lines.append(self.indent + text)
@@ -117,8 +121,10 @@ def _ty(t: Term, narrowed: frozenset[int] | None) -> str:
             return "weak"
         case TermOp.SIZE:
             return "i32" if narrowed is not None and t.value in narrowed else t.ty
-        case TermOp.STRONG | TermOp.CAST:
+        case TermOp.STRONG | TermOp.CAST | TermOp.LOAD:
             return t.ty
+        case TermOp.ASSUME:
+            return _ty(t.args[0], narrowed)
         case TermOp.ADD | TermOp.SUB | TermOp.MUL | TermOp.FLOORDIV | TermOp.MOD:
             return _promote(_ty(t.args[0], narrowed), _ty(t.args[1], narrowed))
         case TermOp.WHERE:
@@ -139,7 +145,7 @@ def _promote(a: str, b: str) -> str:
     return "i1"
 
 
-class Derivation:
+class Derivation(IndirectRules):
     """Builds the side conditions and the proof of ``kernel_safe`` for one instance."""
 
     def __init__(self, inst: LeanInstance, render, poly_text, side_args: str) -> None:
@@ -160,6 +166,11 @@ class Derivation:
         # The lane the current facts are about, its `LaneOK` proof, and (reduction kernels) its
         # `StepLaneOK` proof; `workbench.lean.rderive` moves them to the lanes of each reduction step.
         self.lane, self.lane_ok, self.step_ok = "L", "hL", None
+        # The device_assert premises (``workbench.lean.indirect``): one hypothesis `a{i}` per assume node.
+        from workbench.lean.emit import term_roots
+
+        self.assumes = assumes_in(term_roots(inst))
+        self.premises = {t: f"a{i}" for i, t in enumerate(self.assumes)}
 
     # -- side conditions -----------------------------------------------------------------------------------
     def need(self, claim: sympy.Expr, reason: str) -> str | None:
@@ -247,6 +258,8 @@ class Derivation:
             return f"Bounded.xindex {self.lane_ok}", sympy.Integer(0), sympy.Integer(IMAX)
         if t == YINDEX:
             return f"Bounded.yindex {self.lane_ok}", sympy.Integer(0), sympy.Integer(IMAX)
+        if t == YINDEX_2D:
+            return f"Bounded.yindex2d {self.lane_ok}", sympy.Integer(0), sympy.Integer(IMAX)
         if t == RINDEX or t.op is TermOp.LOOP_OFFSET or t == arange(2):
             if self.step_ok is None:
                 raise UnsupportedError(f"{self.where}: {self.render(t)} outside a reduction step")
@@ -297,6 +310,11 @@ class Derivation:
             case TermOp.CAST:
                 fa = self.bounded(t.args[0], scope)
                 return f"(Bounded.cast {fa.name} {self.wrap_ok(t.ty, t.ty, fa.lo, fa.hi, reason)})", fa.lo, fa.hi
+            case TermOp.ASSUME:
+                return self.assume_rule(t, scope)
+            case TermOp.LOAD:
+                raise UnsupportedError(f"{self.where}: a loaded index {self.render(t)[:60]} has no interval (only an "
+                                       "asserted one is bounded, by its device_assert premise)")
         raise UnsupportedError(f"{self.where}: no Lean interval rule for {t.op.value} in {self.render(t)[:80]}")
 
     def decide_cmp(self, op: TermOp, fa: Fact, fb: Fact) -> tuple[bool, sympy.Expr] | None:
@@ -549,10 +567,12 @@ class Derivation:
             scope.bullet(s)
 
     def _is_range(self, t: Term) -> bool:
-        return t.op is TermOp.LT and t.args[0] in (XINDEX, YINDEX, RINDEX, arange(2)) and t.args[1].op is TermOp.SIZE
+        return t.op is TermOp.LT and t.args[0] in (XINDEX, YINDEX, YINDEX_2D, RINDEX, arange(2)) and t.args[1].op is TermOp.SIZE
 
     def split(self, mask: Term, hyp: str, scope: Scope) -> None:
-        """Record the comparison atoms of a set mask ``mask`` (hypothesis ``hyp : mask.eval ≠ 0``)."""
+        """Record the comparison atoms of a set mask ``mask`` (hypothesis ``hyp : mask.eval ≠ 0``), and every
+        conjunct as a mask known set (an assert's mask, a loaded index's mask)."""
+        scope.known = scope.known + ((mask, hyp),)
         if mask.op is TermOp.AND:
             h1, h2 = self.fresh("hk"), self.fresh("hk")
             scope.w(f"obtain ⟨{h1}, {h2}⟩ := Expr.ne_zero_of_mand_ne_zero {hyp}")

@@ -34,6 +34,7 @@ from workbench.lean.polytext import (  # re-exported: the emitter's public names
     render_poly,
     side_plan,
 )
+from workbench.lean.indirect import premise_text
 from workbench.lean.instance import (
     LeanInstance,
     Payload,
@@ -41,6 +42,7 @@ from workbench.lean.instance import (
     SideCondition,
     Term,
     TermOp,
+    assumes_in,
 )
 
 LEAN_TY = {"i1": ".i1", "i32": ".i32", "i64": ".i64"}
@@ -137,6 +139,12 @@ def _render_node(t: Term, sub) -> str:
             return f"(.select {sub(t.args[0])} {sub(t.args[1])} {sub(t.args[2])})"
         case TermOp.CAST:
             return f"(.cast {LEAN_TY[t.ty]} {sub(t.args[0])})"
+        case TermOp.LOAD:
+            other = "none" if t.other is None else f"(some {_int(t.other)})"
+            return f"(.load {t.value} {LEAN_TY[t.ty]} {sub(t.args[0])} {sub(t.args[1])} {other})"
+        case TermOp.ASSUME:
+            flags = f"{'true' if t.value & 1 else 'false'} {'true' if t.value & 2 else 'false'}"
+            return f"(.assume {' '.join(sub(a) for a in t.args)} {flags})"
     raise InstanceError(f"no Lean rendering for term op {t.op}")  # pragma: no cover - every op is matched
 
 
@@ -179,19 +187,25 @@ def _string(s: str) -> str:
 
 
 
+def term_roots(inst: LeanInstance) -> list[Term]:
+    """Every index term of an instance in a fixed order (loads, store, payload conditions; a reduction's loads,
+    stores and carries), for shared-subterm names and the list of assume nodes."""
+    if inst.reduction is not None:
+        from workbench.lean.remit import roots as reduction_roots
+
+        return reduction_roots(inst.reduction)
+    roots = [t for ld in inst.loads for t in (ld.offset, ld.mask)]
+    return roots + [inst.store.offset, inst.store.mask] + _payload_terms(inst.store.value)
+
+
 def derive(inst: LeanInstance):
     """Run the node-by-node derivation of ``kernel_safe`` (``workbench.lean.derive``): its side conditions
     and proof lines, with this module's renderers."""
     from workbench.lean.derive import Derivation
     from workbench.lean.rderive import RDerivation
-    from workbench.lean.remit import roots as reduction_roots
 
     names = inst.symbol_names()
-    if inst.reduction is not None:
-        roots = reduction_roots(inst.reduction)
-    else:
-        roots = [t for ld in inst.loads for t in (ld.offset, ld.mask)]
-        roots += [inst.store.offset, inst.store.mask] + _payload_terms(inst.store.value)
+    roots = term_roots(inst)
     namer = _TermNamer(roots)
     side_args = " ".join([*names, *(f"h_{n}" for n in names), *(f"g{j}" for j in range(len(inst.guards)))])
     kind = RDerivation if inst.reduction is not None else Derivation
@@ -207,8 +221,7 @@ def kernel_lines(inst: LeanInstance, namer: _TermNamer | None = None) -> list[st
 
         return remit.kernel_lines(inst, namer or _TermNamer(remit.roots(inst.reduction)))
     if namer is None:
-        roots = [t for ld in inst.loads for t in (ld.offset, ld.mask)]
-        namer = _TermNamer(roots + [inst.store.offset, inst.store.mask] + _payload_terms(inst.store.value))
+        namer = _TermNamer(term_roots(inst))
     lines: list[str] = []
     w = lines.append
     for name, body in namer.definitions():
@@ -267,6 +280,8 @@ def emit_instance(inst: LeanInstance) -> str:
     guards = [(f"g{j}", f"0 ≤ {render_poly(g, names)}") for j, g in enumerate(inst.guards)]
     sizes = [(f"z{a.index}", f"L.sizes {a.index} = {render_expr(d.sizes[a.index], names)}")
              for a in sorted(inst.size_args, key=lambda a: a.index)]
+    premises = [(d.premises[t], premise_text(t, namer.render)) for t in d.assumes]
+    ha = " (hA : Asserts L)" if premises else ""
 
     w("import Narrowing")
     w("")
@@ -294,20 +309,32 @@ def emit_instance(inst: LeanInstance) -> str:
     w("What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every")
     w("launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the")
     w("interval lemmas of `Narrowing/Interval.lean`, each endpoint premise closed by a `side_k`; and")
-    w("`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,")
-    w("Triton's lowering (see docs/lean.md).")
+    if premises:
+        w("`narrowing_exact` has no `Safe` hypothesis (only the premise on the inputs below). Trusted: the capture")
+        w("of Inductor's facts, the IR parser, Triton's lowering (see docs/lean.md).")
+    else:
+        w("`narrowing_exact` has no per-lane hypothesis. Trusted: the capture of Inductor's facts, the IR parser,")
+        w("Triton's lowering (see docs/lean.md).")
+    if premises:
+        w("")
+        w(f"**Premise on the inputs** (`Asserts L`, {len(premises)} `tl.device_assert` on loaded indices): the")
+        w("theorems assume that the index tensors hold indices within the asserted bounds wherever each assert's")
+        w("mask holds. Triton compiles `tl.device_assert` away outside debug mode, so this is an assumption about")
+        w("the caller's inputs, not something the kernel checks; `kernel_safe` uses it only to bound each asserted")
+        w("index on lanes where its mask is set (`Bounded.assume`), as the checker does.")
     w("")
     w("## Main results")
     for sd in sides:
         w(f"* `side_{sd.index}`: {_doc('; '.join(sd.reasons))[:160]}.")
     if inst.reduction is not None:
         w("* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → RowOK L rs → StepsOK L js →")
-        w("  kernel.Safe L rs js` (every step lane `L.step j r`, the inits, the accesses after the loops).")
+        w(("  (∀ j r, j ∈ js ∨ j = 0 → r ∈ rs → Asserts (L.step j r)) → " if premises else "  ")
+          + "kernel.Safe L rs js` (every step lane `L.step j r`, the inits, the accesses after the loops).")
         w("* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at")
         w("  `kernel.sizeArgs` observe the same loads and stores at every step of every loop and after them")
         w("  (`Narrowing.RKernel.narrowing_exact_of_safe`).")
     else:
-        w("* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.")
+        w(f"* `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → {'Asserts L → ' if premises else ''}kernel.Safe L`.")
         w("* `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at")
         w("  `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).")
     w("-/")
@@ -329,6 +356,14 @@ def emit_instance(inst: LeanInstance) -> str:
     w("/-- The host passes each size argument as its recorded expression in the shape symbols. -/")
     w(f"def SizesAt {binders} (L : Lane) : Prop := {_conj([t for _, t in sizes])}")
     w("")
+    if premises:
+        w("/-- **The `tl.device_assert` premises, assumed about the inputs**: on lane `L` (its memory `L.mem`")
+        w("included), wherever an assert's mask holds in the kernel as emitted, the loaded index it asserts lies")
+        w("within its bounds. Triton compiles the asserts away outside debug mode, so nothing checks this at run")
+        w("time: it is an assumption that the caller passes valid indices (one conjunct per assert node, in the")
+        w("order of the kernel's terms). -/")
+        w(f"def Asserts (L : Lane) : Prop := {_conj([t for _, t in premises])}")
+        w("")
     lb_hyps = " ".join(f"({n} : {t})" for n, t in bounds)
     guard_hyps = " ".join(f"({n} : {t})" for n, t in guards)
     for sd in sides:
@@ -349,24 +384,34 @@ def emit_instance(inst: LeanInstance) -> str:
     if inst.reduction is not None:
         from workbench.lean.remit import theorem_lines
 
-        safe_head, exact_lines = theorem_lines(binders, args, inst.reduction)
+        safe_head, exact_lines = theorem_lines(binders, args, inst.reduction, bool(premises))
     else:
+        assumed = (" and the `tl.device_assert` premises `Asserts L` (an assumption about the inputs: the asserts "
+                   "are compiled away, nothing checks them)" if premises else "")
         safe_head = [
-            "/-- **Every launched lane satisfies the per-lane premise**, from the premises alone. -/",
+            "/-- **Every launched lane satisfies the per-lane premise**, from the premises alone"
+            + (" (the shape premises and the device_assert premises on the inputs, `Asserts L`)" if premises else "")
+            + ". -/",
             f"theorem kernel_safe {binders} (hb : Bounds {args}) (hg : Guards {args})",
-            f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) : kernel.Safe L := by"]
-        exact_lines = [
+            f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L){ha} : kernel.Safe L := by"]
+        doc = [
             "/-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane",
             "whose size arguments are the recorded expressions, the wide and narrowed kernels observe the same loads",
-            "and the same store. No per-lane hypothesis. -/",
+            "and the same store. No per-lane hypothesis. -/"] if not premises else [
+            "/-- **Narrowing is exact for this kernel**: under the lower bounds and guards" + assumed + ", on every",
+            "launched lane whose size arguments are the recorded expressions, the wide and narrowed kernels observe",
+            "the same loads and the same store. No `Safe` hypothesis. -/"]
+        exact_lines = doc + [
             f"theorem narrowing_exact {binders} (hb : Bounds {args}) (hg : Guards {args})",
-            f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) :",
+            f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L){ha} :",
             "    kernel.observe .wide L = kernel.observe (.narrow kernel.sizeArgs) L :=",
-            f"  (Kernel.narrowing_exact_of_safe (kernel_safe {args} hb hg L hL hs)).1"]
+            f"  (Kernel.narrowing_exact_of_safe (kernel_safe {args} hb hg L hL hs{' hA' if premises else ''})).1"]
     lines.extend(safe_head)
     _unpack("bounds", "hb", bounds, w)
     _unpack("guards", "hg", guards, w)
     _unpack("sizes", "hs", sizes, w)
+    if inst.reduction is None:  # a reduction kernel's premise is unpacked at each step lane (rderive)
+        _unpack("asserts", "hA", premises, w)
     lines.extend(proof)
     w("")
     lines.extend(exact_lines)

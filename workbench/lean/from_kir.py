@@ -28,7 +28,9 @@ from workbench.lean.instance import (
     AXES,
     BLOCKS,
     arange,
+    assume,
     block,
+    load_index,
     load_value,
     num_programs,
     loop_offset,
@@ -54,6 +56,17 @@ class KernelTerms:
     reduction: RKernelTerms | None = None  # a triton_red_* / triton_per_* kernel
 
 
+_DATA_BINARY = {"add": TermOp.ADD, "sub": TermOp.SUB, "mul": TermOp.MUL, "lt": TermOp.LT, "le": TermOp.LE,
+                "gt": TermOp.GT, "ge": TermOp.GE, "eq": TermOp.EQ, "ne": TermOp.NE, "and": TermOp.AND, "or": TermOp.OR}
+
+
+def _index_ty(t, where: str) -> str:
+    got = _ty(t, where)
+    if got not in ("i32", "i64"):
+        raise UnsupportedError(f"{where}: a loaded index of type {t} has no Lean counterpart (i32 and i64 index tensors)")
+    return got
+
+
 def _ty(t, where: str) -> str:
     from workbench.kir.types import IntType
 
@@ -66,6 +79,8 @@ class _Converter:
     def __init__(self, kernel) -> None:
         from workbench.kir import Op
 
+        self.narrowed = tuple(i for i, p in enumerate(p for p in kernel.params if p.kind not in ("pointer", "constexpr"))
+                              if p.kind == "size")
         self.Op = Op
         self.k = kernel
         if kernel.grid not in ("1d", "2d"):
@@ -134,12 +149,79 @@ class _Converter:
                 t = self.term(n.args[0])  # the same value in every lane
             case Op.WHERE:
                 t = Term(TermOp.WHERE, tuple(self.term(a) for a in n.args))
+            case Op.ASSUME:
+                # tl.device_assert on a loaded index (kir.indirect): its value is the data term, the bounds are
+                # index terms; the instance states the premise (Narrowing.AssertHolds) as a hypothesis.
+                has_lo, has_hi = n.attr
+                rest = list(n.args[2:])
+                lo = self.term(rest.pop(0)) if has_lo else None
+                hi = self.term(rest.pop(0)) if has_hi else None
+                t = assume(self.data(n.args[0]), self.term(n.args[1]), lo, hi)
             case Op.FCONST | Op.UNDEF | Op.LOAD | Op.STORE | Op.PAYLOAD:
                 raise UnsupportedError(f"{self.where(n)} is a payload value, not an index term")
             case _:
                 raise UnsupportedError(f"{self.where(n)} has no Lean counterpart")
         self.memo[id(n)] = t
         return t
+
+    def data(self, n) -> Term:
+        """The value an assert bounds: an integer loaded from an index tensor, possibly under integer data
+        operations (``tmp0 + ks1``, ``tmp0 < 0``, ``tl.where``) that Lean's ``Expr`` has (``workbench.kir``
+        writes them as ``PAYLOAD`` nodes named by the operation). Anything else is refused by name."""
+        if not n.payload:
+            return self.term(n)
+        if id(n) in self.memo:
+            return self.memo[id(n)]
+        Op = self.Op
+        match n.op:
+            case Op.LOAD:
+                other = n.args[2]
+                if other.op is Op.UNDEF:
+                    value = None
+                elif other.op is Op.CONST:
+                    value = int(other.attr[0])
+                else:
+                    raise UnsupportedError(f"{self.where(n)}: a loaded index's other= of this form is not modelled")
+                t = load_index(self.pointers.index(n.attr), _index_ty(n.type, self.where(n)), self.term(n.args[0]),
+                               self.term(n.args[1]), value)
+            case Op.PAYLOAD if n.attr in _DATA_BINARY and len(n.args) == 2:
+                a, b = (self.data(x) for x in n.args)
+                self._no_hidden_promotion(n, (a, b))
+                t = Term(_DATA_BINARY[n.attr], (a, b))
+                if n.attr in ("and", "or") and _ty(n.type, self.where(n)) != "i1":
+                    raise UnsupportedError(f"{self.where(n)}: bitwise {n.attr} on integer data (only masks are modelled)")
+            case Op.PAYLOAD if n.attr == "neg" and len(n.args) == 1:
+                t = Term(TermOp.SUB, (weak(0), self.data(n.args[0])))
+            case Op.PAYLOAD if n.attr == "to" and len(n.args) == 1:
+                t = self.data(n.args[0]).to(_ty(n.type, self.where(n)))
+            case Op.WHERE:
+                c, a, b = (self.data(x) for x in n.args)
+                self._no_hidden_promotion(n, (a, b))
+                t = Term(TermOp.WHERE, (c, a, b))
+            case Op.CAST:
+                from workbench.kir.build import IMPLICIT
+
+                inner = self.data(n.args[0])
+                t = inner if n.attr == IMPLICIT else inner.to(_ty(n.type, self.where(n)))
+            case Op.BROADCAST:
+                t = self.data(n.args[0])
+            case _:
+                raise UnsupportedError(f"{self.where(n)} on loaded data has no Lean counterpart (an asserted index "
+                                       "may use + - *, comparisons, masks, where and integer casts of loaded data)")
+        self.memo[id(n)] = t
+        return t
+
+    def _no_hidden_promotion(self, n, operands) -> None:
+        """kir writes an implicit promotion of loaded data as ``.to`` (it cannot tell it from an explicit one); an
+        explicit cast is right in both kernels only when the promotion it stands for is the same in both, i.e.
+        no operand's type depends on the narrowing. Otherwise the narrowed kernel would promote differently
+        than the cast says: refused by name (the checker refuses such data as PAYLOAD_TYPE anyway)."""
+        from workbench.lean.model import NARROW, WIDE, ty
+
+        narrowed = (NARROW, frozenset(self.narrowed))
+        if any(a.op is TermOp.CAST for a in operands) and any(ty(WIDE, a) != ty(narrowed, a) for a in operands):
+            raise UnsupportedError(f"{self.where(n)}: loaded data converted next to an operand whose type changes "
+                                   "with the narrowing (an implicit promotion kir writes as .to())")
 
     def payload(self, n) -> Payload:
         if id(n) in self.pmemo:

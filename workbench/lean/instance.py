@@ -55,6 +55,12 @@ class TermOp(enum.Enum):
     OR = "mor"
     WHERE = "select"
     CAST = "cast"
+    # Indirect indexing. An integer loaded from an index tensor: ``value`` is the pointer's position, ``ty`` its
+    # element type, args (offset, mask), ``other`` the ``other=`` constant (None: unspecified when masked off).
+    LOAD = "load"
+    # A tl.device_assert premise on a loaded index (``Narrowing.Expr.assume``): args (value, mask, lo, hi),
+    # ``value`` the flags ``1`` (lower bound stated) | ``2`` (upper bound stated); an absent bound is ``weak 0``.
+    ASSUME = "assume"
 
 
 GRID_LEAVES = frozenset({TermOp.PROGRAM_ID, TermOp.NUM_PROGRAMS, TermOp.ARANGE, TermOp.BLOCK})
@@ -74,9 +80,10 @@ class Term:
     args: tuple[Term, ...] = ()
     value: int | None = None
     ty: str | None = None
+    other: int | None = None  # LOAD: the ``other=`` constant (None: none given)
 
     def __post_init__(self) -> None:
-        arity = {TermOp.WHERE: 3, TermOp.CAST: 1}.get(self.op, 0 if self.op in LEAVES else 2)
+        arity = {TermOp.WHERE: 3, TermOp.CAST: 1, TermOp.ASSUME: 4}.get(self.op, 0 if self.op in LEAVES else 2)
         if len(self.args) != arity:
             raise InstanceError(f"term {self.op.value} takes {arity} operands, got {len(self.args)}")
         if self.op in (TermOp.SIZE, TermOp.WEAK, TermOp.STRONG) and self.value is None:
@@ -88,6 +95,12 @@ class Term:
                                 f"(0 = XBLOCK, 1 = YBLOCK, 2 = R0_BLOCK), got {self.value!r}")
         if self.op in (TermOp.SIZE, TermOp.STRONG, TermOp.CAST) and self.ty not in TYPES:
             raise InstanceError(f"term {self.op.value} needs a type in {TYPES}, got {self.ty!r}")
+        if self.op is TermOp.LOAD and (not isinstance(self.value, int) or self.value < 0 or self.ty not in ("i32", "i64")):
+            raise InstanceError(f"term load needs a pointer position and an index type i32/i64, got {self.value!r}, {self.ty!r}")
+        if self.op is TermOp.ASSUME and self.value not in (1, 2, 3):
+            raise InstanceError(f"term assume needs bound flags 1 (lower), 2 (upper) or 3 (both), got {self.value!r}")
+        if self.other is not None and self.op is not TermOp.LOAD:
+            raise InstanceError(f"term {self.op.value} takes no `other`")
 
     # Builders keep hand-written kernels readable (`x0 = xindex % ks0`).
     def _bin(self, op: TermOp, other: Term | int) -> Term:
@@ -137,6 +150,8 @@ class Term:
             out["value"] = self.value
         if self.ty is not None:
             out["ty"] = self.ty
+        if self.other is not None:
+            out["other"] = self.other
         return out
 
     @staticmethod
@@ -148,7 +163,7 @@ class Term:
         value = d.get("value")
         if value is None and op in GRID_LEAVES:
             value = 0  # files written before 2-D grids: axis 0 / XBLOCK was the only one
-        return Term(op, tuple(Term.from_json(a) for a in d.get("args", ())), value, d.get("ty"))
+        return Term(op, tuple(Term.from_json(a) for a in d.get("args", ())), value, d.get("ty"), d.get("other"))
 
 
 def _lift(x: Term | int) -> Term:
@@ -192,6 +207,37 @@ def strong(c: int, ty: str) -> Term:
 
 def where(c: Term, a: Term | int, b: Term | int) -> Term:
     return Term(TermOp.WHERE, (c, _lift(a), _lift(b)))
+
+
+def load_index(ptr: int, ty: str, offset: Term, mask: Term, other: int | None = None) -> Term:
+    """An integer loaded from index tensor ``ptr`` (element type ``ty``) at ``offset`` under ``mask``."""
+    return Term(TermOp.LOAD, (offset, mask), value=ptr, ty=ty, other=other)
+
+
+def assume(v: Term, mask: Term, lo: Term | None, hi: Term | None) -> Term:
+    """``tl.device_assert(((lo <= v) & (v < hi)) | ~(mask))``: its value is ``v``; the bounds are a premise."""
+    flags = (1 if lo is not None else 0) | (2 if hi is not None else 0)
+    return Term(TermOp.ASSUME, (v, mask, lo if lo is not None else weak(0), hi if hi is not None else weak(0)),
+                value=flags)
+
+
+def assumes_in(roots) -> tuple[Term, ...]:
+    """The distinct ``assume`` nodes under ``roots``, in first post-order occurrence (deterministic)."""
+    out: list[Term] = []
+    seen: set[Term] = set()
+
+    def visit(t: Term) -> None:
+        if t in seen:
+            return
+        seen.add(t)
+        for a in t.args:
+            visit(a)
+        if t.op is TermOp.ASSUME:
+            out.append(t)
+
+    for r in roots:
+        visit(r)
+    return tuple(out)
 
 
 class PayloadOp(enum.Enum):

@@ -2,13 +2,15 @@
 
 Each function transcribes one Lean definition, clause by clause: ``wrap`` (``Ty.wrap``), ``promote``
 (``Ty.promote``), ``ty`` (``Expr.ty``), ``evaluate`` (``Expr.eval``), ``agree`` (``Expr.Agree``), ``observe``
-(``Kernel.observe``) and ``safe`` (``Kernel.Safe``). Tests use it to exercise the generic theorem's statement
+(``Kernel.observe``), ``safe`` (``Kernel.Safe``) and ``assert_holds`` (``AssertHolds``, the device_assert
+premise on a lane's memory ``Lane.mem``; ``asserts`` is an instance's ``Asserts L``). Tests use it to exercise the generic theorem's statement
 on random terms and the hand-built instances on sampled lanes, which is the evidence available where Lean
 is not. It is a second transcription, not a substitute for Lean checking the first.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from workbench.lean.errors import InstanceError
@@ -34,6 +36,11 @@ class Lane:
     blocks: tuple[int, ...]
     sizes: tuple[int, ...]
     roff: int = 0  # a reduction step's r0_offset (Narrowing.Lane.roff)
+    # Narrowing.Lane.mem: the index tensors' contents, ``mem(ptr, offset) -> int`` (None: every cell 0).
+    mem: Callable[[int, int], int] | None = None
+    # Narrowing.Lane.undef: a masked-off load's unspecified value, ``undef(is_wide, ptr)``; by default it
+    # differs between the two kernels (nothing may rely on it).
+    undef: Callable[[bool, int], int] | None = None
 
     @classmethod
     def x(cls, pid: int, i: int, xblock: int, sizes: tuple[int, ...], num_programs: int | None = None) -> Lane:
@@ -64,6 +71,15 @@ class Lane:
 
     def size(self, i: int) -> int:
         return self._at(self.sizes, i)
+
+    def read(self, ptr: int, offset: int) -> int:
+        return self.mem(ptr, offset) if self.mem is not None else 0
+
+    def unspecified(self, mode, ptr: int) -> int:
+        wide = mode == WIDE
+        if self.undef is not None:
+            return self.undef(wide, ptr)
+        return (2**40 + ptr) if wide else -(2**40) - 7 - ptr
 
 
 def wrap(ty: str, v: int) -> int:
@@ -135,8 +151,10 @@ def ty(mode: str, t: Term) -> str:
             if mode == WIDE:
                 return t.ty
             return "i32" if not isinstance(mode, tuple) or t.value in mode[1] else t.ty
-        case TermOp.STRONG | TermOp.CAST:
+        case TermOp.STRONG | TermOp.CAST | TermOp.LOAD:
             return t.ty
+        case TermOp.ASSUME:
+            return ty(mode, t.args[0])
         case TermOp.ADD | TermOp.SUB | TermOp.MUL | TermOp.FLOORDIV | TermOp.MOD:
             return promote(ty(mode, t.args[0]), ty(mode, t.args[1]))
         case TermOp.LT | TermOp.LE | TermOp.GT | TermOp.GE | TermOp.EQ | TermOp.NE | TermOp.AND | TermOp.OR:
@@ -188,6 +206,15 @@ def evaluate(mode: str, lane: Lane, t: Term, memo: dict | None = None) -> int:
             v = wrap(t.ty, t.value)
         case TermOp.LT | TermOp.LE | TermOp.GT | TermOp.GE | TermOp.EQ | TermOp.NE | TermOp.AND | TermOp.OR:
             v = _raw(t.op, [evaluate(mode, lane, a, memo) for a in t.args])  # already 0/1, not wrapped (as in Lean)
+        case TermOp.LOAD:
+            if evaluate(mode, lane, t.args[1], memo) != 0:
+                v = wrap(t.ty, lane.read(t.value, evaluate(mode, lane, t.args[0], memo)))
+            elif t.other is not None:
+                v = wrap(t.ty, t.other)
+            else:
+                v = wrap(t.ty, lane.unspecified(mode, t.value))
+        case TermOp.ASSUME:
+            v = evaluate(mode, lane, t.args[0], memo)  # the assert is compiled away: the value, unchecked
         case _:
             v = wrap(ty(mode, t), _raw(t.op, [evaluate(mode, lane, a, memo) for a in t.args]))
     memo[key] = (t, v)  # keep t alive so its id is not reused
@@ -210,6 +237,15 @@ def agree(lane: Lane, t: Term, memo: dict | None = None, mode=NARROW) -> bool:
 def _agree(lane: Lane, t: Term, memo: dict, mode=NARROW) -> bool:
     if t.op is TermOp.SIZE:
         return same_wrap(t.ty, ty(mode, t), lane.size(t.value))
+    if t.op is TermOp.LOAD:
+        off, mask = t.args
+        if not agree(lane, mask, memo, mode):
+            return False
+        if evaluate(mode, lane, mask, memo) != 0:
+            return agree(lane, off, memo, mode)
+        return t.other is not None  # an unspecified value never agrees
+    if t.op is TermOp.ASSUME:
+        return agree(lane, t.args[0], memo, mode)  # the value; the premise is not needed for agreement
     if not t.args:
         return True
     vals = [evaluate(mode, lane, a, memo) for a in t.args]
@@ -274,6 +310,26 @@ def _payload_agree(lane: Lane, p: Payload, memo: dict, mode=NARROW) -> bool:
     if p.op is PayloadOp.WHERE:  # only the selected branch
         return _payload_agree(lane, p.args[0] if evaluate(mode, lane, p.cond, memo) != 0 else p.args[1], memo, mode)
     return all(_payload_agree(lane, a, memo, mode) for a in p.args)
+
+
+def assert_holds(lane: Lane, t: Term) -> bool:
+    """``Narrowing.AssertHolds`` for assume node ``t``: where its mask holds in the wide kernel, the value lies
+    within the stated bounds (a premise about the inputs, i.e. about ``lane.mem``)."""
+    v, mask, lo, hi = t.args
+    memo: dict = {}
+    if evaluate(WIDE, lane, mask, memo) == 0:
+        return True
+    x = evaluate(WIDE, lane, v, memo)
+    return (not t.value & 1 or evaluate(WIDE, lane, lo, memo) <= x) and \
+        (not t.value & 2 or x < evaluate(WIDE, lane, hi, memo))
+
+
+def asserts(lane: Lane, inst: LeanInstance) -> bool:
+    """The instance's ``Asserts L``: every assume node's premise holds on this lane."""
+    from workbench.lean.emit import term_roots
+    from workbench.lean.instance import assumes_in
+
+    return all(assert_holds(lane, t) for t in assumes_in(term_roots(inst)))
 
 
 def safe(lane: Lane, inst: LeanInstance) -> bool:

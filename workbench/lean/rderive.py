@@ -27,6 +27,7 @@ import sympy
 
 from workbench.errors import UnsupportedError
 from workbench.lean.derive import IMAX, Derivation, Scope
+from workbench.lean.indirect import premise_text
 from workbench.lean.instance import Payload, PayloadOp
 from workbench.lean.reduction import RKernelTerms
 
@@ -50,21 +51,33 @@ class RDerivation(Derivation):
         self.rk: RKernelTerms = inst.reduction
         self.row = "L.step 0"  # the row of the current step: `L.step j` in a loop, `L.step 0` after it
         self.step_of = ""  # how a step lane's `StepLaneOK` is obtained from `hr`, e.g. `StepLaneOK.of_row … {hr} hj`
+        # The step (`j` or `0`) and the proof of `j ∈ js ∨ j = 0` for the premise `hA` at the current row.
+        self.step_j = ("0", "(Or.inr rfl)")
 
     @contextmanager
     def at(self, r: str, hr: str, scope: Scope):
         """Facts about lane ``row r`` in a fresh scope (facts of another lane must not be reused); its lines
         are appended to ``scope`` when the block ends."""
-        saved = (self.lane, self.lane_ok, self.step_ok)
+        saved = (self.lane, self.lane_ok, self.step_ok, self.premises)
         hs = self.fresh("hS")
         scope.w(f"have {hs} : StepLaneOK ({self.row} {r}) := {self.step_of.format(hr=hr)}")
         self.lane, self.lane_ok, self.step_ok = f"({self.row} {r})", f"{hs}.lane", hs
+        if self.assumes:  # the device_assert premises at this step lane (an assumption about the inputs)
+            names = [self.fresh("pa") for _ in self.assumes]
+            texts = [premise_text(t, self.render, self.lane) for t in self.assumes]
+            j, hj = self.step_j
+            got = f"hA {j} {r} {hj} {hr}"
+            if len(names) == 1:
+                scope.w(f"have {names[0]} : {texts[0]} := {got}")
+            else:
+                scope.w(f"obtain ⟨{', '.join(names)}⟩ : {' ∧ '.join(texts)} := {got}")
+            self.premises = dict(zip(self.assumes, names))
         inner = Scope(scope.indent)
         try:
             yield inner
         finally:
             scope.lines.extend(inner.lines)
-            self.lane, self.lane_ok, self.step_ok = saved
+            self.lane, self.lane_ok, self.step_ok, self.premises = saved
 
     # -- payloads of reduction kernels (Narrowing.RPayload.Agree) ---------------------------------------------
     def agree_payload(self, p: Payload, scope: Scope) -> None:
@@ -178,6 +191,7 @@ class RDerivation(Derivation):
         else:
             s.w("intro ℓ h1 h2 j hj")
             self.row, self.step_of = "L.step j", "StepLaneOK.of_row hL hrs hjs {hr} hj"
+            self.step_j = ("j", "(Or.inl hj)")
             if rk.loops == 1:
                 s.w("obtain rfl : ℓ = 1 := by omega")
                 self.step_safe(1, s)
@@ -191,6 +205,7 @@ class RDerivation(Derivation):
         top.bullet(s)
         # The accumulators' inits, at the first row.
         self.row, self.step_of = "L.step 0", "StepLaneOK.of_after hL hrs {hr}"
+        self.step_j = ("0", "(Or.inr rfl)")
         s = top.child("  ")
         s.w("intro r hr")
         facts = []

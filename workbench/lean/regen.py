@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
                                     verify_hash=False)
             text = emit_instance(inst)
         except WorkbenchError as exc:
-            refused.append(f"{e.program}/{e.kernel}: certified, not emitted: {str(exc).splitlines()[0][:200]}")
+            refused.append(f"{e.program}/{e.kernel}: certified, no Lean counterpart: {str(exc).splitlines()[0][:200]}")
             continue
         name = module_name(inst)
         (corpus / f"{name}.lean").write_text(text)
@@ -96,7 +96,7 @@ def _reduction_fixtures(out, certs) -> tuple[list[str], list[str]]:
             inst = from_certificate(json.loads(cert.read_text()), cert.name, record=rec, verify_hash=False)
             text = emit_instance(inst)
         except WorkbenchError as exc:
-            refused.append(f"{rec.program}/{rec.name} (reduction test data): certified, not emitted: {str(exc)[:200]}")
+            refused.append(f"{rec.program}/{rec.name} (reduction test data): certified, no Lean counterpart: {str(exc)[:200]}")
             continue
         (out / f"{module_name(inst)}.lean").write_text(text)
         (INSTANCES / f"{module_name(inst)}.lean").write_text(text)

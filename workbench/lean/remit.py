@@ -19,6 +19,9 @@ from workbench.lean.instance import LeanInstance, Term
 from workbench.lean.reduction import RKernelTerms
 
 RED_PREMISES = "(rs : List Int) (js : List Nat) (hrs : RowOK L rs) (hjs : StepsOK L js)"
+# The device_assert premises of a reduction kernel, at every step lane the theorem is about: every r position
+# of the row at every listed step and at r0_offset = 0 (the inits and the accesses after the loops).
+RED_ASSERTS = "(hA : ∀ (j : Nat) (r : Int), j ∈ js ∨ j = 0 → r ∈ rs → Asserts (L.step j r))"
 
 
 def red_premises(rk: RKernelTerms) -> str:
@@ -85,27 +88,36 @@ def kernel_lines(inst: LeanInstance, namer) -> list[str]:
     return lines
 
 
-def theorem_lines(binders: str, args: str, rk: RKernelTerms) -> tuple[list[str], list[str]]:
-    """The statement of ``kernel_safe`` (its proof follows) and the whole ``narrowing_exact``."""
-    prem = red_premises(rk)
+def theorem_lines(binders: str, args: str, rk: RKernelTerms, asserts: bool = False) -> tuple[list[str], list[str]]:
+    """The statement of ``kernel_safe`` (its proof follows) and the whole ``narrowing_exact``; ``asserts``: the
+    kernel has device_assert premises (``RED_ASSERTS``, an assumption about the inputs)."""
+    prem = red_premises(rk) + (" " + RED_ASSERTS if asserts else "")
     hb = " hB" if rk.static_block is not None else ""
+    ha = " hA" if asserts else ""
+    doc = ["/-- **Narrowing is exact for this reduction kernel**: under the lower bounds and guards, on every launched",
+           "`x` lane whose size arguments are the recorded expressions, for every row of `tl.arange(0, R0_BLOCK)` and",
+           "every step list of the loop whose offsets stay in `int32`, the wide and narrowed kernels observe the same",
+           "loads and stores at every step of every loop and after the loops. No per-lane hypothesis. -/"]
+    if asserts:
+        doc = ["/-- **Narrowing is exact for this reduction kernel**: under the lower bounds and guards and the",
+               "`tl.device_assert` premises `Asserts` at every step lane (an assumption about the inputs: the asserts",
+               "are compiled away, nothing checks them), on every launched `x` lane whose size arguments are the",
+               "recorded expressions, for every row of `tl.arange(0, R0_BLOCK)` and every step list of the loop whose",
+               "offsets stay in `int32`, the wide and narrowed kernels observe the same loads and stores at every step",
+               "of every loop and after the loops. No `Safe` hypothesis. -/"]
     safe = [
         "/-- **Every lane of every reduction step satisfies the per-lane premise**, from the premises alone. -/",
         f"theorem kernel_safe {binders} (hb : Bounds {args}) (hg : Guards {args})",
         f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) {prem} :",
         "    kernel.Safe L rs js := by",
     ]
-    exact = [
-        "/-- **Narrowing is exact for this reduction kernel**: under the lower bounds and guards, on every launched",
-        "`x` lane whose size arguments are the recorded expressions, for every row of `tl.arange(0, R0_BLOCK)` and",
-        "every step list of the loop whose offsets stay in `int32`, the wide and narrowed kernels observe the same",
-        "loads and stores at every step of every loop and after the loops. No per-lane hypothesis. -/",
+    exact = doc + [
         f"theorem narrowing_exact {binders} (hb : Bounds {args}) (hg : Guards {args})",
         f"    (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L) {prem} :",
         "    kernel.observe .wide L rs js = kernel.observe (.narrow kernel.sizeArgs) L rs js :=",
-        f"  RKernel.narrowing_exact_of_safe (kernel_safe {args} hb hg L hL hs rs js hrs hjs{hb})",
+        f"  RKernel.narrowing_exact_of_safe (kernel_safe {args} hb hg L hL hs rs js hrs hjs{hb}{ha})",
     ]
     return safe, exact
 
 
-__all__ = ["RED_PREMISES", "kernel_lines", "red_premises", "roots", "theorem_lines"]
+__all__ = ["RED_ASSERTS", "RED_PREMISES", "kernel_lines", "red_premises", "roots", "theorem_lines"]

@@ -3,7 +3,8 @@
 Each function transcribes one Lean definition: ``lane_at`` (``Lane.atR``), ``step_row`` (``Lane.step``),
 ``peval`` (``RPayload.eval``), ``pagree`` (``RPayload.Agree``), ``step`` / ``init_loop`` (``RKernel.step`` /
 ``RKernel.initLoop``), ``observe_at``, ``loop_trace``, ``loop_state``, ``observe`` (``RKernel.observe``),
-``step_safe`` and ``safe`` (``RKernel.StepSafe``, ``RKernel.Safe``). Accumulators are a dict keyed by
+``step_safe`` and ``safe`` (``RKernel.StepSafe``, ``RKernel.Safe``), ``asserts`` (a reduction instance's
+device_assert premise ``hA`` at every step lane). Accumulators are a dict keyed by
 ``(r, carry)``; a missing key is Lean's ``RKernel.initial`` (``.const "undef"``). Tests use it to exercise
 ``RKernel.narrowing_exact_of_safe``'s statement on random reduction kernels and lanes: evidence of the
 statement, not a substitute for Lean checking the proof.
@@ -11,6 +12,7 @@ statement, not a substitute for Lean checking the proof.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 
 from workbench.lean.errors import InstanceError
@@ -26,7 +28,7 @@ def lane_at(lane: Lane, r: int, off: int) -> Lane:
     """``Lane.atR``: r position ``r`` (pos 2) and ``r0_offset = off``."""
     pos = tuple(lane.position(b) for b in range(max(len(lane.pos), R_BLOCK + 1)))
     pos = pos[:R_BLOCK] + (r,) + pos[R_BLOCK + 1:]
-    return Lane(lane.pids, lane.nprogs, pos, lane.blocks, lane.sizes, off)
+    return dataclasses.replace(lane, pos=pos, roff=off)  # the memory (Lane.mem, Lane.undef) is the lane's
 
 
 def step_row(lane: Lane, j: int) -> Row:
@@ -172,6 +174,17 @@ def step_safe(k: RKernelTerms, narrowed: frozenset[int], rs, loop: int, row: Row
     return True
 
 
+def asserts(k: RKernelTerms, lane: Lane, rs, js) -> bool:
+    """The reduction instance's premise ``hA``: every assume node's ``AssertHolds`` at every step lane
+    ``L.step j r`` with ``j ∈ js ∨ j = 0`` and ``r ∈ rs`` (an assumption about the inputs)."""
+    from workbench.lean.instance import assumes_in
+    from workbench.lean.model import assert_holds
+    from workbench.lean.remit import roots
+
+    nodes = assumes_in(roots(k))
+    return all(assert_holds(step_row(lane, j)(r), t) for t in nodes for j in {*js, 0} for r in rs)
+
+
 def safe(k: RKernelTerms, narrowed: frozenset[int], lane: Lane, rs, js) -> bool:
     """``RKernel.Safe``."""
     mode = (NARROW, narrowed)
@@ -185,5 +198,5 @@ def safe(k: RKernelTerms, narrowed: frozenset[int], lane: Lane, rs, js) -> bool:
     return step_safe(k, narrowed, rs, 0, step_row(lane, 0))
 
 
-__all__ = ["init_loop", "lane_at", "loop_state", "loop_trace", "observe", "observe_at", "pagree", "peval",
+__all__ = ["asserts", "init_loop", "lane_at", "loop_state", "loop_trace", "observe", "observe_at", "pagree", "peval",
            "safe", "step", "step_row", "step_safe"]

@@ -11,6 +11,10 @@ problems (empty when it passes):
   ``Guards`` each guard, ``SizesAt`` each size argument's recorded expression, and nothing else;
 * the kernel term (``def e*``, ``def load*``, ``def kernel``) is the one rendered from the kernel the
   certificate's hash names (``expected_kernel_text``), and the header carries that hash;
+* a kernel with ``tl.device_assert`` premises (assume nodes) states exactly one ``AssertHolds`` per node in
+  ``Asserts`` (same value, mask, bounds and flags as the node: none dropped, weakened or added), both
+  theorems take ``(hA : Asserts L)`` and nothing else beyond the premises above, and ``narrowing_exact``'s
+  docstring says the premise is an assumption about the inputs; a kernel without one has no ``Asserts``;
 * no ``sorry``, ``admit`` or ``axiom``, and the header says Lean did not check it.
 
 Passing these checks says the file has the right *shape*; only Lean says its proofs are proofs.
@@ -61,6 +65,25 @@ def kernel_block(text: str) -> str:
     return "\n".join(decls[k] for k in keys)
 
 
+def _docstring(text: str, decl: str) -> str:
+    """The ``/-- … -/`` comment right before ``decl`` (empty when there is none)."""
+    at = text.find(decl)
+    start = text.rfind("/--", 0, at) if at >= 0 else -1
+    end = text.rfind("-/", 0, at)
+    return text[start:end] if 0 <= start < end and not text[end + 2:at].strip() else ""
+
+
+def expected_asserts(inst: LeanInstance) -> list[str]:
+    """The ``AssertHolds`` conjuncts the emitter writes for ``inst``'s assume nodes (names as in the file)."""
+    from workbench.lean.emit import _TermNamer, term_roots
+    from workbench.lean.indirect import premise_text
+    from workbench.lean.instance import assumes_in
+
+    roots = term_roots(inst)
+    namer = _TermNamer(roots)
+    return [premise_text(t, namer.render) for t in assumes_in(roots)]
+
+
 def check_structure(text: str, inst: LeanInstance, expected_kernel: str | None = None) -> list[str]:
     """Problems with an emitted instance's structure (see the module docstring); ``[]`` when it passes."""
     from workbench.lean.emit import LEAN_STATUS_LINE, render_expr, render_poly
@@ -84,6 +107,16 @@ def check_structure(text: str, inst: LeanInstance, expected_kernel: str | None =
     args = " ".join(names)
     premises = (f"(hb : Bounds {args}) (hg : Guards {args}) (L : Lane) (hL : LaneOK L) (hs : SizesAt {args} L)")
     allowed = {*names, "hb", "hg", "L", "hL", "hs"}
+    want_asserts = expected_asserts(inst)
+    if want_asserts:
+        allowed.add("hA")
+        got = _conjuncts(decls["Asserts"]) if "Asserts" in decls else None
+        if got != want_asserts:
+            problems.append(f"`Asserts` states {got}, the kernel's device_assert premises are {want_asserts}")
+        if "assumption about the inputs" not in _docstring(text, "theorem narrowing_exact"):
+            problems.append("`narrowing_exact`'s docstring does not say that `Asserts L` is an assumption about the inputs")
+    elif "Asserts" in decls:
+        problems.append("`Asserts` is declared, but the kernel has no device_assert premise")
     if inst.reduction is not None:
         # Reduction kernels: every row of tl.arange(0, R0_BLOCK) and every step list of the loop's range
         # whose offsets stay in int32 (Narrowing/ReductionLanes.lean), and nothing else.
@@ -93,6 +126,13 @@ def check_structure(text: str, inst: LeanInstance, expected_kernel: str | None =
         allowed |= {"rs", "js", "hrs", "hjs"} | ({"hB"} if inst.reduction.static_block is not None else set())
         if f"  loops := {inst.reduction.loops}" not in text:
             problems.append(f"`kernel` does not state the kernel's {inst.reduction.loops} loop(s)")
+    if want_asserts:
+        from workbench.lean.remit import RED_ASSERTS
+
+        # The premise on the inputs, at the lane (pointwise) or at every step lane of the theorem (reductions).
+        premises += " " + (RED_ASSERTS if inst.reduction is not None else "(hA : Asserts L)")
+        if inst.reduction is not None:
+            allowed |= {"j", "r"}  # bound inside RED_ASSERTS's `∀ (j : Nat) (r : Int)`
     for label, decl in (("narrowing_exact", final), ("kernel_safe", safe)):
         stmt = " ".join(_statement(decl).split())
         binders = re.findall(r"\((\w+) : ([^()]*)\)", stmt)
@@ -125,4 +165,4 @@ def check_structure(text: str, inst: LeanInstance, expected_kernel: str | None =
     return problems
 
 
-__all__ = ["check_structure", "declarations", "expected_kernel_text", "kernel_block"]
+__all__ = ["check_structure", "declarations", "expected_asserts", "expected_kernel_text", "kernel_block"]

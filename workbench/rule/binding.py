@@ -9,7 +9,11 @@ symbol lower bounds, guards, index dtype, grid). A live kernel *binds* to it onl
 2. there is a renaming of the certificate's shape symbols onto the live ones under which every size
    argument and element count has the same expression, every live lower bound is at least the certified
    one (and every certified upper bound still holds), every guard the certificate's side conditions use is
-   among the live guards, and the index dtype and grid type are the same.
+   among the live guards, the index dtype and grid type are the same, and the live kernel's
+   ``tl.device_assert`` premises on its inputs are the certified ones: the same asserted value and mask (IR
+   terms in kernel names) and the same bounds in the shape symbols, under the same renaming (a bound on
+   another symbol or a weaker one states a different premise about the inputs, so the certificate's proof,
+   which assumed the certified one, does not cover the live kernel).
 
 Anything else refuses, naming the first premise that failed. Example sizes never enter. Binding is a pure
 function of two records, so refusals are tested on real live compilations with each premise mutated. A
@@ -48,6 +52,7 @@ class CertifiedKernel:
     narrow: tuple[str, ...]  # N modes: size arguments declared i32; partial: P's sites (n<i> node keys)
     mode: str
     guards_used: tuple[str, ...]  # the guards the certificate's side conditions rely on (verbatim)
+    asserts: tuple = ()  # the certificate's device_assert premises (workbench.check.certificate.AssertPremise)
 
     @property
     def content_hash(self) -> str:
@@ -92,7 +97,8 @@ def _content_hash(cert: CertifiedKernel) -> str:
     if got is not None and got[0] is cert:  # the entry holds the object, so its id cannot be recycled
         return got[1]
     text = json.dumps({"record": cert.record.to_json(), "ir_hash": cert.ir_hash, "narrow": list(cert.narrow),
-                       "mode": cert.mode, "guards_used": list(cert.guards_used)}, sort_keys=True)
+                       "mode": cert.mode, "guards_used": list(cert.guards_used),
+                       "asserts": [a.to_json() for a in cert.asserts]}, sort_keys=True)
     h = hashlib.sha256(text.encode()).hexdigest()
     if len(_HASHES) > 4096:
         _HASHES.clear()
@@ -183,10 +189,14 @@ def bind(cert: CertifiedKernel, live: CapturedKernel, live_ir_hash: str) -> Bind
             return refuse(f"P's sites: the live kernel's int64 // and % are {list(sites)}, certified {list(cert.narrow)}")
         matched.append(f"P's sites {', '.join(sites) or '(none)'}: the int64 // and % certified")
 
+    try:
+        live_asserts = _live_asserts(cert, live)
+    except WorkbenchError as exc:
+        return refuse(f"device_assert premises: the live kernel does not parse ({str(exc)[:200]})")
     best: tuple[int, str, dict[str, str], list[str]] | None = None
     for ren in _renamings(cert.record, live):
         ok: list[str] = []
-        failure = _premises(cert, live, ren, ok)
+        failure = _premises(cert, live, ren, ok) or _asserts(cert.asserts, live_asserts, ren, ok)
         if failure is None:
             return Binding(True, live.name, name, tuple(sorted(ren.items())), tuple(matched + ok), None, cert.narrow,
                            cert.mode)
@@ -199,6 +209,45 @@ def bind(cert: CertifiedKernel, live: CapturedKernel, live_ir_hash: str) -> Bind
         )
     matched.extend(best[3])
     return refuse(best[1], best[2])
+
+
+def _live_asserts(cert: CertifiedKernel, live: CapturedKernel) -> tuple:
+    """The live kernel's device_assert premises (parsed only when either side may have one)."""
+    if not cert.asserts and "device_assert" not in live.source:
+        return ()
+    from workbench import kir
+    from workbench.check.asserts import assert_premises
+
+    return assert_premises(kir.parse(live, check_versions=False))
+
+
+def _asserts(certified: tuple, live: tuple, ren: Mapping[str, str], ok: list[str]) -> str | None:
+    """The device_assert premises (assumed about the inputs) are the certified ones, bounds up to renaming."""
+    if not certified and not live:
+        return None
+    if len(certified) != len(live):
+        return (f"device_assert premises: the live kernel assumes {len(live)} "
+                f"({'; '.join(a.text() for a in live) or 'none'}), the certificate {len(certified)} "
+                f"({'; '.join(a.text() for a in certified) or 'none'})")
+    from workbench.check.certificate import KERNEL_TERM
+
+    for c, lv in zip(certified, live):
+        if c.value != lv.value:
+            return f"device_assert premise at line {lv.line}: the live asserted value {lv.name} is not the certified {c.name}'s"
+        if c.mask != lv.mask:
+            return (f"device_assert premise at line {lv.line}: the live assert holds where {lv.where or 'always'}, "
+                    f"the certified one where {c.where or 'always'}")
+        for end, cb, lb in (("lower", c.lower, lv.lower), ("upper", c.upper, lv.upper)):
+            if cb is None and lb is None:
+                continue
+            same = cb is not None and lb is not None and (
+                cb == lb if cb.startswith(KERNEL_TERM) or lb.startswith(KERNEL_TERM) else _same(_rename(cb, ren), _sym(lb)))
+            if not same:
+                return (f"device_assert premise at line {lv.line}: live {end} bound {lb} is not the certified {cb} "
+                        f"(renamed {_rename(cb, ren) if cb and not cb.startswith(KERNEL_TERM) else cb}): the live "
+                        f"kernel assumes {lv.text()}, the certificate {c.text()}")
+    ok.append("device_assert premises (assumed about the inputs, not checked): " + "; ".join(a.text() for a in live))
+    return None
 
 
 def _partial_sites(live: CapturedKernel) -> tuple[str, ...]:

@@ -1,9 +1,12 @@
 """Weakened premises: for a certified kernel and its live compilation, the variants the rule must refuse —
-each guard the certificate uses dropped, or weakened (a larger bound), and each shape symbol's lower bound
-lowered to 0 or 1. Used by the binding tests and to list refusals in notebook 01."""
+each guard the certificate uses dropped, or weakened (a larger bound), each shape symbol's lower bound
+lowered to 0 or 1, and each ``tl.device_assert`` premise's upper bound put on another size argument or
+doubled (a different assumption about the inputs). Used by the binding tests and to list refusals in
+notebook 01."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 from collections.abc import Iterator
 
@@ -40,6 +43,35 @@ def premise_mutants(cert: CertifiedKernel, live: CapturedKernel) -> Iterator[tup
         for lo in (0, 1):
             syms = live.symbols[:i] + (dataclasses.replace(s, lower=lo),) + live.symbols[i + 1 :]
             yield f"lower bound of {s.name} lowered to {lo}", dataclasses.replace(live, symbols=syms)
+    if cert.asserts:
+        yield from assert_mutants(live)
+
+
+def assert_mutants(live: CapturedKernel) -> Iterator[tuple[str, CapturedKernel]]:
+    """The live kernel with one ``tl.device_assert``'s upper bound ``v < hi`` rewritten in its text: ``hi`` on
+    another size argument (a bound on a different symbol) and ``2*hi`` (a weaker bound). Only the assert
+    changes: a rule that compared the body alone would bind these to the certificate's proof."""
+    from workbench.capture.record import source_hash
+
+    lines = live.source.splitlines(keepends=True)
+    sizes = [a.name for a in live.size_args]
+    for i, line in enumerate(lines):
+        text = line.strip()
+        if not text.startswith("tl.device_assert("):
+            continue
+        call = ast.parse(text).body[0].value
+        for node in ast.walk(call.args[0]):
+            if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Lt)):
+                continue
+            v, hi = (ast.get_source_segment(text, x) for x in (node.left, node.comparators[0]))
+            old = f"({v} < {hi})"
+            for what, new in [(f"bound on {other} instead of {hi}", other) for other in sizes if other != hi] + \
+                    [(f"bound weakened to 2*{hi}", f"2*{hi}")]:
+                if old not in line:
+                    continue
+                source = "".join(lines[:i] + [line.replace(old, f"({v} < {new})", 1)] + lines[i + 1:])
+                yield (f"device_assert at line {i + 1}: {what}",
+                       dataclasses.replace(live, source=source, source_hash=source_hash(source, live.name)))
 
 
 def live_records(program: str) -> list[CapturedKernel]:

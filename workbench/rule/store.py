@@ -29,6 +29,7 @@ def certified_from(record, mode: str = "observable") -> CertifiedKernel | None:
         narrow=tuple(cert.narrowed),
         mode=mode,
         guards_used=tuple(cert.premises.guards_used),
+        asserts=tuple(cert.premises.asserts),
     )
 
 
