@@ -206,8 +206,12 @@ class ReductionRules:
         accs = {n.attr: n for n in self.nodes if n.op is Op.ACC}
         for c in self.k.carries:
             acc = accs.get((c.name, c.loop))
-            if acc is not None and any(side[id(c.update)].type != side[id(acc)].type for side in (self.W, self.N)):
-                raise OutOfClassError(f"{self.k.name}: accumulator {c.name} changes type with narrowing")
+            for name, side in (("declared", self.W), ("narrowed", self.N)):
+                if acc is not None and side[id(c.update)].type != side[id(acc)].type:
+                    raise OutOfClassError(
+                        f"{self.k.name}: loop-carried {c.name} changes type in the {name} kernel "
+                        f"({side[id(acc)].type} before a step, {side[id(c.update)].type} after it); Triton "
+                        "refuses a loop-carried value whose type changes")
         if red.loops and red.numel is not None:
             arg = kir.node(Op.ARG, self.params[red.numel].type, (), red.numel)
             self.key.setdefault(id(arg), f"arg:{red.numel}")
