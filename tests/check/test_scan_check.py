@@ -145,18 +145,14 @@ def test_small_model_finds_the_scan_operand_overflow_and_the_checker_refuses():
     assert not check_kernel(rec, "observable", widths=SMALL, smt=False, counterexample=False).certified
 
 
-SENTINEL = ("tl.full([XBLOCK, R0_BLOCK], 2147483647, tl.int32)", f"tl.full([XBLOCK, R0_BLOCK], {2**(BITS-1)-1}, tl.int32)")
-
-
 def test_small_model_index_accumulator_agrees_and_its_retyped_mutant_differs():
-    # the index sentinel INT32_MAX scaled to the model's "int32"
-    rec = small_record(mutate(ARGMAX, *SENTINEL), BITS)
+    # small_record scales the index sentinel INT32_MAX to the model's "int32"
+    rec = small_record(load(ARGMAX), BITS)
     assert check_kernel(rec, "observable", widths=SMALL, smt=False, counterexample=False).certified
     found, _ = shapes(rec, BITS, limit=20)
     lanes, diff = agreement(rec, SMALL, found)
     assert diff is None and lanes > 500, diff
-    bad = mutate(ARGMAX, "_tmp2, _tmp2_index, tmp1, rindex\n", "_tmp2, _tmp2_index, tmp1, rindex + ks0*ks0\n")
-    bad = small_record(replace(bad, source=bad.source.replace(*SENTINEL)), BITS)
+    bad = small_record(mutate(ARGMAX, "_tmp2, _tmp2_index, tmp1, rindex\n", "_tmp2, _tmp2_index, tmp1, rindex + ks0*ks0\n"), BITS)
     found, _ = shapes(bad, BITS, limit=20)
     _, diff = agreement(bad, SMALL, found)
     assert diff is not None
