@@ -61,11 +61,15 @@ def test_welford_accumulators_in_a_loop_are_three_carries():
 
 
 @pytest.mark.parametrize("path, old, new, construct", [
-    (CUMSUM, None, None, "scan"),
+    (CUMSUM, "tl.associative_scan((tmp7,), 1, _triton_helper_fn_add0)", "tl.cumsum(tmp7, 1)", "scan"),
+    (CUMSUM, "tl.associative_scan((tmp7,), 1, _triton_helper_fn_add0)",
+     "tl.associative_scan((tmp7,), 1, _triton_helper_fn_add0, reverse=True)", "scan"),
+    (CUMSUM, "tl.associative_scan((tmp7,), 1, _triton_helper_fn_add0)",
+     "tl.associative_scan((tmp7,), 0, _triton_helper_fn_add0)", "scan"),
     (SOFTMAX, "tl.range(0, r0_numel, R0_BLOCK)", "tl.range(0, ks0, R0_BLOCK)", "loop"),
     (SOFTMAX, "tl.range(0, r0_numel, R0_BLOCK)", "tl.range(0, r0_numel, 2 * R0_BLOCK)", "loop"),
     (SOFTMAX, "        r0_1 = r0_index\n        tmp0", "        for r0_offset in tl.range(0, r0_numel, R0_BLOCK):\n            pass\n        r0_1 = r0_index\n        tmp0", "loop"),
-    (SOFTMAX, "        tmp1 = tl.broadcast_to", "        x0 = x0 + 1\n        tmp1 = tl.broadcast_to", "name reassigned after use"),
+    (SOFTMAX, "        tmp1 = tl.broadcast_to", "        x0 = x0 + 1\n        tmp1 = tl.broadcast_to", "loop-carried index"),
     (SOFTMAX, "tl.sum(_tmp8, 1)", "tl.sum(_tmp8, 0)", "reduction"),
     (SOFTMAX, "tl.sum(_tmp8, 1)", "tl.reduce(_tmp8, 1, combine)", "reduction"),
 ])

@@ -156,3 +156,17 @@ def test_magic_matches_floor_division(d, ns):
 def test_magic_rejects_divisors_outside_int32():
     with pytest.raises(UsageError, match="divisor 0 is outside"):
         V.magic(0)
+
+
+def test_scan_and_one_row_kernels_build_variants_that_load():
+    """A scan's combine helper travels with the variant; a constexpr ``xnumel`` the body fixes stays in place."""
+    from workbench.capture import load as load_rec
+    from workbench.paths import KERNELS
+    from workbench.rule import variants as VV
+
+    scan = VV.build(load_rec(KERNELS / "cumsum_last" / "triton_red_fused_cumsum_0.json"), "N1")
+    assert "def _triton_helper_fn_add0(arg0_0, arg1_0):" in scan.source and "ks0: 'i32'" in scan.source
+    VV.load(scan)
+    one = VV.build(load_rec(KERNELS / "cross_entropy" / "triton_red_fused__log_softmax_nll_loss_forward_1.json"), "N1")
+    assert "ks0: 'i32', xnumel: tl.constexpr, r0_numel: 'i32', XBLOCK: tl.constexpr" in one.source
+    VV.load(one)

@@ -175,6 +175,12 @@ def record_of(program: str, kernel: str) -> Any:
 
 
 # ----------------------------------------------------------------------------------------------- compile
+def fixed_numels(record: Any) -> dict[str, int]:
+    """Element counts a one-row kernel takes as constexprs (``xnumel`` with the recorded value ``1``)."""
+    return {n.name: int(n.expr) for n in record.numels
+            if record.signature.get(n.name) == "constexpr" and str(n.expr).isdigit()}
+
+
 def blocks_for(constexprs: Sequence[str], xblock: int, kernel: str) -> dict[str, int]:
     """Block sizes to compile with: 1-D kernels ``XBLOCK = xblock``; 2-D (``YBLOCK, XBLOCK``) kernels a square
     tile with the same number of elements per program (``xblock = 1024`` -> 32 x 32); reductions (``XBLOCK,
@@ -200,9 +206,11 @@ def _compile(variant: Any, record: Any, cc: int, xblock: int, num_warps: int) ->
 
     from workbench.rule import variants as V
 
-    blocks = blocks_for(variant.constexprs, xblock, f"{record.program}/{record.name}")
+    fixed = fixed_numels(record)
+    blocks = blocks_for([c for c in variant.constexprs if c not in fixed], xblock, f"{record.program}/{record.name}")
     fn = V.load(variant)
     sig = {p: variant.types.get(p) or record.signature[p] for p in variant.params}
+    blocks = {**blocks, **{c: v for c, v in fixed.items() if c in variant.constexprs}}
     sig.update({c: "constexpr" for c in blocks})
     aligned = sorted({int(i) for i in _DIVISIBILITY.findall(record.source)})
     attrs = {(i,): [["tt.divisibility", 16]] for i in aligned}
@@ -291,7 +299,8 @@ def measure(program: str, kernel: str, narrowed_args: Sequence[str], arch: str, 
         if not note:
             c = _compile(V.build(record, "P"), record, ARCHES[arch], xblock, num_warps)
             out["partial"] = count(c["ptx"], c["cubin"], work, f"{program}-{c['name']}-{arch}")
-    blocks = tuple(blocks_for(v.constexprs, xblock, f"{program}/{kernel}").items())
+    fixed = fixed_numels(record)
+    blocks = tuple(blocks_for([c for c in v.constexprs if c not in fixed], xblock, f"{program}/{kernel}").items())
     return Row(program, kernel, arch, xblock, num_warps, tuple(narrowed_args), out["wide"], out["narrowed"], blocks,
                out.get("partial"), "" if "partial" in out else note)
 

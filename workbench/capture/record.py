@@ -83,6 +83,12 @@ class CapturedKernel:
         """The ``@triton.jit`` function alone (decorators of Inductor's heuristics dropped)."""
         return jit_function_text(self.source, self.name)
 
+    @property
+    def helper_sources(self) -> tuple[tuple[str, str], ...]:
+        """The module's other ``@triton.jit`` functions (a scan's combine helper), ``(name, text)`` in source
+        order, located like the kernel (:func:`jit_function`)."""
+        return jit_helper_texts(self.source, self.name)
+
     def size_arg(self, name: str) -> SizeArg:
         for a in self.size_args:
             if a.name == name:
@@ -216,6 +222,19 @@ def jit_function(source: str, name: str) -> ast.FunctionDef:
 
 
 PY_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def jit_helper_texts(source: str, name: str) -> tuple[tuple[str, str], ...]:
+    """The module-level ``@triton.jit`` helpers beside kernel ``name`` (validated by :func:`jit_function`),
+    each ``(name, text)`` with decorators dropped, in source order."""
+    jit_function(source, name)
+    tree = _module(source, name)
+    lines = PY_LINE_BREAK.split(source)
+    out = []
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef) and fn.name != name and any(_is_jit(d) for d in fn.decorator_list):
+            out.append((fn.name, "\n".join(lines[fn.lineno - 1 : fn.end_lineno or fn.lineno]).rstrip() + "\n"))
+    return tuple(out)
 
 
 def jit_function_text(source: str, name: str) -> str:

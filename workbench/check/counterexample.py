@@ -64,6 +64,8 @@ def _z3(n: Node, analysis: Analysis, args: dict[str, int], lanes, memo):
                     out = sub[0] * sub[1]
                 case Op.NEG:
                     out = -sub[0]
+                case Op.ABS:
+                    out = z3.If(sub[0] >= 0, sub[0], -sub[0])
                 case Op.FLOORDIV | Op.MOD:
                     x, d = sub
                     q = z3.If(x >= 0, x / d, -((-x) / d))  # truncation toward zero, divisor > 0
@@ -109,6 +111,8 @@ def _eval(n: Node, args: dict[str, int], lane_vals: dict[int, int], memo: dict[i
                 out = t.wrap(sub[0] * sub[1])
             case Op.NEG:
                 out = t.wrap(-sub[0])
+            case Op.ABS:
+                out = t.wrap(abs(sub[0]))
             case Op.FLOORDIV:
                 out = None if sub[1] == 0 else t.wrap(kir.truncdiv(sub[0], sub[1]))
             case Op.MOD:

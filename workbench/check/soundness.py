@@ -23,9 +23,13 @@ BIG = "2147483647"
 
 
 def small_record(k: CapturedKernel, bits: int) -> CapturedKernel:
+    """The record with ``2**31-1`` scaled to the model's int32 maximum: in the guards and bounds, and as the
+    int32 index sentinel of argmax/argmin accumulators (``tl.full(..., 2147483647, tl.int32)``, "no index
+    yet"), which does not fit the model's int32 otherwise."""
     cap = str(2 ** (bits - 1) - 1)
     return replace(
         k,
+        source=k.source.replace(f", {BIG}, tl.int32)", f", {cap}, tl.int32)"),
         guards=tuple(g.replace(BIG, cap) for g in k.guards),
         symbols=tuple(replace(s, upper=None if s.upper is None else min(s.upper, int(cap))) for s in k.symbols),
     )

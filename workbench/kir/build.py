@@ -226,6 +226,18 @@ class Builder:
             raise self.refuse("pointer negation")
         return node(Op.NEG, a.type, (a,))
 
+    def abs(self, a: Node) -> Node:
+        """``tl_math.abs(x)`` (``triton/language/math.py``): on a signed integer ``math.absi``, lowered to
+        ``llvm.abs(x, is_int_min_poison=false)`` (``AbsIOpConversion``), so ``|x|`` in x's type with INT_MIN
+        mapped to itself; on int1 (unsigned) the identity; payload and floats stay payload."""
+        if is_weak(a):
+            raise self.refuse("tl_math.abs of a Python literal")
+        if a.payload or not isinstance(a.type, IntType):
+            return node(Op.PAYLOAD, a.type, (a,), "tl_math.abs")
+        if a.type.bits == 1:
+            return a
+        return node(Op.ABS, a.type, (a,))
+
     def where(self, c: Node, a: Node, b: Node) -> Node:
         """``semantic.where``: condition cast to int1 (``!= 0``), branches promoted like a binary op."""
         if isinstance(c.type, IntType) and c.type.bits != 1 and not c.payload:

@@ -33,6 +33,8 @@ PAYLOAD_TL = frozenset(
 )
 # Integer helpers of triton_helpers that Inductor applies to index values (Python floor semantics); expanded.
 INTEGER_HELPERS = frozenset({"triton_helpers.div_floor_integer", "triton_helpers.remainder_integer"})
+# ``tl_math.abs`` / ``tl.abs`` on a signed integer index value: ``math.absi`` (Op.ABS; triton/language/math.py).
+INTEGER_ABS = frozenset({"tl_math.abs", "tl.abs"})
 IGNORED_MEMORY_KEYWORDS = frozenset({"eviction_policy", "cache_modifier", "volatile"})
 
 BLOCK_AXES = {"XBLOCK": "x", "YBLOCK": "y", "R0_BLOCK": "r"}
@@ -255,9 +257,18 @@ class CallRules:
             if bad:
                 raise self.refuse("cast option", ", ".join(str(b) for b in bad))
             return self.b.cast(m.base, self._dtype(a["dtype"]))
+        if m.name == "broadcast_to":
+            # ``x.broadcast_to(XBLOCK, 1)``: tl.broadcast_to as a method (shape arguments only)
+            if call.keywords or not call.args:
+                raise self.refuse("block shape", ast.unparse(call)[:60])
+            one = call.args[0]
+            self._shape(one if len(call.args) == 1 and isinstance(one, (ast.List, ast.Tuple)) else ast.List(elts=list(call.args)))
+            return self.b.broadcast(m.base)
         raise self.refuse("attribute call outside the supported set", f".{m.name}()")
 
     def _payload_call(self, full: str, short: str, call: ast.Call) -> Node:
+        if full == "triton_helpers.select_one":
+            return self._select_one(call)  # a row reduction (workbench.kir.scan)
         if short in REDUCTIONS or full in REDUCE_FUNCS:
             return self._reduction_call(full, call)
         if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
@@ -268,6 +279,8 @@ class CallRules:
         if not any(a.payload for a in args):
             if full in INTEGER_HELPERS and len(args) == 2:
                 return self._integer_helper(short, *args)
+            if full in INTEGER_ABS and len(args) == 1 and isinstance(args[0].type, IntType):
+                return self.b.abs(args[0])
             raise self.refuse("libdevice outside payload position", f"{full} on integer index values")
         floats = [a.type for a in args if isinstance(a.type, FloatType)]
         t: Type = floats[0] if floats else args[0].type

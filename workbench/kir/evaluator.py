@@ -23,7 +23,7 @@ from typing import Any, Union
 from workbench.kir.build import IMPLICIT, Builder
 from workbench.kir.errors import EvaluationError, UndefinedBehaviour
 from workbench.kir.nodes import Kernel, Node, Param, walk
-from workbench.kir.ops import Op
+from workbench.kir.ops import ROW, Op
 from workbench.kir.types import IntType, PtrType, Type
 
 # A value term: ('load', pointer, offset) | ('undef', type) | ('const', text, type) | ('int', value, type)
@@ -298,6 +298,8 @@ def instantiation_map(kernel: Kernel, mode: Mode) -> dict[int, Node]:
                 new = b.binary(n.op, get(a[0]), get(a[1]))
             case Op.NEG:
                 new = b.neg(get(a[0]))
+            case Op.ABS:
+                new = b.abs(get(a[0]))
             case Op.CAST:
                 new = get(a[0]) if n.attr == IMPLICIT else b.cast(get(a[0]), mode.map_type(n.type))
             case Op.BROADCAST:
@@ -310,7 +312,7 @@ def instantiation_map(kernel: Kernel, mode: Mode) -> dict[int, Node]:
                 new = b.load(n.attr, mode.map_type(n.type), get(a[0]), get(a[1]), other_new)  # type: ignore[arg-type]
             case Op.STORE:
                 new = b.store(n.attr, mode.map_type(n.type), get(a[0]), get(a[1]), get(a[2]))  # type: ignore[arg-type]
-            case Op.PAYLOAD | Op.REDUCE:
+            case Op.PAYLOAD | Op.REDUCE | Op.SCAN:
                 from workbench.kir.nodes import node
 
                 new = node(n.op, mode.map_type(n.type), tuple(get(x) for x in a), n.attr)
@@ -370,7 +372,7 @@ def evaluate(
     if k.reduction is None:
         return LaneResult(lane, mode, loads, stores)
     carries = tuple(((c.name, c.loop), env.term(c.update)) for c in k.carries)
-    reductions = tuple(tuple(env.term(a) for a in n.args) for n in _order(k) if n.op is Op.REDUCE)
+    reductions = tuple(tuple(env.term(a) for a in n.args) for n in _order(k) if n.op in ROW)
     return LaneResult(lane, mode, loads, stores, carries, reductions)
 
 
@@ -454,6 +456,8 @@ class _Env:
                     return ("acc", str(t), *n.attr)
                 case Op.REDUCE:  # over every r lane of this row: the term names the operands at this lane
                     return (f"reduce {n.attr[0]}#{n.attr[1]}", str(t), *(self.term(x) for x in n.args))
+                case Op.SCAN:  # over r lanes 0..this one: the term names the combine and the operands here
+                    return (f"scan {n.attr[0]}#{n.attr[2]}", str(t), *(self.term(x) for x in n.args))
                 case Op.PAYLOAD if isinstance(n.attr, tuple):
                     return (f"{n.attr[0]}#{n.attr[1]}", str(t), *(self.term(x) for x in n.args))
                 case Op.PAYLOAD if n.attr == "to" and not isinstance(t, IntType):
@@ -489,6 +493,8 @@ class _Env:
                 return t.wrap(a[0] * a[1])  # type: ignore[union-attr]
             case Op.NEG:
                 return t.wrap(-a[0])  # type: ignore[union-attr]
+            case Op.ABS:
+                return t.wrap(abs(a[0]))  # type: ignore[union-attr]  (llvm.abs: INT_MIN stays INT_MIN)
             case Op.FLOORDIV:
                 return self._div(n, a[0], a[1], t)[0]
             case Op.MOD:
@@ -532,7 +538,7 @@ class _Env:
                 return a[0]  # tl.device_assert is compiled away: the value, unchecked (a premise, not a check)
             case Op.STORE:
                 return None
-            case Op.FCONST | Op.UNDEF | Op.PAYLOAD | Op.ACC | Op.REDUCE:
+            case Op.FCONST | Op.UNDEF | Op.PAYLOAD | Op.ACC | Op.REDUCE | Op.SCAN:
                 raise AssertionError(f"{n.op} is payload")  # handled above
         raise AssertionError(f"no rule for {n.op}")
 
@@ -548,7 +554,7 @@ class _Env:
 
 
 # Index operations: their operands are integers, except below an asserted index whose load was masked off.
-_INDEX_OPS = frozenset({Op.ADD, Op.SUB, Op.MUL, Op.NEG, Op.FLOORDIV, Op.MOD, Op.LT, Op.LE, Op.GT, Op.GE, Op.EQ,
+_INDEX_OPS = frozenset({Op.ADD, Op.SUB, Op.MUL, Op.NEG, Op.ABS, Op.FLOORDIV, Op.MOD, Op.LT, Op.LE, Op.GT, Op.GE, Op.EQ,
                         Op.NE, Op.AND, Op.OR, Op.CAST})
 
 _INT_PAYLOAD = {

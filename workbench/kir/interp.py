@@ -30,11 +30,14 @@ MODULE_HEADER = (
 HELPERS = "from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math\nfrom torch._inductor.runtime import triton_helpers\n"
 
 
-def _module(tmp: str, name: str, jit_source: str):
-    header = MODULE_HEADER + (HELPERS if any(h in jit_source for h in ("libdevice", "tl_math", "triton_helpers")) else "")
+def _module(tmp: str, name: str, jit_source: str, helpers: list | None = None):
+    """The kernel (and the module's other ``@triton.jit`` helpers, a scan's combine function) as a module."""
+    helper_text = "".join("\n@triton.jit\n" + text for text in (helpers or []))
+    text = helper_text + jit_source
+    header = MODULE_HEADER + (HELPERS if any(h in text for h in ("libdevice", "tl_math", "triton_helpers")) else "")
     path = os.path.join(tmp, f"{name}.py")
     with open(path, "w") as fh:
-        fh.write(header + "\n@triton.jit\n" + jit_source)
+        fh.write(header + helper_text + "\n@triton.jit\n" + jit_source)
     spec = importlib.util.spec_from_file_location(f"_kir_interp_{name}", path)
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod
@@ -107,7 +110,7 @@ def _offsets_one(tmp: str, kj: dict) -> list:
 
     if True:
         if True:
-            fn = _module(tmp, kj["name"], kj["jit_source"])
+            fn = _module(tmp, kj["name"], kj["jit_source"], kj.get("helpers"))
             _float_math_as_identity(fn.fn.__globals__)
             rewritten = fn.rewrite()
             bases = {p: (i + 1) << 44 for i, (p, _t) in enumerate(kj["pointers"])}
@@ -203,7 +206,7 @@ def run_whole(job: dict) -> list:
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for kj in job["kernels"]:
-            fn = _module(tmp, kj["name"], kj["jit_source"])
+            fn = _module(tmp, kj["name"], kj["jit_source"], kj.get("helpers"))
             tensors = {}
             for name, (dtype, data_hex, n) in kj["buffers"].items():
                 raw = bytes.fromhex(data_hex)

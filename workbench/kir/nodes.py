@@ -113,7 +113,8 @@ class Binding:
 
 @dataclass(frozen=True, slots=True)
 class Carry:
-    """A loop-carried accumulator of reduction loop ``loop`` (1 = the first ``for`` of the kernel):
+    """A loop-carried name of reduction loop ``loop`` (1 = the first ``for`` of the kernel; an Inductor
+    accumulator, or any other name assigned before the loop and re-assigned in its body):
     ``init`` is its value before the loop (assigned before it), ``update`` its value after one step, in terms
     of ``node(Op.ACC, type, (), (name, loop))`` (the value before the step). After the loop the name denotes
     the same ACC leaf: the accumulator's final value (``update`` applied once per step, ``init`` if the loop

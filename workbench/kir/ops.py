@@ -38,6 +38,7 @@ class Op(Enum):
     SUB = auto()
     MUL = auto()
     NEG = auto()  # semantic.minus: 0 - x
+    ABS = auto()  # tl_math.abs on a signed int: math.absi -> llvm.abs(x, is_int_min_poison=false), |x| wrapped
     FLOORDIV = auto()  # Triton ``//`` on ints: arith.divsi, truncates toward zero
     MOD = auto()  # Triton ``%`` on ints: arith.remsi, sign of the dividend
     # -- comparisons (-> i1) ------------------------------------------------------------------------------
@@ -63,6 +64,8 @@ class Op(Enum):
     # -- float payload ----------------------------------------------------------------------------------
     PAYLOAD = auto()  # opaque data operation (float math, casts to float, libdevice); attr = operation name
     REDUCE = auto()  # a reduction over the r axis of a row (payload); attr = (function, output index)
+    SCAN = auto()  # tl.associative_scan over the r axis (payload); attr = (combine name, combine text, output
+    #                index): its value at r lane j combines the operands at r lanes 0..j of the row, this step
 
 
 # Leaves: no arguments; their value comes from the lane, the launch or the kernel's arguments.
@@ -75,7 +78,10 @@ ARITH = frozenset({Op.ADD, Op.SUB, Op.MUL, Op.FLOORDIV, Op.MOD})
 
 # May leave the range of the result type and wrap (so narrowing can change their value). FLOORDIV/MOD only
 # overflow at INT_MIN // -1, which is undefined behaviour in LLVM (the evaluator raises there).
-MAY_OVERFLOW = frozenset({Op.ADD, Op.SUB, Op.MUL, Op.NEG, Op.CAST, Op.FLOORDIV, Op.MOD})
+# ABS: the exact |x| of INT_MIN is INT_MAX + 1, which wraps back to INT_MIN (llvm.abs with
+# is_int_min_poison=false, the lowering of math.absi in Triton 3.7.1's ElementwiseOpToLLVM; numpy's abs in
+# the interpreter agrees).
+MAY_OVERFLOW = frozenset({Op.ADD, Op.SUB, Op.MUL, Op.NEG, Op.ABS, Op.CAST, Op.FLOORDIV, Op.MOD})
 
 # Commutative: f(a, b) == f(b, a) for all a, b of the same type; the canonical form does *not* reorder their
 # operands (source order is kept so the renderer reproduces the text), but the checker may.
@@ -96,12 +102,20 @@ UNIFORM_LEAVES = frozenset({Op.CONST, Op.FCONST, Op.ARG, Op.CONSTEXPR, Op.NUM_PR
 
 # Opaque: values the IR does not model (tensor data and what is computed from it); only their dataflow
 # matters. The one "top" of the IR: nothing about their value may be assumed.
-OPAQUE = frozenset({Op.LOAD, Op.PAYLOAD, Op.FCONST, Op.UNDEF, Op.ACC, Op.REDUCE})
+OPAQUE = frozenset({Op.LOAD, Op.PAYLOAD, Op.FCONST, Op.UNDEF, Op.ACC, Op.REDUCE, Op.SCAN})
 
 # Reduction structure: a lane of a reduction kernel is an (x, r) pair at one step (one value of ROFFSET).
-# ACC is the value a loop-carried accumulator holds at that lane before the step; REDUCE combines the values
-# of *every* r lane of the row, so it depends on the whole row, never on one lane alone.
-REDUCTION = frozenset({Op.ROFFSET, Op.ACC, Op.REDUCE})
+# ACC is the value a loop-carried name holds at that lane before the step; REDUCE combines the values of
+# *every* r lane of the row, SCAN those of the r lanes up to its own, so both depend on the row, never on
+# one lane alone.
+REDUCTION = frozenset({Op.ROFFSET, Op.ACC, Op.REDUCE, Op.SCAN})
+
+# Row operations: the value at (x lane, r lane j, step) is a function of the operands' values at r lanes of
+# row x in the *same* step (every lane for REDUCE, lanes 0..j for SCAN; masked-off lanes included, with the
+# values the operands hold there) and of the function, which reads no memory and no size argument (a scan's
+# combine helper is checked to be pure payload when parsed). So operands that agree on every r lane of the
+# row give agreeing results, provided they are computed in the same types.
+ROW = frozenset({Op.REDUCE, Op.SCAN})
 
 # Memory effects, in source order in ``Kernel.loads`` / ``Kernel.stores``.
 MEMORY = frozenset({Op.LOAD, Op.STORE})

@@ -50,6 +50,7 @@ from workbench.kir.errors import KernelSourceError, RefusedConstruct
 from workbench.kir.nodes import Binding, Kernel, Node, Param, type_sources, walk
 from workbench.kir.ops import Op
 from workbench.kir.reduction import ReductionRules
+from workbench.kir.scan import ScanRules, combine_names, helper_defs
 from workbench.kir.types import TL_DTYPES, FloatType, IntType, PtrType, Type, parse_signature_type
 
 # The versions the IR was validated against (cross-checked against Triton's interpreter).
@@ -105,6 +106,7 @@ def parse(
     """
     exprs = dict(exprs or {})
     program = ""
+    helpers = ""
     if hasattr(kernel, "jit_source") and hasattr(kernel, "signature"):
         ck = kernel
         if check_versions:
@@ -117,6 +119,11 @@ def parse(
         name = ck.name
         grid_type = ck.grid_type if grid_type is None else grid_type
         program = ck.program
+        if hasattr(ck, "helper_sources"):
+            try:
+                helpers = "\n".join(t for _, t in ck.helper_sources)
+            except Exception as exc:  # InputError from capture.record: an ambiguous helper
+                raise KernelSourceError(getattr(ck, "name", "<kernel>"), None, str(exc)) from None
         exprs = {a.name: a.expr for a in ck.size_args}
         exprs.update({n.name: n.expr for n in ck.numels})
     elif isinstance(kernel, str):
@@ -126,7 +133,7 @@ def parse(
             "<kernel>", None, f"cannot parse a {type(kernel).__name__}",
             "pass a CapturedKernel (workbench.capture.load) or the kernel's text",
         )
-    return _Parser(text, signature, name, grid_type, exprs, program).run()
+    return _Parser(text, signature, name, grid_type, exprs, program, helpers).run()
 
 
 def _check_versions(ck: Any) -> None:
@@ -139,14 +146,16 @@ def _check_versions(ck: Any) -> None:
         )
 
 
-class _Parser(CallRules, ReductionRules):
-    def __init__(self, text: str, signature, name, grid_type, exprs, program):
+class _Parser(CallRules, ReductionRules, ScanRules):
+    def __init__(self, text: str, signature, name, grid_type, exprs, program, helpers: str = ""):
         self.text = text
         self.signature = dict(signature) if signature is not None else None
         self.want_name = name
         self.grid_type = grid_type
         self.exprs = exprs
         self.program = program
+        self.helper_text = helpers  # a record's other @triton.jit functions (kir/scan.py)
+        self.helpers: dict[str, ast.FunctionDef] = {}
         self.kname = name or "<kernel>"
         self.b = Builder(self.kname)
         self.env: dict[str, Node] = {}
@@ -184,6 +193,12 @@ class _Parser(CallRules, ReductionRules):
         except (ValueError, RecursionError, MemoryError) as exc:
             raise KernelSourceError(self.kname, None, f"not parseable ({type(exc).__name__})") from None
         fn = self._find_def(tree)
+        self.helpers = helper_defs(tree, fn)
+        if self.helper_text:
+            try:
+                self.helpers.update(helper_defs(ast.parse(self.helper_text), fn))
+            except SyntaxError as exc:
+                raise KernelSourceError(self.kname, None, f"a helper beside the kernel is not valid Python ({exc.msg})") from None
         self.def_line = fn.lineno
         self.kname = self.want_name or fn.name
         self.b.kernel = self.kname
@@ -223,6 +238,9 @@ class _Parser(CallRules, ReductionRules):
         elif len(defs) > 1:
             jit = [d for d in defs if any("jit" in ast.unparse(dec) for dec in d.decorator_list)]
             defs = jit if len(jit) == 1 else defs
+            combine = combine_names(tree)  # a scan's combine helper stands beside the kernel (kir/scan.py)
+            if len(defs) > 1 and combine:
+                defs = [d for d in defs if d.name not in combine]
         if not defs:
             raise KernelSourceError(
                 self.kname, None, "no kernel `def` found" + (f" named {self.want_name!r}" if self.want_name else "")
@@ -354,8 +372,10 @@ class _Parser(CallRules, ReductionRules):
                 raise self.refuse(f"{type(s).__name__} statement", ast.unparse(s)[:60])
 
     def _assign(self, name: str, n: Node) -> None:
-        if name in self.params and self.params[name].kind == "numel" and name not in self.used and \
-                n.op is Op.CONST and not n.attr[1]:
+        if name in self.params and (self.params[name].kind == "numel" or (
+                self.params[name].kind == "constexpr" and re.fullmatch(r"[xy]numel", name))) \
+                and name not in self.used and n.op is Op.CONST and not n.attr[1]:
+            # (a constexpr ``xnumel`` is what Inductor passes for a one-row kernel, ``xnumel = 1``)
             # ``ynumel = 6`` before any use: Inductor writes a static extent over its numel parameter; the body
             # reads the literal (a strong scalar, Builder.assigned), and so does evaluator.launch.
             self.assigned[name] = self.b.line or 0
@@ -364,6 +384,11 @@ class _Parser(CallRules, ReductionRules):
             return
         if name in self.params:
             raise self.refuse("name reassigned after use", f"parameter {name} is reassigned")
+        if self.env.get(name) is n:
+            # ``tmp2 = tmp2[:, None]``: re-bound to the value it already holds (a reshape is the identity per
+            # lane), so every reading of the name denotes the same node before and after
+            self.bindings.append(Binding(name, self.b.line or 0, n))
+            return
         if name in self.assigned and name in self.used:
             raise self.refuse(
                 "name reassigned after use",
@@ -511,6 +536,11 @@ class _Parser(CallRules, ReductionRules):
             return self.refuse("indirect indexing", f"the {kind} {what} depends on a value loaded from memory "
                                "with no tl.device_assert bounding it before this use",
                                "bounds of a loaded index come only from a dominating device_assert")
+        carried = [o.attr[0] for o in ops if o.op is Op.ACC]
+        if carried:
+            return self.refuse("loop-carried index", f"the {kind} {what} depends on {carried[0]}, a name the loop "
+                               "carries from step to step (its value is opaque to the IR)",
+                               "an index recomputed from r0_offset in each step is modelled; one carried is not")
         lib = [o.attr for o in ops if o.op is Op.PAYLOAD and "." in str(o.attr)]
         if lib:
             return self.refuse("libdevice outside payload position", f"{lib[0]} in a {kind} {what}")

@@ -10,30 +10,32 @@ Stage: kir. A mixin of the parser (:mod:`workbench.kir.parser`). What is read:
 * loops, only in the exact form ``for r0_offset in tl.range(0, r0_numel, R0_BLOCK):`` (or ``range``), not
   nested: ``r0_offset`` is :data:`Op.ROFFSET` (the same value in every kernel the checker compares: the loop
   bound is the int32 ``r0_numel`` and the step a constexpr). Names assigned in a loop body are local to it;
-* loop-carried accumulators: a name assigned before a loop and re-assigned (once) in its body, named as
-  Inductor names accumulators (``_tmpN``, ``_tmpN_mean``/``_m2``/``_weight``/``_index``/...). In the body,
-  before the re-assignment, and after the loop the name is an :data:`Op.ACC` leaf; the
-  :class:`~workbench.kir.nodes.Carry` records its init and its update (the checker reasons by induction over
-  steps). Any other re-assignment is refused by name, as before;
+* loop-carried names: *any* name assigned before a loop and re-assigned in its body -- Inductor's
+  accumulators (``_tmpN``, ``_tmpN_index``, ...) and the running prefix of a looped scan (``tmp3 =
+  tl.where(roffset > 0, tmp6, tmp5)``) alike; Triton's code generator makes exactly these names the loop's
+  iteration arguments (``CodeGenerator.visit_For``). In the body, before the re-assignment, and after the
+  loop the name is an :data:`Op.ACC` leaf; the :class:`~workbench.kir.nodes.Carry` records its init and its
+  update (the checker reasons by induction over steps). Its type must not change (Triton refuses a
+  loop-carried value whose type changes; the checker re-checks it in both widths);
 * reductions over the r axis (dimension 1 of the ``[XBLOCK, R0_BLOCK]`` tile): ``tl.sum/max/min/argmax/
   argmin``, ``triton_helpers.max2/min2/any/prod/welford/max_with_index/min_with_index/
   online_softmax_reduce`` as :data:`Op.REDUCE` nodes (payload); the elementwise tuple helpers
   (``welford_reduce``, ``welford_combine``, ``maximum_with_index``, ...) as payload, one node per output,
   in destructuring assignments.
 
-Refused by name: scans (``tl.associative_scan``, ``tl.cumsum``), ``tl.reduce`` with a combine function,
+Scans (``tl.associative_scan`` with a combine helper) and ``triton_helpers.select_one``: :mod:`workbench.kir.scan`.
+
+Refused by name: ``tl.cumsum``/``tl.cumprod`` and other scan forms, ``tl.reduce`` with a combine function,
 reductions over another axis, several reduction axes (``r1_numel``), nested loops, any other loop form.
 """
 
 from __future__ import annotations
 
 import ast
-import re
 from workbench.kir.nodes import Carry, Node, Reduction, node
 from workbench.kir.ops import Op
 from workbench.kir.types import IntType, Type
 
-ACCUMULATOR = re.compile(r"^(?:_tmp\d+(?:_(?:mean|m2|weight|index|max|sum|value))?|tmp\d+_(?:mean|m2|weight|index|max|sum))$")
 R_NUMEL = "r0_numel"
 R_BLOCK = "R0_BLOCK"
 R_OFFSET = "r0_offset"
@@ -53,7 +55,9 @@ TUPLE_HELPERS: dict[str, tuple[int, ...]] = {
     "triton_helpers.maximum_with_index": (0, 1), "triton_helpers.minimum_with_index": (0, 1),
     "triton_helpers.online_softmax_combine": (0, 1),
 }
-SCANS = frozenset({"associative_scan", "cumsum", "cumprod", "reduce", "sort", "histogram", "topk", "gather"})
+# Calls over a dimension the IR does not model (``associative_scan`` is read by kir/scan.py).
+SCANS = frozenset({"cumsum", "cumprod", "reduce", "sort", "histogram", "topk", "gather"})
+SCAN = "tl.associative_scan"
 
 
 class ReductionRules:
@@ -149,7 +153,7 @@ class ReductionRules:
             raise self.refuse("loop", head, "only `for r0_offset in tl.range(0, r0_numel, R0_BLOCK)` is modelled")
         for call in ast.walk(s):
             if isinstance(call, ast.Call) and ast.unparse(call.func).rsplit(".", 1)[-1] in SCANS:
-                raise self.refuse("scan", ast.unparse(call.func), "scans (cumsum) are not modelled")
+                raise self.refuse("scan", ast.unparse(call.func), "only tl.associative_scan with a combine helper is modelled")
         self.used.setdefault(R_NUMEL, self.b.line or 0)
         self.used.setdefault(R_BLOCK, self.b.line or 0)
         self.loop = len(self.loops) + 1
@@ -160,9 +164,9 @@ class ReductionRules:
         # source order of the re-assignments (deterministic, as written)
         carried = list(dict.fromkeys(n for n in assigned_in_body if n in before))
         for name in carried:
-            if not ACCUMULATOR.match(name):
+            if name in self.params or name in (R_NUMEL, R_BLOCK, R_OFFSET, "RBLOCK", "rnumel"):
                 raise self.refuse("name reassigned after use", f"{name} is re-assigned in a loop body",
-                                  "only Inductor's accumulators (_tmpN) may be loop-carried")
+                                  "a parameter or the reduction axis cannot be loop-carried")
         inits = {name: before[name] for name in carried}
         accs = {name: node(Op.ACC, inits[name].type, (), (name, self.loop)) for name in carried}
         for name in carried:
@@ -178,7 +182,7 @@ class ReductionRules:
         for name in carried:
             update = self.env[name]
             if update.type != inits[name].type:
-                raise self.refuse("name reassigned after use", f"accumulator {name} changes type "
+                raise self.refuse("name reassigned after use", f"loop-carried {name} changes type "
                                   f"({inits[name].type} -> {update.type})")
             line = next((b.line for b in reversed(self.bindings) if b.name == name), last)
             self.carries.append(Carry(name, self.loop, inits[name], update, line))
@@ -207,7 +211,14 @@ class ReductionRules:
         func = ast.unparse(value.func) if isinstance(value, ast.Call) else ""
         short = func.rsplit(".", 1)[-1]
         if short in SCANS:
-            raise self.refuse("scan", func, "scans (cumsum) are not modelled")
+            raise self.refuse("scan", func, "only tl.associative_scan with a combine helper is modelled")
+        if func == SCAN and None not in names:
+            outs = self._scan(value)  # type: ignore[arg-type]
+            if len(outs) != len(names):
+                raise self.refuse("multiple or destructuring assignment", f"{func} gives {len(outs)} values, {len(names)} names")
+            for name, n in zip(names, outs):
+                self._assign(name, n)  # type: ignore[arg-type]
+            return
         if None in names or not (func in REDUCE_FUNCS or func in TUPLE_HELPERS) or not self.is_reduction:
             raise self.refuse("multiple or destructuring assignment", f"{', '.join(map(str, names))} = {func or '...'}"[:60])
         outs = self._reduce_or_tuple(func, value)
@@ -220,9 +231,15 @@ class ReductionRules:
     def _reduction_call(self, full: str, call: ast.Call) -> Node:
         """A single-output reduction used as a value (``tl.sum(x, 1)``)."""
         short = full.rsplit(".", 1)[-1]
+        if full == SCAN:
+            outs = self._scan(call)
+            if len(outs) != 1:
+                raise self.refuse("scan", f"{full} gives {len(outs)} values; assign them to names")
+            return outs[0]
         if short in SCANS:
             raise self.refuse("scan" if short != "reduce" else "reduction", full,
-                              "scans and tl.reduce with a combine function are not modelled")
+                              "only tl.associative_scan with a combine helper is modelled; tl.reduce with a "
+                              "combine function is not")
         if full not in REDUCE_FUNCS or not self.is_reduction:
             raise self.refuse("reduction", full)
         outs = self._reduce_or_tuple(full, call)
@@ -262,4 +279,4 @@ def _sum_type(t: Type) -> Type:
     return t
 
 
-__all__ = ["ACCUMULATOR", "REDUCE_FUNCS", "ReductionRules", "TUPLE_HELPERS"]
+__all__ = ["REDUCE_FUNCS", "ReductionRules", "TUPLE_HELPERS"]

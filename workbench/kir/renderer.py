@@ -144,6 +144,8 @@ def _expression(n: Node, kernel: Kernel, ref) -> str:
             return f"{ref(a[0])} {BINARY_SYMBOL[n.op]} {ref(a[1])}"
         case Op.NEG:
             return f"-{ref(a[0])}"
+        case Op.ABS:
+            return f"tl_math.abs({ref(a[0])})"
         case Op.CAST:
             return f"({ref(a[0])}).to({_dtype(n.type)})"
         case Op.BROADCAST:
@@ -162,6 +164,9 @@ def _expression(n: Node, kernel: Kernel, ref) -> str:
         case Op.REDUCE:
             fn, k = n.attr
             return f"{fn}({', '.join(ref(x) for x in a)}, 1)[{k}][:, None]"
+        case Op.SCAN:
+            fn, text, k = n.attr
+            return f"tl.associative_scan(({', '.join(ref(x) for x in a)},), 1, {fn})[{k}]  # {fn}{text}"
         case Op.PAYLOAD if isinstance(n.attr, tuple):
             fn, k = n.attr
             return f"{fn}({', '.join(ref(x) for x in a)})[{k}]"

@@ -133,6 +133,8 @@ class _Converter:
                 t = Term(_ARITH[n.op.name], (self.term(n.args[0]), self.term(n.args[1])))
             case Op.NEG:
                 t = Term(TermOp.SUB, (weak(0), self.term(n.args[0])))  # semantic.minus: 0 - x in x's type
+            case Op.ABS:
+                raise UnsupportedError(f"{self.where(n)}: integer abs (tl_math.abs) has no Lean counterpart yet")
             case Op.LT | Op.LE | Op.GT | Op.GE | Op.EQ | Op.NE:
                 t = Term(_CMP[n.op.name], (self.term(n.args[0]), self.term(n.args[1])))
             case Op.AND | Op.OR:
@@ -246,6 +248,8 @@ class _Converter:
                     # the operands' values at every r position (several operands: welford, max_with_index).
                     fn, k = n.attr
                     p = reduce(f"{fn}#{k}:{n.type}", self._apply("row", [self.payload(a) for a in n.args]))
+                case Op.SCAN:
+                    raise UnsupportedError(f"{self.where(n)}: a scan (tl.associative_scan) has no Lean counterpart yet")
                 case Op.WHERE if not n.args[0].payload:
                     cond = self.term(n.args[0])
                     p = Payload(PayloadOp.WHERE, (self.payload(n.args[1]), self.payload(n.args[2])), cond=cond)

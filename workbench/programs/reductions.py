@@ -96,6 +96,39 @@ def cumsum_last(x):
 
 _p("cumsum_last", cumsum_last, [(("rows", "w"), F32)], {"rows": 7, "w": 5}, "Cumulative sum over the last dim.")
 
+def cumsum_rows8(x):
+    return torch.cumsum(x, dim=-1)
+
+
+_p("cumsum_rows8", cumsum_rows8, [(("rows", 8), F32)], {"rows": 7},
+   "Cumulative sum over a static last dim of 8: a persistent scan (triton_per_*).", dynamic=((0,),))
+
+
+def argmax_last(x):
+    return torch.argmax(x, -1)
+
+
+_p("argmax_last", argmax_last, [(("rows", "w"), F32)], {"rows": 7, "w": 5},
+   "argmax over a dynamic last dim (an int64 index accumulator).")
+
+
+def max_with_index_last(x):
+    values, indices = torch.max(x, dim=-1)
+    return values, indices
+
+
+_p("max_with_index_last", max_with_index_last, [(("rows", "w"), F32)], {"rows": 7, "w": 5},
+   "torch.max over the last dim returning values and indices (max_with_index).")
+
+
+def argmin_dim0(x):
+    return torch.argmin(x, 0)
+
+
+_p("argmin_dim0", argmin_dim0, [(("rows", "w"), F32)], {"rows": 7, "w": 5},
+   "argmin over dim 0 (a reduction over the outer dimension).")
+
+
 # --- indexing through indices -----------------------------------------------------------------------------
 
 

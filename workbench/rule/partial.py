@@ -68,7 +68,9 @@ def partial_sites(record: Any) -> dict[Position, kir.Type]:
     """Every ``//`` and ``%`` of ``record``'s kernel text with the type kir derives for it."""
     exprs = {a.name: a.expr for a in record.size_args}
     exprs.update({n.name: n.expr for n in record.numels})
-    p = _SiteParser(_text(record), dict(record.signature), record.name, record.grid_type, exprs, record.program)
+    helpers = "\n".join(t for _, t in getattr(record, "helper_sources", ()))  # a scan's combine function
+    p = _SiteParser(_text(record), dict(record.signature), record.name, record.grid_type, exprs, record.program,
+                    helpers)
     p.run()
     return p.sites
 

@@ -136,9 +136,12 @@ def _scalar_type(sig: Mapping[str, str], name: str, kernel: str) -> str | None:
     return ty
 
 
-def _header(fn_name: str, params: Sequence[str], types: Mapping[str, str], constexprs: Sequence[str]) -> str:
+def _header(fn_name: str, params: Sequence[str], types: Mapping[str, str], constexprs: Sequence[str],
+            order: Sequence[str] | None = None) -> str:
     parts = [f"{p}: {types[p]!r}" if p in types else p for p in params]
     parts += [f"{c}: tl.constexpr" for c in constexprs]
+    if order is not None:  # the kernel's own parameter order (a constexpr element count in place)
+        parts = [f"{p}: tl.constexpr" if p in constexprs else f"{p}: {types[p]!r}" if p in types else p for p in order]
     dns = [p for p in params if p in types]
     return f"@triton.jit(do_not_specialize={dns!r})\ndef {fn_name}({', '.join(parts)}):\n"
 
@@ -159,7 +162,10 @@ def build(kernel: Any, name: str) -> Variant:
     args = [a.arg for a in fn.args.args]
     constexprs = [p for p in args if sig.get(p) == "constexpr" or _annotation_is_constexpr(fn, p)]
     params = [p for p in args if p not in constexprs]
-    if constexprs != args[len(params):]:
+    # A one-row reduction takes ``xnumel`` as a constexpr in its place and its body fixes ``xnumel = 1``: the
+    # header keeps every parameter where the kernel has it, so a variant is called exactly like the kernel.
+    inner = [p for p in constexprs if p not in args[len(params):]]
+    if any(not _fixed_in_body(fn, p) for p in inner) or (inner and name == "D"):
         raise VariantError(f"kernel {kname}: constexpr parameters {constexprs} are not last in {args}")
     missing = [s for s in size_args if s not in params]
     if missing:
@@ -193,7 +199,10 @@ def build(kernel: Any, name: str) -> Variant:
         case _:  # pragma: no cover  (VARIANTS is checked above)
             raise UsageError(f"unknown variant {name!r}")
 
-    source = _PREAMBLE + _header(fn_name, params, types, constexprs) + new_body
+    # a scan's combine function: the module's other @triton.jit helpers, defined before the kernel
+    helpers = "".join(f"@triton.jit\n{text}\n" for _, text in getattr(kernel, "helper_sources", ()))
+    header = _header(fn_name, params, types, constexprs, order=args if inner else None)
+    source = _PREAMBLE + helpers + header + new_body
     return Variant(
         name=name,
         kernel=kname,
@@ -209,6 +218,13 @@ def build(kernel: Any, name: str) -> Variant:
 
 def build_all(kernel: Any, names: Sequence[str] = tuple(VARIANTS)) -> dict[str, Variant]:
     return {n: build(kernel, n) for n in names}
+
+
+def _fixed_in_body(fn: ast.FunctionDef, param: str) -> bool:
+    """``param`` is an element count the body rebinds to a literal before anything else (``xnumel = 1``)."""
+    body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    return bool(body) and param in ("xnumel", "ynumel") and isinstance(body[0], ast.Assign) and \
+        [ast.unparse(t) for t in body[0].targets] == [param] and isinstance(body[0].value, ast.Constant)
 
 
 def _annotation_is_constexpr(fn: ast.FunctionDef, param: str) -> bool:

@@ -66,7 +66,7 @@ class AgreementRules:
                 if p.kind == "numel":
                     self.bound(n, c)  # records NUMEL_FITS
                 return  # narrowed size arguments: SIZE_ARG_FITS, required once for the whole kernel
-            case Op.ADD | Op.SUB | Op.NEG | Op.MUL | Op.FLOORDIV | Op.MOD:
+            case Op.ADD | Op.SUB | Op.NEG | Op.ABS | Op.MUL | Op.FLOORDIV | Op.MOD:
                 for x in a:
                     self.agree(x, c)
                 self.bound(n, c)  # records FITS_NARROW (and DIVISOR)
@@ -91,7 +91,7 @@ class AgreementRules:
             case Op.LOAD:
                 self.access(n, c)
                 return
-            case Op.ROFFSET | Op.ACC | Op.REDUCE:
+            case Op.ROFFSET | Op.ACC | Op.REDUCE | Op.SCAN:
                 self.agree_reduction(n, c)
                 return
             case Op.ASSUME:
@@ -166,7 +166,7 @@ class AgreementRules:
             conj = self.conjuncts(acc.args[2] if acc.op is Op.STORE else acc.args[1])
             need = self.tail_atoms(acc)  # x (and y) range atoms, and r0's where the access depends on r / step
             r_missing = any(r is None or (r in self.r_atoms and not any(x is r for x in conj)) for r in need)
-            if not self.range_atoms or r_missing:
+            if (not self.range_atoms and not self.x_uniform()) or r_missing:
                 self.need(None, Reason.TAIL_MASKED, acc, frozenset())
             elif not all(any(x is r for x in conj) for r in need):
                 # a missing x (or y) range atom only: agree on the larger class of the atoms it has

@@ -34,6 +34,8 @@ class ConditionRules:
                 return f"tl.arange({n.attr[0]}, {n.attr[1]})"
             case Op.NEG:
                 return f"-{self.describe(a[0], depth + 1)}"
+            case Op.ABS:
+                return f"tl_math.abs({self.describe(a[0], depth + 1)})"
             case Op.CAST:
                 return self.describe(a[0], depth) if n.attr else f"({self.describe(a[0], depth + 1)}).to({n.type})"
             case Op.BROADCAST:

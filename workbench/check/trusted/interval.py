@@ -57,6 +57,29 @@ def isub(x: Poly | None, y: Poly | None) -> Poly | None:
     return None if x is None or y is None else x - y
 
 
+def iabs(x: Interval, nonneg) -> Interval:
+    """The exact ``|v|`` for ``v`` in ``x`` (before any wrap: Op.ABS's FITS_NARROW asks that it fit).
+    ``nonneg(p)`` proves ``p >= 0`` for every value of the symbols. ``lo >= 0``: ``[lo, hi]``; ``hi <= 0``:
+    ``[-hi, -lo]``; otherwise ``|v| = max(v, -v) <= max(hi, -lo)`` whatever the signs, so ``[0, hi]`` when
+    ``hi >= -lo`` is shown, ``[0, -lo]`` when ``-lo >= hi`` is, ``[0, hi - lo]`` when ``hi >= 0`` and
+    ``lo <= 0`` are (then ``max(hi, -lo) <= hi + (-lo)``), else no upper bound."""
+    lo, hi = x
+    zero = Poly.const(0)
+    if lo is not None and nonneg(lo):
+        return Interval(lo, hi)
+    if hi is not None and nonneg(-hi):
+        return Interval(-hi, None if lo is None else -lo)
+    if lo is None or hi is None:
+        return Interval(zero, None)
+    if nonneg(hi + lo):
+        return Interval(zero, hi)
+    if nonneg(-lo - hi):
+        return Interval(zero, -lo)
+    if nonneg(hi) and nonneg(-lo):
+        return Interval(zero, hi - lo)
+    return Interval(zero, None)
+
+
 def scale(x: Poly | None, k: Fraction) -> Poly | None:
     return None if x is None else x * k
 

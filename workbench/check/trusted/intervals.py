@@ -20,6 +20,7 @@ from workbench.check.trusted.interval import (
     LaneClass,
     as_le,
     bits as _bits,
+    iabs,
     iadd,
     isub,
     scale,
@@ -83,7 +84,7 @@ class IntervalRules:
                 return v, v
             case Op.CONSTEXPR | Op.PROGRAM_ID | Op.NUM_PROGRAMS | Op.ARANGE:
                 return Poly.const(0), None
-            case Op.ADD | Op.SUB | Op.NEG | Op.MUL | Op.FLOORDIV | Op.MOD:
+            case Op.ADD | Op.SUB | Op.NEG | Op.ABS | Op.MUL | Op.FLOORDIV | Op.MOD:
                 return self._arith(n, c)
             case Op.LT | Op.LE | Op.GT | Op.GE | Op.EQ | Op.NE:
                 if (self.key[id(n)], True) in c:
@@ -134,7 +135,7 @@ class IntervalRules:
                 lo = self.bound(a[2], c).lo if has_lo else None
                 hi = self.bound(a[-1], c).hi if has_hi else None
                 return lo, (None if hi is None else hi - 1)
-            case Op.LOAD | Op.STORE | Op.PAYLOAD | Op.FCONST | Op.UNDEF | Op.ACC | Op.REDUCE:
+            case Op.LOAD | Op.STORE | Op.PAYLOAD | Op.FCONST | Op.UNDEF | Op.ACC | Op.REDUCE | Op.SCAN:
                 return None, None
             case Op.ROFFSET:
                 raise AssertionError("ROFFSET outside a reduction kernel")
@@ -191,6 +192,8 @@ class IntervalRules:
             case Op.NEG:
                 lo, hi = self.bound(a[0], c)
                 return (None if hi is None else -hi), (None if lo is None else -lo)
+            case Op.ABS:
+                return iabs(self.bound(a[0], c), self.nonneg)
             case Op.MUL:
                 (l1, h1), (l2, h2) = self.bound(a[0], c), self.bound(a[1], c)
                 for (la, ha), (lb, hb) in (((l1, h1), (l2, h2)), ((l2, h2), (l1, h1))):
@@ -288,7 +291,9 @@ class IntervalRules:
         return n, Poly()
 
     def _refine(self, n: Node, c: LaneClass, lo: Poly | None, hi: Poly | None) -> Interval:
-        if not c or _bits(n) in (None, 1):
+        if not c or _bits(n) in (None, 1) or (lo is not None and lo == hi):
+            # a point (a size, a numel) is as tight as it gets; refining it would bound the atom's other
+            # side, whose own refinement asks for this point again (a cycle the memo answers with TOP)
             return lo, hi
         base = frozenset(x for x in c if x in self.active)
         los, his = [], []

@@ -15,6 +15,11 @@ as soon as the exact sum leaves int32. Such a node is accepted only by the *low-
 
 Anything else (a comparison, a division, a float conversion, a mask, a wider store) on a retyped payload is
 the side condition PAYLOAD_TYPE with no claim: the kernel is refused and the report names the node.
+
+Multi-output operations (a row reduction or scan, ``max_with_index`` and the other tuple helpers: attr
+``(function, ..., output)``) compute each output in the type of the operand it comes from, never in a
+promotion of all operands (an argmax's int32 index beside its fp32 value): such a node is retyped exactly
+when one of its operands is (its type in W differs from N), whatever their kinds.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from __future__ import annotations
 from workbench import kir
 from workbench.check.sidecond import Reason
 from workbench.kir import Node, Op
+from workbench.kir.ops import ROW
 
 # payload operations (``Builder.binary``/``neg``/``cast`` name them) that keep the low-bits law
 LOW_BITS_PAYLOAD = frozenset({"add", "sub", "mul", "neg", "and", "or", "xor", "to"})
@@ -61,11 +67,16 @@ class PayloadRules:
         N types, an operand converted by a payload ``.to`` counted at its source type (kir does not mark
         which conversions were implicit, so an explicit one is treated as implicit: never narrower than
         Triton's choice, only more refusals); a weak literal takes the other operand's type. ``None`` (retyped) for anything else whose operands retype."""
+        if n.op in ROW or isinstance(n.attr, tuple):
+            return n.type if all(self.W[id(a)].type == self.N[id(a)].type for a in n.args) else None
         types = []
         for a in n.args:
             if kir.build.is_weak(a) and a.op is not Op.FCONST:
                 continue  # a Python int (or constexpr) next to typed payload takes its type (rule 0)
-            src = a.args[0] if a.op is Op.PAYLOAD and a.attr == "to" and len(a.args) == 1 else a
+            # look through int -> int conversions only: a float -> int one is never implicit (Triton promotes
+            # an int next to a float to the float, computation_type_impl), so it is explicit and its type fixed
+            src = a.args[0] if (a.op is Op.PAYLOAD and a.attr == "to" and len(a.args) == 1
+                                and isinstance(self.N[id(a.args[0])].type, kir.IntType)) else a
             t = self.N[id(src)].type
             if not isinstance(t, kir.IntType):
                 return None

@@ -20,14 +20,29 @@ same addresses under the same masks and store the same values. The laws used, be
   depends on the r lane must have it as a conjunct (TAIL_MASKED) unless the body fixes ``r0_numel`` equal
   to ``R0_BLOCK`` (no tail). Accesses that do not depend on the r lane are checked on the x range only (a
   load before the loop runs even when ``r0_numel`` is 0);
-* **accumulators, by induction over steps.** An ACC leaf agrees on a class C of lanes at every step when
+* **loop-carried names, by induction over steps.** An ACC leaf (an Inductor accumulator or any other name
+  the loop carries, such as a looped scan's running prefix) agrees on a class C of lanes at every step when
   its carry's init agrees on C and its update agrees on C assuming the ACC agrees on C at that step. C is
   step-invariant: the atoms of the lane class that depend on the step, on data or on accumulators are
   dropped first (agreeing on more lanes is never weaker). The memo of the agreement rules is exactly the
-  induction hypothesis;
-* **reductions** (:data:`Op.REDUCE`) combine every r lane of a row, masked-off ones included: their operands
-  must agree on every r lane of the x lanes of the class, so every atom that depends on the r lane, the
-  step or data is dropped from the class.
+  induction hypothesis. The rule is about the carry, not its name; its type must be the same before and
+  after a step in W and in N (checked in :meth:`ReductionRules.check_reduction`);
+* **row operations** (:data:`kir.ops.ROW`): a reduction (:data:`Op.REDUCE`, ``triton_helpers.select_one``
+  included) combines every r lane of a row, masked-off ones included; a scan (:data:`Op.SCAN`) at r lane j
+  combines the r lanes ``0..j`` of the row in this step, masked-off ones included, with a combine helper
+  kir checked to be pure payload (it reads no memory and no size argument). In both cases the value at
+  (x, r, step) is a function of the operands' values on r lanes of row x at this step only, so: their
+  operands must agree on every r lane of the x lanes of the class -- every atom that depends on the r lane,
+  the step or data is dropped from the class -- and be computed in the same types (PAYLOAD_TYPE,
+  :mod:`.payload`);
+* **the block constexpr** ``R0_BLOCK`` (and its alias ``RBLOCK``) is in ``[1, 2**20]``: it sizes
+  ``tl.arange(0, R0_BLOCK)``, which Triton allows up to ``TRITON_MAX_TENSOR_NUMEL`` elements; constexpr
+  arithmetic (``RBLOCK - 1``) is exact Python arithmetic in Triton, and the same value in W and N;
+* **x-uniform kernels** (``xnumel = 1`` with ``xmask = tl.full([XBLOCK], True, tl.int1)``): when no node
+  reachable from an access depends on a program id or an x/y ``tl.arange``, every x lane of the launch
+  computes exactly what x lane 0 computes (the same addresses, hence the same data), so the missing x range
+  atom hides no lane that differs from an active one: agreeing on every lane is then what is required, and
+  an access is not refused for lacking an x range mask (its r range mask is still required).
 
 Integer accumulators (argmax indices) are integer payload: an update that retypes under narrowing is
 refused by PAYLOAD_TYPE (:mod:`.payload`), whatever reaches it.
@@ -116,6 +131,9 @@ class ReductionRules:
                 got = frozenset({"r", "step", "data"})
             elif n.op is Op.REDUCE:
                 got = frozenset({"data"})  # one value per row
+            elif n.op is Op.SCAN:
+                # a prefix of the row: varies with the r lane, and with whatever its operands vary with
+                got = frozenset({"r", "data"}).union(*(self.deps(a) for a in n.args))
             else:
                 got = frozenset().union(*(self.deps(a) for a in n.args)) if n.args else frozenset()
                 if n.op in _DATA:
@@ -147,7 +165,8 @@ class ReductionRules:
                 self.agree(carry.init, cc)
                 self.agree(carry.update, cc)  # induction: the memo holds (n, cc) already
                 return
-            case Op.REDUCE:
+            case Op.REDUCE | Op.SCAN:
+                # row operations: the operands on every r lane of the class's rows at this step
                 cc = self._drop(c, {"r", "step", "data"})
                 for x in n.args:
                     self.agree(x, cc)
@@ -166,9 +185,18 @@ class ReductionRules:
             return Poly.const(0), Poly.const(top - 1)
         if n.op is Op.ROFFSET:
             return Poly.const(0), self.r_numel_value() - 1
-        if n.op in (Op.ACC, Op.REDUCE):
+        if n.op is Op.CONSTEXPR and n.attr == "R0_BLOCK" and any(self._is_r_arange(m) for m in self.nodes):
+            red = self.k.reduction
+            if red.static_block is not None:
+                return Poly.const(red.static_block), Poly.const(red.static_block)
+            return Poly.const(1), Poly.const(self.r_block_max)  # sizes tl.arange: TRITON_MAX_TENSOR_NUMEL
+        if n.op in (Op.ACC, Op.REDUCE, Op.SCAN):
             return None, None
         return None
+
+    def x_uniform(self) -> bool:
+        """No node of the kernel depends on the x (or y) lane: every x lane computes what lane 0 does."""
+        return self.k.reduction is not None and not any("x" in self.deps(n) for n in self.nodes)
 
     def check_reduction(self) -> None:
         """The whole-kernel conditions: LOOP_BOUND, and accumulators that keep their type."""
@@ -178,8 +206,12 @@ class ReductionRules:
         accs = {n.attr: n for n in self.nodes if n.op is Op.ACC}
         for c in self.k.carries:
             acc = accs.get((c.name, c.loop))
-            if acc is not None and any(side[id(c.update)].type != side[id(acc)].type for side in (self.W, self.N)):
-                raise OutOfClassError(f"{self.k.name}: accumulator {c.name} changes type with narrowing")
+            for name, side in (("declared", self.W), ("narrowed", self.N)):
+                if acc is not None and side[id(c.update)].type != side[id(acc)].type:
+                    raise OutOfClassError(
+                        f"{self.k.name}: loop-carried {c.name} changes type in the {name} kernel "
+                        f"({side[id(acc)].type} before a step, {side[id(c.update)].type} after it); Triton "
+                        "refuses a loop-carried value whose type changes")
         if red.loops and red.numel is not None:
             arg = kir.node(Op.ARG, self.params[red.numel].type, (), red.numel)
             self.key.setdefault(id(arg), f"arg:{red.numel}")
@@ -195,7 +227,7 @@ class ReductionRules:
         deps = self.deps(offset) | self.deps(mask)
         # an access that depends on no x lane (a weight row read by every x lane) reads on a tail x lane
         # exactly what it reads on an active one
-        need: list[Node | None] = list(self.range_atoms) if deps & {"x", "data"} else []
+        need: list[Node | None] = list(self.range_atoms) if deps & {"x", "data"} and not self.x_uniform() else []
         if deps & {"r", "step"} and not self.r_complete():
             need += list(self.r_atoms) if self.r_atoms else [None]  # None: no r range atom at all
         return need
