@@ -199,3 +199,13 @@ def test_planning_draws_index_tables_at_the_launchs_bounds():
     assert isinstance(p, _Planned)
     for run, launch in zip(p.job["runs"], p.launches):
         assert run["index"] == {"in_ptr0": [dict(launch.scalars)["ks1"], False]} and run["draw"] == "inside"
+
+
+def test_guards_naming_other_inputs_sizes_get_dynamos_dynamic_range():
+    from workbench.oracle.shapes import search, valid
+
+    rec = load_record(PERSISTENT)  # groupnorm's guards name s54 and s65, sizes of the graph's other inputs
+    ranges = {s.name: (s.lower, s.upper) for s in rec.symbols}
+    assert ranges["s54"] == (2, None) and ranges["s65"] == (2, None)
+    shapes = search(rec)
+    assert shapes and all(valid(rec, s.as_dict()) for s in shapes)
