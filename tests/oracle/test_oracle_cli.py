@@ -93,3 +93,9 @@ def test_records_elsewhere_run_in_the_modes_the_checker_certifies(tmp_path):
     assert k["checker_modes"] == ["observable"] and k["verdict"] == "ok" and k["narrowed"] == []
     table = json.loads((tmp_path / "results.json").read_text())
     assert table["kernels"][0]["strict"]["verdict"] == "refused"  # what `workbench check` said, kept
+
+
+def test_the_outside_draw_reports_lanes_outside_the_premise(capsys):
+    assert main(["oracle", "embedding", "--index-draw", "outside", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["verdict"] == "ok" and doc["summary"]["outside_premise"] > 0 and doc["summary"]["disagreements"] == 0

@@ -157,14 +157,15 @@ def compare_asserts(wide: list[AssertEvent], narrowed: list[AssertEvent], block:
         out.disagreements.append(Disagreement("assert count", Differs.COUNT, (), tuple(e.tag for e in wide),
                                               tuple(e.tag for e in narrowed)))
         return
-    inside = np.ones(block, dtype=bool) if outside is None else ~outside
+    inside = np.ones(block, dtype=bool) if outside is None else ~np.broadcast_to(outside, block)
     for i, (w, n) in enumerate(zip(wide, narrowed)):
-        flat_inside = inside.reshape(-1)
+        shape = tuple(np.broadcast_shapes(w.triton.shape, n.triton.shape))
+        flat_inside = _fit(inside, shape, block, np.all)  # the assert's own lanes ([XBLOCK, 1] has XBLOCK)
         out.asserts += int(flat_inside.sum())
-        bad = np.flatnonzero(flat_inside & ~np.broadcast_to(n.triton, block).reshape(-1))
+        bad = np.flatnonzero(flat_inside & ~np.broadcast_to(n.triton, shape).reshape(-1))
         out.disagreement_count += int(bad.size)
         for flat in bad[: max(0, MAX_PER_PROGRAM - len(out.disagreements))]:
-            out.disagreements.append(Disagreement(f"assert {i} `{w.text}`", Differs.ASSERT, _lane(int(flat), block),
+            out.disagreements.append(Disagreement(f"assert {i} `{w.text}`", Differs.ASSERT, _lane(int(flat), shape),
                                                   (None, True, None), (None, False, None), w.tag))
 
 
