@@ -113,18 +113,24 @@ def test_small_model_detects_the_int32_only_overflow_and_the_checker_refuses():
     assert not check_kernel(rec, "observable", widths=SMALL, smt=False, counterexample=False).certified
 
 
-def test_oracle_skips_reduction_kernels_visibly():
+def test_oracle_plans_reduction_kernels_on_inductors_grid():
+    """The independent oracle runs reductions too (docs/oracle.md): a 1-D grid of x blocks, loops in full."""
+    import ast
+    import json
     import random
 
     from workbench.oracle.corpus import parse_record
-    from workbench.oracle.launch import OutOfClass, plan
-    import json
+    from workbench.oracle.launch import plan
+    from workbench.oracle.reduction import facts
+    from workbench.oracle.source import read
 
     data = json.loads(SOFTMAX.read_text())
     rec = parse_record(data, str(SOFTMAX))
+    red = facts(ast.parse(read(data["source"], data["name"]).function).body[0])
     params = ("in_ptr0", "out_ptr2", "ks0", "xnumel", "r0_numel", "XBLOCK", "R0_BLOCK")
-    with pytest.raises(OutOfClass, match="reduction kernel"):
-        plan(rec, {"s27": 5, "s77": 7, "s95": 3}, 0, random.Random(0), params, ("XBLOCK", "R0_BLOCK"), ("in_ptr0", "out_ptr2"))
+    launch = plan(rec, {"s27": 5, "s77": 7, "s95": 3}, 0, random.Random(0), params, ("XBLOCK", "R0_BLOCK"),
+                  ("in_ptr0", "out_ptr2"), None, red)
+    assert launch.grid == (7, 1, 1) and launch.loop == "full" and dict(launch.constexprs)["R0_BLOCK"] == 1024
 
 
 def test_small_model_partial_mode_softmax_agrees_on_every_lane_and_step():

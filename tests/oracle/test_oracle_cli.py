@@ -77,3 +77,25 @@ def test_a_table_whose_certificate_disagrees_with_its_row_is_an_input_error(tmp_
     assert main(["oracle", "--all", "--table", str(table), "--kernels", str(tmp_path / "kernels")]) == 2
     err = capsys.readouterr().err
     assert "narrows ['ks0'] but its certificate narrows ['ks0', 'ks1']" in err
+
+
+def test_records_elsewhere_run_in_the_modes_the_checker_certifies(tmp_path):
+    import subprocess
+    import sys
+
+    record = ROOT / "tests" / "kir" / "data" / "reduction" / "triton_per_fused_native_group_norm_1.json"
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "oracle-records.py"), str(tmp_path), str(record),
+                          "--", "--json"], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "groupnorm_silu/triton_per_fused_native_group_norm_1: certified observable" in out.stderr
+    doc = json.loads(out.stdout)
+    (k,) = doc["kernels"]
+    assert k["checker_modes"] == ["observable"] and k["verdict"] == "ok" and k["narrowed"] == []
+    table = json.loads((tmp_path / "results.json").read_text())
+    assert table["kernels"][0]["strict"]["verdict"] == "refused"  # what `workbench check` said, kept
+
+
+def test_the_outside_draw_reports_lanes_outside_the_premise(capsys):
+    assert main(["oracle", "embedding", "--index-draw", "outside", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["verdict"] == "ok" and doc["summary"]["outside_premise"] > 0 and doc["summary"]["disagreements"] == 0

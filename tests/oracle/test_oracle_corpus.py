@@ -1,5 +1,6 @@
-"""The oracle over every kernel the shipped checker table certifies: 0 disagreements on active lanes, and the
-shipped ``data/oracle/results.json`` describes the same kernels (regenerate it when the table changes)."""
+"""The oracle over every kernel the shipped checker table certifies (pointwise, indirect and reductions): 0
+disagreements on active lanes, and the shipped ``data/oracle/results.json`` describes the same kernels
+(regenerate it when the table changes)."""
 
 from __future__ import annotations
 
@@ -21,14 +22,8 @@ def _key(program: str, kernel: str, narrowed, modes) -> tuple:
     return (program, kernel, tuple(narrowed), tuple(modes))
 
 
-def _pointwise_targets():
-    # reduction kernels (in class since issue 13) are out of the oracle's class (it models pointwise launches);
-    # kir.redcross compares them per (x, r) lane and step against Triton's interpreter instead
-    return [t for t in targets() if not t.record.name.startswith(("triton_red_", "triton_per_"))]
-
-
 def test_planning_is_deterministic_and_covers_the_boundaries():
-    ts = _pointwise_targets()
+    ts = targets()  # pointwise, indirect and reduction kernels alike
     first = [_prepare(i, t, None, 0) for i, t in enumerate(ts)]
     again = [_prepare(i, t, None, 0) for i, t in enumerate(ts)]
     assert all(isinstance(p, _Planned) for p in first)
@@ -44,8 +39,8 @@ def test_planning_is_deterministic_and_covers_the_boundaries():
 
 @pytest.mark.slow
 def test_every_certified_kernel_agrees_on_every_active_lane():
-    ts = _pointwise_targets()
-    assert len(ts) >= 40
+    ts = targets()
+    assert len(ts) >= 57
     results = check(ts, progress=False)
     bad = [(r.program, r.kernel, r.verdict, r.reason) for r in results if r.verdict != Verdict.OK]
     assert not bad, bad[:3]
@@ -53,6 +48,12 @@ def test_every_certified_kernel_agrees_on_every_active_lane():
     assert all(r.lanes > 1000 and len(r.shapes) >= 5 for r in results), [(r.kernel, r.lanes) for r in results]
     near = [max(s.numel for s in r.shapes) for r in results]
     assert min(near) > 2**29, "every kernel is tried at a numel near the int32 guard"
+    reductions = [r for r in results if any(s.reduction for s in r.shapes)]
+    assert len(reductions) >= 9 and all(sum(s.steps_run for s in r.shapes) > 50 for r in reductions)
+    assert all(any(s.loop == "full" and s.numel > 2**30 for s in r.shapes) for r in reductions), \
+        "every reduction runs its full loops at some shape of more than 2**30 elements"
+    indirect = [r for r in results if sum(s.asserts for s in r.shapes)]
+    assert len(indirect) >= 5 and all(s.outside_premise == 0 for r in indirect for s in r.shapes)
 
     shipped = json.loads(SHIPPED.read_text())
     assert shipped["schema"] == "workbench.oracle/1" and shipped["verdict"] == "ok", REGENERATE

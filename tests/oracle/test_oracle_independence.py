@@ -61,7 +61,7 @@ def test_the_interpreter_worker_loads_no_checker_module():
     code = (
         "import sys, json\n"
         "import triton, triton.runtime.interpreter\n"
-        "import workbench.oracle.worker as w\n"
+        "import workbench.oracle.worker as w, workbench.oracle.program, workbench.oracle.vectorized\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith('workbench'))))\n"
     )
     loaded = _loaded(code, {"TRITON_INTERPRET": "1"})

@@ -86,7 +86,7 @@ BODY = "    tl.store(out_ptr0 + xindex * ks0, xindex.to(tl.float32), xindex < xn
     (lambda s: s.replace(BODY, BODY + "    c = xindex.__class__\n"), "the attribute '__class__'"),
     (lambda s: s.replace(BODY, BODY + "    m = tl.core.os\n"), "tl.core.os"),
     (lambda s: s.replace(BODY, BODY + "    import os\n"), "a Import statement"),
-    (lambda s: s.replace(BODY, BODY + "    for i in tl.range(3):\n        pass\n"), "a For statement"),
+    (lambda s: s.replace(BODY, BODY + "    for i in tl.range(3):\n        pass\n"), "a loop other than Inductor's"),
     (lambda s: s.replace(BODY, BODY + "    g = (lambda: 0)\n"), "a Lambda expression"),
     (lambda s: s.replace(BODY, BODY + "    y = xindex.item()\n"), "the method or attribute 'item'"),
     (lambda s: s.replace("XBLOCK: tl.constexpr)", "XBLOCK: tl.constexpr = print('x'))"), "defaults"),

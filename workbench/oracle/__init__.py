@@ -13,14 +13,16 @@ through the shared restricted parser (:mod:`workbench.symexpr`) and is evaluated
 integer evaluator; Triton's typing and promotion rules come from Triton itself, not from a model of them.
 
 Modules (data flow order): :mod:`.corpus` (what to check), :mod:`.symbolic` (exact evaluation),
-:mod:`.source` (kernel text, narrowed text), :mod:`.shapes` (boundary shapes), :mod:`.launch` (grid, program
-ids), :mod:`.memory` (fake addresses, load values), :mod:`.worker` (the interpreter, in a subprocess),
-:mod:`.compare` (lane-by-lane), :mod:`.run` (orchestration, verdicts), :mod:`.report` (JSON, Markdown),
-:mod:`.cli` (``workbench oracle``).
+:mod:`.source` and :mod:`.body` (kernel text, narrowed text, the Triton-language check), :mod:`.reduction`
+(loops, block sizes, steps), :mod:`.asserts` (device asserts: index tables, the oracle's own evaluation),
+:mod:`.shapes` (boundary shapes), :mod:`.launch` (grid, program ids), :mod:`.memory` (fake addresses, load
+values, index draws), :mod:`.worker`, :mod:`.program` and :mod:`.vectorized` (the interpreter, in a
+subprocess), :mod:`.compare` (lane by lane, step by step), :mod:`.run` (orchestration, verdicts),
+:mod:`.report` (JSON, Markdown), :mod:`.cli` (``workbench oracle``).
 
-Limits: a sample, not a proof — shapes and program ids are chosen, not exhausted; Triton's interpreter, not
-its compiler, is the reference (it shares the frontend's ``semantic.py`` typing, not the LLVM lowering);
-1-D and 2-D pointwise launches only.
+Limits: a sample, not a proof — shapes, program ids and (in sampled loops) steps are chosen, not exhausted;
+Triton's interpreter, not its compiler, is the reference (it shares the frontend's ``semantic.py`` typing, not
+the LLVM lowering); 1-D and 2-D pointwise launches and Inductor's 1-D reduction grid only.
 """
 
 from __future__ import annotations

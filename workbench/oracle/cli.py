@@ -23,6 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--kernels", metavar="DIR", default=None, help="kernel records (default: data/kernels)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random shapes and program ids (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="interpreter worker processes (default 1)")
+    p.add_argument("--index-draw", choices=("inside", "outside"), default="inside",
+                   help="index tables inside the device asserts' ranges (default), or partly outside them (a "
+                        "control: those lanes must be reported as outside the premise)")
     p.set_defaults(func=_oracle)
 
 
@@ -52,7 +55,7 @@ def _oracle(args) -> int:
     if args.names:
         chosen = select(chosen, args.names)
     start = time.monotonic()
-    results = check(chosen, seed=args.seed, jobs=args.jobs)  # progress on stderr, after 2 s
+    results = check(chosen, seed=args.seed, jobs=args.jobs, draw=args.index_draw)  # progress on stderr after 2 s
     seconds = time.monotonic() - start
     doc = to_document(results, _shown(table))
     if args.write:
@@ -71,4 +74,8 @@ def _oracle(args) -> int:
     print(f"{s['kernels']} kernels ({s['agreeing']} agreeing), {s['shapes']} shapes, {s['programs']} programs, "
           f"{s['active_lanes']} active lanes, {s['accesses']} lane-accesses compared, "
           f"{s['disagreements']} disagreements ({seconds:.1f} s)")
+    if s["steps_run"] or s["asserts"] or s["outside_premise"]:
+        print(f"  reductions: {s['steps_run']} loop steps run ({s['full_loop_shapes']} shapes with full loops, "
+              f"{s['sampled_loop_shapes']} sampled); device asserts: {s['asserts']} (assert, lane) pairs inside "
+              f"the premise, {s['outside_premise']} lanes outside it set apart")
     return exit_code(doc["verdict"])

@@ -7,6 +7,9 @@ A kernel is a target when some mode's verdict is ``certified``; the arguments na
 ``narrowable_size_args``. Modes that narrow the same arguments share one target (the oracle's claim — agreement
 on active lanes — is the same for both modes).
 
+A guard may name a size the record does not list among its symbols (a guard of the whole graph on another
+input's size); such a symbol gets Dynamo's range for a dynamic size, ``[2, oo)``.
+
 Limits: the table's layout is read as ``workbench.check_results/1`` documents it; a missing key is an input
 error naming the file and the fix.
 """
@@ -24,6 +27,7 @@ from workbench.paths import DATA, KERNELS
 
 TABLE = DATA / "check" / "results.json"
 MODES = ("strict", "observable")
+DYNAMIC_LOWER = 2  # the smallest size Dynamo keeps dynamic (0 and 1 are specialised)
 CERTIFIED = "certified"
 
 
@@ -99,6 +103,12 @@ def parse_record(data: dict, where: str) -> Record:
         syms.append(Symbol(str(_need(s, "name", where, fix)), int(lower) if lower is not None else 0,
                            None if s.get("upper") is None else int(s["upper"])))
     guards = tuple(relation(g, f"{where}: guard") for g in _need(data, "guards", where, fix))
+    # Guards of the whole graph can name sizes of other inputs the record does not list (groupnorm's s54):
+    # they get Dynamo's range for a dynamic size, [2, oo), and are searched like the others (as the checker
+    # gives them 2).
+    listed = {x.name for x in syms}
+    for name in sorted(set().union(*(g.symbols for g in guards)) - listed):
+        syms.append(Symbol(name, DYNAMIC_LOWER, None))
     numels = tuple((str(_need(n, "name", where, fix)), expression(_need(n, "expr", where, fix), f"{where}: numel"))
                    for n in _need(data, "numels", where, fix))
     size_args = tuple((str(_need(a, "name", where, fix)), expression(_need(a, "expr", where, fix),

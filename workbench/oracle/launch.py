@@ -9,6 +9,10 @@ size argument near the start and the end of the range (row and segment boundarie
 seeded random ones. For 2-D grids the same choice is made per axis (y counted as the linear block index
 ``pid1 + pid2 * num_programs(1)``) and their pairs run (4 x 5, rebalanced when one axis has fewer blocks).
 
+Reduction kernels (:mod:`workbench.oracle.reduction`) launch on Inductor's reduction grid (``Grid1D`` over
+x blocks, ``ceil(xnumel / XBLOCK)`` programs) with ``(XBLOCK, R0_BLOCK)`` chosen per shape there, and
+:data:`~workbench.oracle.reduction.PIDS_REDUCTION` programs chosen as for a 1-D launch (each runs whole loops).
+
 Limits: other grid types are out of class by name; block sizes are fixed choices per shape (Inductor's
 autotuner would pick among similar powers of two).
 """
@@ -18,6 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from workbench.oracle import reduction
 from workbench.oracle.corpus import Record
 
 MAX_Y_GRID = 65535  # CUDA's grid y limit, as Inductor's get_max_y_grid()
@@ -33,16 +38,25 @@ class OutOfClass(Exception):
     """The record's launch is not one the oracle models (the message names what)."""
 
 
+class SkipShape(Exception):
+    """This shape cannot be run within the oracle's budget (the message says why); other shapes still run."""
+
+
 @dataclass(frozen=True, slots=True)
 class Launch:
     scalars: tuple[tuple[str, int], ...]  # every non-constexpr, non-pointer argument's value
     constexprs: tuple[tuple[str, int], ...]
     grid: tuple[int, int, int]
     pids: tuple[tuple[int, int, int], ...]
+    # reductions: the tile and the effective numels (body-fixed values win), whether loops run in full
+    reduction: tuple[tuple[str, int], ...] = ()  # XBLOCK, R0_BLOCK, xnumel, r0_numel
+    loop: str = "none"  # "none" (no loop), "full" or "sampled"
+    marks: tuple[int, ...] = ()  # r indices whose steps a sampled loop runs
 
     def to_job(self) -> dict:
         return {"scalars": dict(self.scalars), "constexprs": dict(self.constexprs), "grid": list(self.grid),
-                "pids": [list(p) for p in self.pids]}
+                "pids": [list(p) for p in self.pids], "reduction": dict(self.reduction) or None,
+                "marks": list(self.marks), "sampled": self.loop == "sampled"}
 
 
 def _cdiv(a: int, b: int) -> int:
@@ -62,7 +76,7 @@ def _axis(n: int, block: int, blocks: int, sizes: list[int], rng: random.Random,
     for p in first + marks:
         if 0 <= p < blocks and p not in out:
             out.append(p)
-    keep = out[: max(0, count - 2)]
+    keep = out[: max(min(count, 2), count - 2)]  # by priority; two random ones when there is room
     rest = [p for p in out if p not in keep]
     keep += rng.sample(rest, min(len(rest), count - len(keep)))
     while len(keep) < min(count, blocks):
@@ -72,16 +86,36 @@ def _axis(n: int, block: int, blocks: int, sizes: list[int], rng: random.Random,
     return sorted(keep)
 
 
+def _reduction(rec: Record, red: reduction.Facts, numels: dict[str, int], sizes: list[int], index: int,
+               rng: random.Random, constexpr_names: tuple[str, ...], xs_must: tuple[int, ...]):
+    if rec.grid_type != "Grid1D":
+        raise OutOfClass(f"reduction kernel with grid type {rec.grid_type!r}: the oracle runs Inductor's 1-D "
+                         "reduction grid (Grid1D) only")
+    xn = red.fixed("xnumel") if red.fixed("xnumel") is not None else numels.get("xnumel")
+    r0 = red.fixed("r0_numel") if red.fixed("r0_numel") is not None else numels.get("r0_numel")
+    if xn is None or r0 is None:
+        raise OutOfClass(f"reduction kernel without xnumel/r0_numel among the record's numels {sorted(numels)}")
+    choice = reduction.blocks(red, r0, index, constexpr_names)
+    if isinstance(choice, str):
+        raise SkipShape(choice)
+    blocks, loop, count = choice
+    xb = blocks["XBLOCK"]
+    rb = blocks.get("R0_BLOCK", red.fixed("R0_BLOCK"))
+    if rb is None:
+        raise OutOfClass("reduction kernel whose R0_BLOCK is neither a parameter nor fixed in the body")
+    gx = _cdiv(xn, xb)
+    pids = tuple((x, 0, 0) for x in _axis(xn, xb, gx, sizes, rng, count, xs_must))
+    marks = tuple(reduction.marks(r0, sizes)) if loop == "sampled" else ()
+    tile = (("R0_BLOCK", rb), ("XBLOCK", xb), ("r0_numel", r0), ("xnumel", xn))
+    return blocks, (gx, 1, 1), pids, tile, loop, marks
+
+
 def plan(rec: Record, values: dict[str, int], index: int, rng: random.Random,
          param_names: tuple[str, ...], constexpr_names: tuple[str, ...], pointer_names: tuple[str, ...],
-         lanes: dict[str, int] | None = None) -> Launch:
+         lanes: dict[str, int] | None = None, red: reduction.Facts | None = None) -> Launch:
     """The launch of ``rec`` at shape ``values``; ``index`` picks the block sizes (they rotate over shapes);
-    ``lanes`` (``{"xindex": i}``) names element indices whose programs must run."""
-    reduction = [p for p in param_names if p.startswith("r") and p.endswith("numel")]
-    if reduction:
-        # a reduction kernel's lanes are (x, r) pairs over loop steps; the oracle compares pointwise lanes
-        raise OutOfClass(f"reduction kernel (parameter {reduction[0]}): the oracle models pointwise launches "
-                         "only; its reduction lanes are checked by `workbench crosscheck` instead")
+    ``lanes`` (``{"xindex": i}``) names element indices whose programs must run; ``red``: the kernel's
+    reduction facts (read from its text), when it is a reduction."""
     lanes = lanes or {}
     xs_must = tuple(v for k, v in lanes.items() if k == "xindex")
     ys_must = tuple(v for k, v in lanes.items() if k == "yindex")
@@ -92,6 +126,13 @@ def plan(rec: Record, values: dict[str, int], index: int, rng: random.Random,
     if missing:
         raise OutOfClass(f"parameters {missing} are neither pointers, size arguments nor numels of the record")
     size_values = [abs(v) for v in sizes.values()]
+    tile: tuple = ()
+    loop, marks = "none", ()
+    if red is not None and red.reduction:
+        blocks, grid, pids, tile, loop, marks = _reduction(rec, red, numels, size_values, index, rng,
+                                                           constexpr_names, xs_must)
+        return _finish(rec, values, param_names, constexpr_names, pointer_names, scalars, blocks, grid, pids, tile,
+                       loop, marks)
     match rec.grid_type:
         case "Grid1D":
             blocks = BLOCKS_1D[index % len(BLOCKS_1D)]
@@ -121,11 +162,19 @@ def plan(rec: Record, values: dict[str, int], index: int, rng: random.Random,
         case other:
             raise OutOfClass(f"grid type {other!r} is not modelled by the oracle (Grid1D, Grid2D, "
                              "Grid2DWithYZOverflow are)")
+    return _finish(rec, values, param_names, constexpr_names, pointer_names, scalars, blocks, grid, pids, tile,
+                   loop, marks)
+
+
+def _finish(rec, values, param_names, constexpr_names, pointer_names, scalars, blocks, grid, pids, tile, loop,
+            marks) -> Launch:
     unknown = [c for c in constexpr_names if c not in blocks]
     if unknown:
-        raise OutOfClass(f"constexpr parameters {unknown} have no value the oracle knows (only XBLOCK/YBLOCK)")
+        raise OutOfClass(f"constexpr parameters {unknown} have no value the oracle knows (only XBLOCK, YBLOCK, "
+                         "R0_BLOCK)")
     if 0 in grid:
         raise OutOfClass(f"the launch grid {grid} is empty at {values}")
     constexprs = tuple(sorted((c, blocks[c]) for c in constexpr_names))
     wanted = {p for p in param_names if p not in constexpr_names and p not in pointer_names}
-    return Launch(tuple(sorted((k, v) for k, v in scalars.items() if k in wanted)), constexprs, grid, pids)
+    return Launch(tuple(sorted((k, v) for k, v in scalars.items() if k in wanted)), constexprs, grid, pids,
+                  tile, loop, marks)

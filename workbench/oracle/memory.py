@@ -8,9 +8,15 @@ fed it: if the wide and the narrowed kernel store the same bits at the same addr
 same data reached the same operations along the way (up to hash collisions: about 2**-27 per float32 lane,
 2**-11 per bfloat16 lane).
 
-Limits: integer loads return small non-negative values (``< 2**15``) so a kernel that used a loaded value as
-an index would compute plausible offsets; no corpus kernel does (indirect indexing is outside the checker's
-class). Values stored are compared bit for bit, so NaN payloads and signed zeros count.
+Index tables (pointers whose loaded values feed a ``tl.device_assert``-guarded index, see
+:mod:`workbench.oracle.asserts`) return :func:`index_values` instead: integers of the pointer's element type
+drawn inside the asserted range ``[0, BOUND)`` — both ends (0 and BOUND-1), the middle and hashed interior
+values, and ``-BOUND`` and ``-1`` too where Inductor's negative-index wrap is present — again a function of the
+address (and the draw's number) only, so both kernels read the same index wherever they read the same address.
+The ``outside`` draw (a control) adds entries just past either end and far beyond.
+
+Limits: other integer loads return small non-negative values (``< 2**15``). Values stored are compared bit for
+bit, so NaN payloads and signed zeros count.
 """
 
 from __future__ import annotations
@@ -47,6 +53,9 @@ class Kind(StrEnum):
     STORE = "store"
 
 
+NO_TAG = (0, None, None)
+
+
 @dataclass(frozen=True, slots=True)
 class Access:
     """One ``tl.load``/``tl.store`` executed by one program: per lane the address, the mask and, for a store,
@@ -57,6 +66,20 @@ class Access:
     address: np.ndarray  # uint64
     mask: np.ndarray  # bool
     bits: np.ndarray | None  # stored value as unsigned bits of the element's width
+    # (source line, reduction loop index or None, r0_offset or None): where in the program the access ran
+    tag: tuple[int, int | None, int | None] = NO_TAG
+
+
+@dataclass(frozen=True, slots=True)
+class AssertEvent:
+    """One ``tl.device_assert`` executed by one program: what Triton's interpreter computed per lane and the
+    oracle's own evaluation of the assert's text (``None`` when it could not evaluate it: ``error`` says why)."""
+
+    tag: tuple[int, int | None, int | None]
+    text: str
+    triton: np.ndarray  # bool
+    own: np.ndarray | None  # bool
+    error: str | None = None
 
 
 def bases(pointers: list[str]) -> dict[str, int]:
@@ -131,3 +154,36 @@ def as_bits(values: np.ndarray, element: str) -> np.ndarray:
     if arr.dtype.itemsize != width:
         arr = arr.astype(ELEMENT[element][0])
     return arr.view(unsigned)
+
+
+def index_categories(negative: bool, outside: bool) -> int:
+    """How many kinds of entry :func:`index_values` cycles through (a launch runs once per kind: see there)."""
+    return 4 + 2 * negative + 3 * outside
+
+
+def index_values(address: np.ndarray, offset: np.ndarray, element: str, bound: int, negative: bool, outside: bool,
+                 salt: int) -> np.ndarray:
+    """An index table's entries (see the module docstring), in the element's storage dtype. Entry ``offset``
+    of draw ``salt`` is of kind ``(offset + salt) mod K``: 0, BOUND-1, BOUND//2, a hashed interior value, and
+    (with the wrap) -BOUND and -1, and (``outside``) BOUND, just below the lowest valid value, and BOUND plus a
+    hashed amount. Running draws ``salt = 0 .. K-1`` gives every entry every kind — a table of two entries
+    (a two-row embedding) still meets both ends and the wrap."""
+    dtype = ELEMENT[element][0]
+    if dtype.kind not in "iu":
+        raise ValueError(f"an index table of element type {element!r}")
+    b = max(int(bound), 1)
+    h = _splitmix64(address ^ np.uint64((salt * 0x9E3779B97F4A7C15) % (1 << 64)))
+    interior = ((h >> np.uint64(3)) % np.uint64(b)).astype(object)
+    kinds: list = [0, b - 1, b // 2, None]
+    if negative:
+        kinds += [-b, -1]
+    if outside:
+        far = ((h >> np.uint64(20)) % np.uint64(1 << 20)).astype(object)
+        kinds += [b, -b - 1 if negative else -1, b + far]
+    k = (np.asarray(offset, dtype=np.int64) + salt) % len(kinds)
+    out = interior.copy()
+    for i, v in enumerate(kinds):
+        if v is not None:
+            out = np.where(k == i, v, out)
+    info = np.iinfo(dtype)
+    return np.clip(out.astype(object), info.min, info.max).astype(dtype)

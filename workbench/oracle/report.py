@@ -21,7 +21,9 @@ def _shape(s: ShapeRun) -> dict[str, Any]:
     return {"label": s.label, "values": dict(s.values), "numel": s.numel, "blocks": dict(s.blocks),
             "grid": list(s.grid), "programs": s.programs, "lanes": s.lanes, "active_lanes": s.active_lanes,
             "accesses": s.accesses, "disagreements": s.disagreements,
-            "inactive_differences": s.inactive_differences, "masked_differences": s.masked_differences}
+            "inactive_differences": s.inactive_differences, "masked_differences": s.masked_differences,
+            "outside_premise": s.outside_premise, "asserts": s.asserts, "loop": s.loop, "steps_run": s.steps_run,
+            "steps_total": s.steps_total, "reduction": s.reduction, "outside_differences": s.outside_differences}
 
 
 def _side(side: tuple) -> dict[str, Any] | list:
@@ -50,6 +52,15 @@ def totals(results: list[KernelResult]) -> dict[str, int]:
         "disagreements": sum(s.disagreements for s in shapes),
         "inactive_differences": sum(s.inactive_differences for s in shapes),
         "masked_differences": sum(s.masked_differences for s in shapes),
+        "outside_premise": sum(s.outside_premise for s in shapes),
+        "outside_differences": sum(s.outside_differences for s in shapes),
+        "asserts": sum(s.asserts for s in shapes),
+        "reduction_kernels": sum(any(s.reduction for s in r.shapes) for r in results),
+        "steps_run": sum(s.steps_run for s in shapes),
+        "steps_total": sum(s.steps_total for s in shapes),
+        "full_loop_shapes": sum(s.loop == "full" for s in shapes),
+        "sampled_loop_shapes": sum(s.loop == "sampled" for s in shapes),
+        "skipped_shapes": sum(len(r.skipped) for r in results),
     }
 
 
@@ -61,6 +72,8 @@ def to_document(results: list[KernelResult], table: str) -> dict[str, Any]:
             "verdict": r.verdict.value, "reason": r.reason, "shapes": [_shape(s) for s in r.shapes],
             "active_lanes": r.lanes, "disagreements": r.disagreements,
             "first_disagreements": [_finding(f) for f in r.findings],
+            "skipped_shapes": [{"label": label, "values": dict(values), "why": why}
+                               for label, values, why in r.skipped],
         })
     return document("oracle", 1, overall(r.verdict for r in results) if results else Verdict.OK,
                     checker_table=table, kernels=kernels, summary=totals(results))
@@ -86,19 +99,28 @@ def to_markdown(doc: dict[str, Any]) -> str:
         f"**{s['disagreements']} disagreements**; differing addresses on masked-off lane-accesses: "
         f"{s['inactive_differences'] - s['masked_differences']} past numel, {s['masked_differences']} below numel.",
         "",
+        f"Reductions: {s['reduction_kernels']} kernels, {s['steps_run']} loop steps run of {s['steps_total']} "
+        f"in their loops (per kernel text); {s['full_loop_shapes']} shapes ran every loop in full, "
+        f"{s['sampled_loop_shapes']} ran sampled loops (chosen steps only: a different program, see "
+        f"docs/oracle.md), {s['skipped_shapes']} shapes skipped. Device asserts: {s['asserts']} (assert, lane) "
+        f"pairs compared inside the premise, {s['outside_premise']} lanes outside it set apart.",
+        "",
         "| program | kernel | narrowed | certified | shapes | programs | active lanes | accesses | disagreements | "
-        "tail | masked | verdict |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "tail | masked | steps (full/sampled shapes) | premise out | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for k in doc["kernels"]:
         shapes = k["shapes"]
         masked = sum(x["masked_differences"] for x in shapes)
         tail = sum(x["inactive_differences"] for x in shapes) - masked
+        steps = sum(x["steps_run"] for x in shapes)
+        loops = (f"{steps} ({sum(x['loop'] == 'full' for x in shapes)}/{sum(x['loop'] == 'sampled' for x in shapes)})"
+                 if steps else "-")
         lines.append(
             f"| {k['program']} | `{k['kernel']}` | {', '.join(k['narrowed']) or '-'} | "
             f"{', '.join(k['checker_modes'])} | {len(shapes)} | {sum(x['programs'] for x in shapes)} | "
             f"{k['active_lanes']} | {sum(x['accesses'] for x in shapes)} | {k['disagreements']} | "
-            f"{tail} | {masked} | {k['verdict']} |")
+            f"{tail} | {masked} | {loops} | {sum(x['outside_premise'] for x in shapes)} | {k['verdict']} |")
     lines.append("")
     return "\n".join(lines)
 

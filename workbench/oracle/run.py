@@ -19,6 +19,7 @@ Verdicts (:class:`~workbench.contract.Verdict`), per kernel:
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import queue
@@ -32,9 +33,11 @@ from typing import Mapping
 
 from workbench.contract import Verdict
 from workbench.errors import WorkbenchError
+from workbench.oracle import asserts as asserts_mod
+from workbench.oracle import reduction
 from workbench.oracle.compare import Differs
 from workbench.oracle.corpus import Target
-from workbench.oracle.launch import Launch, OutOfClass, plan
+from workbench.oracle.launch import Launch, OutOfClass, SkipShape, plan
 from workbench.oracle.memory import ELEMENT, bases, locate
 from workbench.oracle.shapes import Shape, numel, search, valid
 from workbench.oracle.source import NotTritonLanguage, OracleInputError, narrow, read
@@ -64,6 +67,13 @@ class ShapeRun:
     disagreements: int
     inactive_differences: int  # lane-accesses inactive in both kernels whose addresses differ (not compared)
     masked_differences: int  # ... of which the lane's index is below numel (contradicts a strict certificate)
+    outside_premise: int = 0  # lanes set apart: the wide kernel's device assert fails there (never compared)
+    asserts: int = 0  # (assert, lane) pairs inside the premise where the narrowed assert was compared
+    loop: str = "none"  # reduction loops: "full", "sampled" (some loop ran chosen steps only) or "none"
+    steps_run: int = 0  # loop steps executed (per kernel text, summed over programs and loops)
+    steps_total: int = 0  # steps the loops have
+    reduction: bool = False  # a reduction kernel's launch ([XBLOCK, R0_BLOCK] tiles)
+    outside_differences: int = 0  # (access, lane) pairs outside the premise where the two kernels differ anyway
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +102,7 @@ class KernelResult:
     reason: str = ""
     shapes: list[ShapeRun] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    skipped: list[tuple[str, tuple[tuple[str, int], ...], str]] = field(default_factory=list)  # label, shape, why
 
     @property
     def disagreements(self) -> int:
@@ -109,9 +120,11 @@ class _Planned:
     launches: tuple[Launch, ...]
     pointers: tuple[tuple[str, str], ...]  # (name, element type) in parameter order
     job: dict
+    skipped: tuple[tuple[str, tuple[tuple[str, int], ...], str], ...] = ()
 
 
-def _prepare(index: int, target: Target, shapes: list[Shape] | None, seed: int) -> _Planned | KernelResult:
+def _prepare(index: int, target: Target, shapes: list[Shape] | None, seed: int,
+             draw: str = "inside") -> _Planned | KernelResult:
     rec = target.record
     result = KernelResult(rec.program, rec.name, target.modes, target.narrowed)
     try:
@@ -143,17 +156,36 @@ def _prepare(index: int, target: Target, shapes: list[Shape] | None, seed: int) 
         return result
     sig = dict(wide_text.signature)
     pointers = tuple((p, sig[p][1:]) for p in wide_text.params if sig.get(p, "").startswith("*"))
-    rng = random.Random(f"{seed}:{rec.key}:pids")
+    fn = ast.parse(wide_text.function.lstrip()).body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    red = reduction.facts(fn)
     try:
-        launches = tuple(plan(rec, s.as_dict(), i, rng, wide_text.params, wide_text.constexprs,
-                              tuple(p for p, _ in pointers), lanes[i] if i < len(lanes) else None)
-                         for i, s in enumerate(shapes))
-    except OutOfClass as exc:
-        result.verdict, result.reason = Verdict.OUT_OF_CLASS, str(exc)
+        found = asserts_mod.find(fn, frozenset(p for p, _ in pointers))
+    except asserts_mod.AssertModelError as exc:
+        result.verdict, result.reason = Verdict.OUT_OF_CLASS, f"{rec.path}: {exc}"
         return result
-    runs = [dict(launch.to_job(), shape=i) for i, launch in enumerate(launches)]
+    rng = random.Random(f"{seed}:{rec.key}:pids")
+    kept: list[tuple[Shape, Launch]] = []
+    skipped = []
+    for i, s in enumerate(shapes):
+        try:
+            kept.append((s, plan(rec, s.as_dict(), i, rng, wide_text.params, wide_text.constexprs,
+                                 tuple(p for p, _ in pointers), lanes[i] if i < len(lanes) else None, red)))
+        except OutOfClass as exc:
+            result.verdict, result.reason = Verdict.OUT_OF_CLASS, str(exc)
+            return result
+        except SkipShape as exc:
+            skipped.append((s.label, s.values, str(exc)))
+    if not kept:
+        result.verdict, result.skipped = Verdict.UNDECIDED, skipped
+        result.reason = f"every shape was skipped ({skipped[0][2] if skipped else 'none'})"
+        return result
+    runs = []
+    for i, (_s, launch) in enumerate(kept):
+        tables = asserts_mod.tables(found, {**dict(launch.scalars), **dict(red.static)})
+        runs.append(dict(launch.to_job(), shape=i, index={p: list(v) for p, v in tables.items()}, draw=draw))
     job = {"key": f"{index}:{rec.key}", "name": rec.name, "wide": rec.source, "narrowed": narrowed_src, "runs": runs}
-    return _Planned(target, tuple(shapes), launches, pointers, job)
+    return _Planned(target, tuple(s for s, _ in kept), tuple(la for _, la in kept), pointers, job, tuple(skipped))
 
 
 def _side(raw: list, where: dict[str, int], elem: dict[str, int]) -> tuple:
@@ -167,9 +199,12 @@ def _side(raw: list, where: dict[str, int], elem: dict[str, int]) -> tuple:
     return (name, offset, bool(mask), bits)
 
 
-def _index(launch: Launch, pid: tuple[int, ...], lane: tuple[int, ...]) -> tuple[int, ...]:
-    """The lane's global (y, x) or (x,) element index, as the kernel computes ``xindex``/``yindex``."""
+def _index(launch: Launch, pid: tuple[int, ...], lane: tuple[int, ...], tag: tuple) -> tuple[int, ...]:
+    """The lane's global (y, x), (x,) or, in a reduction, (x, r) element index, as the kernel computes
+    ``xindex``/``yindex``/``r0_index`` (``r0_offset`` from the access's step)."""
     blocks = dict(launch.constexprs)
+    if launch.reduction and len(lane) == 2:
+        return (pid[0] * dict(launch.reduction)["XBLOCK"] + lane[0], (tag[2] or 0) + lane[1])
     if len(lane) == 2:
         yblock = pid[1] + pid[2] * launch.grid[1]
         return (yblock * blocks["YBLOCK"] + lane[0], pid[0] * blocks["XBLOCK"] + lane[1])
@@ -181,13 +216,15 @@ def _index(launch: Launch, pid: tuple[int, ...], lane: tuple[int, ...]) -> tuple
 def _finding(shape: Shape, launch: Launch, d: dict, where: dict[str, int], elem: dict[str, int]) -> Finding:
     pid, lane = tuple(d["pid"]), tuple(d["lane"])
     what = Differs(d["what"])
-    sides = [tuple(d[k]) if what == Differs.COUNT else _side(d[k], where, elem) for k in ("wide", "narrowed")]
-    return Finding(shape.label, shape.values, pid, lane, _index(launch, pid, lane), d["access"], what, *sides)
+    tag = tuple(d.get("tag") or (0, None, None))
+    raw = what in (Differs.COUNT, Differs.ASSERT)
+    sides = [tuple(d[k]) if raw else _side(d[k], where, elem) for k in ("wide", "narrowed")]
+    return Finding(shape.label, shape.values, pid, lane, _index(launch, pid, lane, tag), d["access"], what, *sides)
 
 
 def _judge(p: _Planned, out: dict) -> KernelResult:
     rec = p.target.record
-    result = KernelResult(rec.program, rec.name, p.target.modes, p.target.narrowed)
+    result = KernelResult(rec.program, rec.name, p.target.modes, p.target.narrowed, skipped=list(p.skipped))
     if "error" in out:
         result.verdict, result.reason = Verdict.ERROR, f"interpreter: {out['error']}"
         return result
@@ -197,6 +234,7 @@ def _judge(p: _Planned, out: dict) -> KernelResult:
     where = bases([n for n, _ in p.pointers])
     elem = {n: ELEMENT[t][1] for n, t in p.pointers}
     strict = STRICT in p.target.modes
+    errors: list[str] = []
     for run in out["runs"]:
         i = run["shape"]
         shape, launch = p.shapes[i], p.launches[i]
@@ -212,11 +250,17 @@ def _judge(p: _Planned, out: dict) -> KernelResult:
             found += [_finding(shape, launch, d, where, elem) for d in run["masked"]]
         result.findings.extend(found[: max(0, KEEP - len(result.findings))])
         count = run["disagreement_count"] + len(unfit) + (run["masked_differences"] if strict else 0)
+        loop = "none" if not run["steps_total"] else "sampled" if run["sampled_loops"] else "full"
         result.shapes.append(ShapeRun(
             shape.label, shape.values, numel(rec, shape.as_dict()), launch.constexprs, launch.grid,
-            len(launch.pids), run["lanes"], run["active_lanes"], run["accesses"], count,
-            run["inactive_differences"], run["masked_differences"]))
-    if result.disagreements:
+            run["programs"], run["lanes"], run["active_lanes"], run["accesses"], count,
+            run["inactive_differences"], run["masked_differences"], run["outside_premise"], run["asserts"], loop,
+            run["steps_run"], run["steps_total"], bool(launch.reduction), run["outside_differences"]))
+        errors.extend(e for e in run["assert_errors"] if e not in errors)
+    if errors:
+        result.verdict = Verdict.ERROR
+        result.reason = f"the oracle cannot judge this kernel's device asserts: {'; '.join(errors[:3])}"
+    elif result.disagreements:
         first = result.findings[0]
         result.verdict = Verdict.NOT_EQUIVALENT
         result.reason = (f"{result.disagreements} disagreement(s); first at shape "
@@ -224,6 +268,13 @@ def _judge(p: _Planned, out: dict) -> KernelResult:
                          f"{first.what} wide={first.wide} narrowed={first.narrowed}")
     else:
         result.reason = (f"0 disagreements on {result.lanes} active lanes over {len(result.shapes)} shapes")
+        steps = sum(s.steps_run for s in result.shapes)
+        if steps:
+            full = sum(s.loop == "full" for s in result.shapes)
+            result.reason += f" ({steps} loop steps run; {full} of {len(result.shapes)} shapes with full loops)"
+        outside = sum(s.outside_premise for s in result.shapes)
+        if outside:
+            result.reason += f" ({outside} lanes outside the asserts' premise set apart, not compared)"
         if strict:
             result.reason += " (and no address differs on a masked lane below numel: strict mode's claim)"
     return result
@@ -250,12 +301,15 @@ def _start(jobs: list[dict], lines: queue.Queue, errs) -> subprocess.Popen:
 
 
 def check(targets: list[Target], seed: int = 0, jobs: int = 1, shapes: Mapping[str, list[Shape]] | None = None,
-          progress: bool = True) -> list[KernelResult]:
+          progress: bool = True, draw: str = "inside") -> list[KernelResult]:
     """Run the oracle over ``targets``; ``shapes`` (by ``program/kernel``) replaces the shape search, e.g. for
-    a control outside the guards. Results keep the order of ``targets``."""
+    a control outside the guards; ``draw="outside"`` fills index tables partly outside the asserted ranges (a
+    control: those lanes must come out as ``outside_premise``). Results keep the order of ``targets``."""
     from workbench import progress as progress_mod
 
-    prepared = [_prepare(i, t, None if shapes is None else shapes.get(t.record.key), seed)
+    if draw not in ("inside", "outside"):
+        raise ValueError(f"draw={draw!r}: 'inside' or 'outside'")
+    prepared = [_prepare(i, t, None if shapes is None else shapes.get(t.record.key), seed, draw)
                 for i, t in enumerate(targets)]
     planned = [p for p in prepared if isinstance(p, _Planned)]
     results: dict[str, KernelResult] = {}

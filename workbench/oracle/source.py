@@ -10,14 +10,15 @@ The interpreter later reads argument types from this text (:func:`signature`), s
 runs the narrowed text.
 
 The interpreter executes the jit function's body as Python, so :func:`read` first checks that the body is
-Triton language and nothing else (:func:`check_body`): records are data, and a body reaching ``__import__``,
-``open`` or a dunder attribute is refused by construct and line before any process runs it. Only the
-function is ever executed — the module's other statements and its decorators are dropped.
+Triton language and nothing else (:func:`~workbench.oracle.body.check_body`): records are data, and a body
+reaching ``__import__``, ``open`` or a dunder attribute is refused by construct and line before any process
+runs it. Only the kernel function and the module's helper jit functions (``_triton_helper_fn_*``, the combine
+functions of Inductor's scans, checked the same way) are ever executed — the module's other statements and
+its decorators are dropped.
 
-Limits: a module with no or several jit functions, a jit function whose name is not the record's, or a
+Limits: a module with no or several kernel jit functions, a jit function whose name is not the record's, or a
 signature given twice with different types is an input error (:class:`OracleInputError`); a body outside the
-allowed subset is :class:`NotTritonLanguage` (control flow, comprehensions and builtins are refused, none of
-which Inductor's pointwise kernels use).
+allowed subset is :class:`NotTritonLanguage` (see :mod:`workbench.oracle.body`).
 """
 
 from __future__ import annotations
@@ -25,31 +26,13 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from workbench.errors import InputError, UnsupportedError
+from workbench.oracle.body import HELPER_PREFIX, check_body
+from workbench.oracle.errors import NotTritonLanguage, OracleInputError
 
 NARROW_FROM = "i64"
 NARROW_TO = "i32"
 
-
-class OracleInputError(InputError):
-    """A kernel record, its text or the checker table cannot be read by the oracle (the message says why)."""
-
-
-class NotTritonLanguage(UnsupportedError):
-    """The jit function contains Python the oracle will not execute (it runs kernel text only when the text
-    is Triton language: see :func:`check_body`)."""
-
-
-# What a kernel body may name and call. The interpreter executes the body as Python, so the text must be
-# Triton language and nothing else: a record is data, and a body that reaches ``__import__`` or ``open`` is
-# refused before any process runs it.
-MODULES = {"tl": 2, "triton_helpers": 1, "libdevice": 1, "tl_math": 1}  # root -> attribute depth allowed
-DEPTH_TWO = {("tl", "math")}  # tl.math.<fn> is the only two-level chain
-METHODS = {"to", "broadcast_to", "reshape", "view", "expand_dims", "trans", "permute", "dtype", "shape", "T"}
-STATEMENTS = (ast.Assign, ast.AugAssign, ast.Expr, ast.Pass)
-EXPRESSIONS = (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Call,
-               ast.Attribute, ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.keyword, ast.Load, ast.Store,
-               ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.expr_context)
+__all__ = ["KernelText", "NotTritonLanguage", "OracleInputError", "check_body", "narrow", "read"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +45,7 @@ class KernelText:
     params: tuple[str, ...]  # parameter names in order
     signature: tuple[tuple[str, str], ...]  # declared type per non-constexpr parameter ("i64", "*fp32", ...)
     constexprs: tuple[str, ...]
+    helpers: tuple[str, ...] = ()  # the module's helper jit functions (``def _triton_helper_fn_...``), as text
 
 
 def _is_jit(dec: ast.expr) -> bool:
@@ -78,80 +62,31 @@ def _module_ast(text: str, where: str) -> ast.Module:
                                "re-capture the kernel") from None
 
 
-def _jit_function(tree: ast.Module, name: str, where: str) -> ast.FunctionDef:
+def _jitted(tree: ast.Module, name: str, where: str) -> tuple[ast.FunctionDef, list[ast.FunctionDef]]:
+    """The kernel (the one jit function named ``name``) and the module's helper jit functions (named
+    ``_triton_helper_fn_*``, as Inductor names the combine functions of scans and reductions)."""
     jitted = [n for n in tree.body if isinstance(n, ast.FunctionDef) and any(_is_jit(d) for d in n.decorator_list)]
-    if len(jitted) != 1:
-        found = ", ".join(n.name for n in jitted) or "none"
-        raise OracleInputError(f"{where}: expected exactly one @triton.jit function named {name!r}, found {found}; "
-                               "a kernel module holds one kernel")
-    fn = jitted[0]
+    helpers = [n for n in jitted if n.name.startswith(HELPER_PREFIX)]
+    kernels = [n for n in jitted if not n.name.startswith(HELPER_PREFIX)]
+    if len(kernels) != 1:
+        found = ", ".join(n.name for n in kernels) or "none"
+        raise OracleInputError(f"{where}: expected exactly one @triton.jit function named {name!r} (besides "
+                               f"{HELPER_PREFIX}* helpers), found {found}; a kernel module holds one kernel")
+    fn = kernels[0]
     if fn.name != name:
         raise OracleInputError(f"{where}: the @triton.jit function is {fn.name!r} but the record names {name!r}; "
                                "fix the record's name or re-capture")
-    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
-    if len(defs) != 1:
-        raise OracleInputError(f"{where}: {name!r} is defined {len(defs)} times (Python binds the last one); "
-                               "remove the duplicate definition")
-    return fn
+    for n in [fn, *helpers]:
+        defs = [d for d in tree.body if isinstance(d, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
+                and d.name == n.name]
+        if len(defs) != 1:
+            raise OracleInputError(f"{where}: {n.name!r} is defined {len(defs)} times (Python binds the last one); "
+                                   "remove the duplicate definition")
+    return fn, helpers
 
 
-def _chain(node: ast.Attribute) -> list[str] | None:
-    """``a.b.c`` as ["a", "b", "c"] when rooted at a plain name, else None."""
-    parts = [node.attr]
-    cur = node.value
-    while isinstance(cur, ast.Attribute):
-        parts.append(cur.attr)
-        cur = cur.value
-    return [cur.id, *reversed(parts)] if isinstance(cur, ast.Name) else None
-
-
-def check_body(fn: ast.FunctionDef, where: str) -> None:
-    """Refuse (by construct and line) anything in the jit function but Triton language: statements are
-    assignments and expression statements; names are parameters, locals and the modules ``tl``,
-    ``triton_helpers``, ``libdevice``, ``tl_math``; attributes never start with ``_``; module attribute
-    chains are one level (``tl.load``; ``tl.math.exp`` is the one two-level form); methods on values are
-    :data:`METHODS`; annotations are strings or ``tl.constexpr``; parameters have no defaults."""
-    def refuse(node: ast.AST, what: str) -> None:
-        raise NotTritonLanguage(f"{where}: line {getattr(node, 'lineno', fn.lineno) - fn.lineno + 1} of "
-                                f"{fn.name}: {what}; the oracle runs Triton-language kernel bodies only")
-
-    args = fn.args
-    if args.defaults or args.kw_defaults or args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
-        refuse(fn, "parameters with defaults, *args, **kwargs or keyword-only parameters")
-    for a in args.args:
-        ann = a.annotation
-        if ann is not None and not (isinstance(ann, ast.Constant) and isinstance(ann.value, str)) and not (
-                isinstance(ann, ast.Attribute) and _chain(ann) == ["tl", "constexpr"]):
-            refuse(a, f"annotation of {a.arg!r} is not a type string or tl.constexpr")
-    known = {a.arg for a in args.args} | set(MODULES)
-    for stmt in fn.body:
-        if not isinstance(stmt, STATEMENTS):
-            refuse(stmt, f"a {type(stmt).__name__} statement")
-        for node in ast.walk(stmt):
-            if node is stmt:
-                continue
-            if not isinstance(node, EXPRESSIONS):
-                refuse(node, f"a {type(node).__name__} expression")
-            if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, str, bool, type(None))):
-                refuse(node, f"the constant {node.value!r}")
-            if isinstance(node, ast.Attribute):
-                if node.attr.startswith("_"):
-                    refuse(node, f"the attribute {node.attr!r}")
-                chain = _chain(node)
-                if chain and chain[0] in MODULES:
-                    depth = len(chain) - 1
-                    if depth > MODULES[chain[0]] or (depth == 2 and tuple(chain[:2]) not in DEPTH_TWO):
-                        refuse(node, f"{'.'.join(chain)}")
-                elif node.attr not in METHODS:
-                    refuse(node, f"the method or attribute {node.attr!r} on a value")
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in known:
-                refuse(node, f"the name {node.id!r} (neither a parameter, an earlier local nor a Triton module)")
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
-            stmt, ast.AugAssign) else []
-        for t in targets:
-            if not isinstance(t, ast.Name):
-                refuse(t, "an assignment to something other than a plain name")
-            known.add(t.id)
+def _jit_function(tree: ast.Module, name: str, where: str) -> ast.FunctionDef:
+    return _jitted(tree, name, where)[0]
 
 
 def _meta_signature(fn: ast.FunctionDef) -> dict[str, ast.Constant] | None:
@@ -186,8 +121,11 @@ def _is_constexpr(arg: ast.arg) -> bool:
 def read(text: str, name: str, where: str = "kernel") -> KernelText:
     """Parse ``text`` (a kernel module) and return its jit function ``name`` with its declared signature."""
     tree = _module_ast(text, where)
-    fn = _jit_function(tree, name, where)
-    check_body(fn, where)
+    fn, helpers = _jitted(tree, name, where)
+    names = frozenset(h.name for h in helpers)
+    for h in helpers:
+        check_body(h, where, names, helper=True)
+    check_body(fn, where, names)
     params = tuple(a.arg for a in fn.args.args)
     constexprs = tuple(a.arg for a in fn.args.args if _is_constexpr(a))
     meta = _meta_signature(fn) or {}
@@ -208,7 +146,8 @@ def read(text: str, name: str, where: str = "kernel") -> KernelText:
     lines = text.splitlines(keepends=True)
     start = fn.lineno - 1
     function = "".join(lines[start:fn.end_lineno])
-    return KernelText(name, text, function, params, tuple(sig.items()), constexprs)
+    helper_text = tuple("".join(lines[h.lineno - 1:h.end_lineno]) for h in helpers)
+    return KernelText(name, text, function, params, tuple(sig.items()), constexprs, helper_text)
 
 
 def narrow(text: str, name: str, args: tuple[str, ...] | frozenset[str], where: str = "kernel") -> str:

@@ -8,13 +8,10 @@ kernel on stdout as soon as it is done (the parent shows progress from them).
 
 How a program runs (triton 3.7.1, ``triton/runtime/interpreter.py``): the interpreter executes a kernel one
 program at a time with numpy, using the same ``semantic.py`` typing and promotion rules as the compiler and
-wrapping integer arithmetic. ``GridExecutor`` would run the whole grid; we do what it does for one program
-(``_patch_lang`` scope, ``set_grid_dim``, ``set_grid_idx``, call the rewritten function) for the chosen ids
-only. Memory: every load and store reaches the interpreter's builder as ``create_masked_load`` /
-``create_masked_store`` (``create_load``/``create_store`` forward to them); the worker shadows those two on
-the builder instance with recorders (a load returns :func:`~workbench.oracle.memory.load_bits` of its
-addresses where its mask holds and ``other`` elsewhere), and makes every other memory entry point (block
-pointers, descriptors, atomics) raise, so a fake address is never dereferenced.
+wrapping integer arithmetic; :func:`workbench.oracle.program.execute` runs one chosen program with every load,
+store and device assert recorded (and loops recorded, sampled past a step budget). The module written for the
+interpreter holds the kernel function and its helper jit functions only (the module's other statements and
+the decorators never run), after the same Triton-language check as in the parent.
 
 Scalars are passed as typed one-element tensors in the type each text declares (``i64`` -> int64, ``i32`` ->
 int32): the interpreter would otherwise type every Python int by its value (int32 when it fits).
@@ -22,20 +19,18 @@ int32): the interpreter would otherwise type every Python int by its value (int3
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import json
 import os
 import sys
 import tempfile
 import traceback
-import warnings
-from typing import Iterator
 
 import numpy as np
 
-from workbench.oracle.compare import Comparison, compare
-from workbench.oracle.memory import ELEMENT, Access, Kind, bases, load_bits
+from workbench.oracle.compare import Comparison, Differs, Disagreement, compare, compare_asserts, premise
+from workbench.oracle.memory import ELEMENT, Access, bases, index_categories
+from workbench.oracle.program import Layout, Tables, Uninterceptable, execute, layout_of, libdevice_namespace
 from workbench.oracle.source import KernelText, NotTritonLanguage, read
 
 HEADER = "import triton\nimport triton.language as tl\n"
@@ -43,33 +38,35 @@ HEADER = "import triton\nimport triton.language as tl\n"
 HELPERS = ("from torch._inductor.runtime import triton_helpers\n"
            "from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math\n")
 KEEP = 24  # disagreements kept per kernel (all are counted)
-UNINTERCEPTED = ("create_tensor_pointer_load", "create_tensor_pointer_store", "create_atomic_cas",
-                 "create_atomic_rmw", "create_descriptor_load", "create_descriptor_store",
-                 "create_descriptor_gather", "create_descriptor_scatter")
-
-
-class Uninterceptable(Exception):
-    """The kernel uses a memory operation the oracle does not intercept."""
 
 
 def _jit(tmp: str, tag: str, text: KernelText):
-    """Write the jit function alone to a module file (the interpreter re-reads the source) and import it."""
-    body = text.function
-    header = HEADER + (HELPERS if any(h in body for h in ("triton_helpers", "libdevice", "tl_math")) else "")
+    """Write the jit function (after its helper jit functions) alone to a module file (the interpreter re-reads
+    the source) and import it; returns the function and the file's layout (loops, asserts)."""
+    body = text.function + "".join(text.helpers)
+    helpers = any(h in body for h in ("triton_helpers", "libdevice", "tl_math"))
+    module = HEADER + (HELPERS if helpers else "") + "".join(f"\n\n@triton.jit\n{h}" for h in text.helpers)
+    module += "\n\n@triton.jit\n" + text.function
     path = os.path.join(tmp, f"{tag}.py")
     with open(path, "w") as fh:
-        fh.write(header + "\n\n@triton.jit\n" + body)
+        fh.write(module)
     spec = importlib.util.spec_from_file_location(f"_oracle_{tag}", path)
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod
     spec.loader.exec_module(mod)
+    if helpers:
+        shim = libdevice_namespace()  # libdevice's extern calls cannot run in the interpreter: tl.math's instead
+        mod.libdevice = shim
+        sys.modules["torch._inductor.runtime.triton_helpers"].libdevice = shim
     fn = getattr(mod, text.name)
     from triton.runtime.interpreter import InterpretedFunction
 
     if not isinstance(fn, InterpretedFunction):
         raise RuntimeError("triton.jit did not return an InterpretedFunction: TRITON_INTERPRET=1 is not in effect")
-    return fn
+    sig = dict(text.signature)
+    pointers = frozenset(p for p in text.params if sig.get(p, "").startswith("*"))
+    return fn, layout_of(path, module, text.name, pointers)
 
 
 def _tl(type_text: str):
@@ -109,66 +106,8 @@ def _pointer(base: int, type_text: str):
     return tl.tensor(TensorHandle(np.array([base], dtype=np.uint64), ty), ty)
 
 
-def _element_name(ptrs) -> str:
-    import triton.language as tl
-
-    ty = ptrs.get_element_ty()
-    names = {tl.int1: "i1", tl.int8: "i8", tl.uint8: "u8", tl.int16: "i16", tl.uint16: "u16", tl.int32: "i32",
-             tl.uint32: "u32", tl.int64: "i64", tl.uint64: "u64", tl.float16: "fp16", tl.bfloat16: "bf16",
-             tl.float32: "fp32", tl.float64: "fp64"}
-    if ty not in names:
-        raise Uninterceptable(f"load/store of element type {ty} is not modelled by the oracle")
-    return names[ty]
-
-
-@contextlib.contextmanager
-def intercepted(trace: list[Access]) -> Iterator[None]:
-    """Shadow the interpreter builder's memory entry points while the block runs; restore them after."""
-    from triton.runtime import interpreter as I
-    from workbench.oracle.memory import as_bits
-
-    b = I.interpreter_builder
-
-    def load(ptrs, mask, other, cache_modifier, eviction_policy, is_volatile):
-        element = _element_name(ptrs)
-        addr = np.asarray(ptrs.data, dtype=np.uint64)
-        m = np.broadcast_to(np.asarray(mask.data, dtype=bool), addr.shape)
-        trace.append(Access(Kind.LOAD, element, addr.copy(), m.copy(), None))
-        values = load_bits(addr, element)
-        if other is not None:
-            values = np.where(m, values, np.broadcast_to(other.data, addr.shape)).astype(values.dtype)
-        else:
-            values = np.where(m, values, np.zeros_like(values))
-        return I.TensorHandle(values, ptrs.get_element_ty())
-
-    def store(ptrs, value, mask, cache_modifier, eviction_policy):
-        element = _element_name(ptrs)
-        addr = np.asarray(ptrs.data, dtype=np.uint64)
-        m = np.broadcast_to(np.asarray(mask.data, dtype=bool), addr.shape)
-        bits = as_bits(np.broadcast_to(value.data, addr.shape), element)
-        trace.append(Access(Kind.STORE, element, addr.copy(), m.copy(), bits.copy()))
-
-    def refuse(name):
-        def _refused(*args, **kwargs):
-            raise Uninterceptable(f"the kernel uses {name.removeprefix('create_')}, a memory operation the oracle "
-                                  "does not intercept")
-        return _refused
-
-    b.create_masked_load = load
-    b.create_masked_store = store
-    for name in UNINTERCEPTED:
-        setattr(b, name, refuse(name))
-    try:
-        yield
-    finally:
-        for name in ("create_masked_load", "create_masked_store", *UNINTERCEPTED):
-            b.__dict__.pop(name, None)
-
-
-def _run(fn, text: KernelText, run: dict) -> list[list[Access]]:
-    """Execute the chosen programs of one launch; the access trace per program."""
-    from triton.runtime import interpreter as I
-
+def _run(fn, layout: Layout, text: KernelText, run: dict, seed: str, salt: int = 0) -> list:
+    """Execute the chosen programs of one launch (index tables drawn as draw ``salt``); what each did."""
     sig = dict(text.signature)
     pointers = [p for p in text.params if sig.get(p, "").startswith("*")]
     where = bases(pointers)
@@ -180,26 +119,18 @@ def _run(fn, text: KernelText, run: dict) -> list[list[Access]]:
             args[p] = _pointer(where[p], sig[p])
         else:
             args[p] = _scalar(int(run["scalars"][p]), sig[p])
-    rewritten = fn.rewrite()
-    scope = I._patch_lang(fn.fn)
-    traces: list[list[Access]] = []
-    b = I.interpreter_builder
-    try:
-        b.set_grid_dim(*run["grid"])
-        for pid in run["pids"]:
-            trace: list[Access] = []
-            b.set_grid_idx(*pid)
-            with intercepted(trace), warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore")
-                rewritten(**args)
-            traces.append(trace)
-    finally:
-        scope.restore()
-    return traces
+    index = run.get("index") or {}
+    tables = Tables({pointers.index(p): (int(b), bool(neg)) for p, (b, neg) in index.items()},
+                    run.get("draw") == "outside", salt)
+    marks = run.get("marks", []) if run.get("sampled") else None
+    return [execute(fn, args, run["grid"], pid, layout, tables, marks, f"{seed}:{pid}") for pid in run["pids"]]
 
 
-def _block(trace: list[Access]) -> tuple[int, ...]:
-    return tuple(max((a.address.shape for a in trace), key=len, default=()))
+def _block(trace) -> tuple[int, ...]:
+    """The program's tile: the broadcast shape of every access and assert (``[XBLOCK, R0_BLOCK]`` when a
+    reduction's ``[XBLOCK, 1]`` loads come first)."""
+    shapes = [a.address.shape for a in trace.accesses] + [e.triton.shape for e in trace.asserts]
+    return tuple(np.broadcast_shapes(*shapes)) if shapes else ()
 
 
 def _json_side(side: tuple) -> list:
@@ -220,27 +151,72 @@ def _in_range(run: dict, pid: list[int], block: tuple[int, ...]) -> np.ndarray |
     return None
 
 
+def _reduction_range(red: dict, pid: list[int], block: tuple[int, ...]):
+    """Per access, the lanes of an ``[XBLOCK, R0_BLOCK]`` tile below numel: ``x < xnumel``, and
+    ``r0_offset + r < r0_numel`` for an access that spans the r axis (an ``[XBLOCK, 1]`` access does not)."""
+    xb, rb = red["XBLOCK"], red["R0_BLOCK"]
+    if block != (xb, rb):
+        return None
+    x = pid[0] * xb + np.arange(xb)[:, None] < red["xnumel"]
+    r = np.arange(rb)[None, :]
+
+    def in_range(a: Access) -> np.ndarray:
+        if a.address.ndim == 2 and a.address.shape[1] > 1:
+            return x & (((a.tag[2] or 0) + r) < red["r0_numel"])
+        return np.broadcast_to(x, block)
+    return in_range
+
+
+def _finding(pid, d) -> dict:
+    return {"pid": pid, "lane": list(d.lane), "access": d.access, "what": d.what.value, "tag": list(d.tag),
+            "wide": _json_side(d.wide), "narrowed": _json_side(d.narrowed)}
+
+
 def kernel(job: dict, tmp: str) -> dict:
     """Run one kernel's job: every launch, wide then narrowed text, compared per program."""
     texts = {tag: read(job[tag], job["name"], f"{job['key']} ({tag} text)") for tag in ("wide", "narrowed")}
     fns = {tag: _jit(tmp, f"{job['tag']}_{tag}", t) for tag, t in texts.items()}
     runs_out = []
     for run in job["runs"]:
-        traces = {tag: _run(fns[tag], texts[tag], run) for tag in texts}
+        seed = f"{job['key']}:{run['shape']}"
+        red = run.get("reduction")
         total = Comparison()
         found: dict[str, list] = {"disagreements": [], "masked": []}
-        for pid, w, n in zip(run["pids"], traces["wide"], traces["narrowed"]):
+        steps = {"run": 0, "total": 0, "sampled_loops": 0}
+        # index tables: one run per kind of entry, so that every entry meets every kind (memory.index_values)
+        draws = max([index_categories(bool(neg), run.get("draw") == "outside")
+                     for _b, neg in (run.get("index") or {}).values()] or [1])
+        programs = []
+        for salt in range(draws):
+            traces = {tag: _run(*fns[tag], texts[tag], run, seed, salt) for tag in texts}
+            programs += list(zip(run["pids"], traces["wide"], traces["narrowed"]))
+        for pid, w, n in programs:
             block = _block(w) or _block(n)
-            c = compare(w, n, block, _in_range(run, pid, block))
+            outside, errors = premise(w.asserts, block, rows=red is not None)
+            in_range = _reduction_range(red, pid, block) if red else _in_range(run, pid, block)
+            c = compare(w.accesses, n.accesses, block, in_range, outside)
+            compare_asserts(w.asserts, n.asserts, block, outside, c)
+            c.assert_errors.extend(errors)
+            if w.loops != n.loops:
+                c.disagreement_count += 1
+                c.disagreements.append(Disagreement("loop steps", Differs.COUNT, (), tuple(w.loops), tuple(n.loops)))
+            for _loop, in_loop, ran in w.loops:
+                steps["total"] += in_loop
+                steps["run"] += ran
+                steps["sampled_loops"] += ran < in_loop
             for kind, items in (("disagreements", c.disagreements), ("masked", c.masked)):
                 for d in items[: max(0, KEEP - len(found[kind]))]:
-                    found[kind].append({"pid": pid, "lane": list(d.lane), "access": d.access, "what": d.what.value,
-                                        "wide": _json_side(d.wide), "narrowed": _json_side(d.narrowed)})
+                    found[kind].append(_finding(pid, d))
             total.add(c, keep=0)
         runs_out.append({"shape": run["shape"], "lanes": total.lanes, "active_lanes": total.active_lanes,
                          "accesses": total.accesses, "disagreement_count": total.disagreement_count,
                          "inactive_differences": total.inactive_differences,
-                         "masked_differences": total.masked_differences, **found})
+                         "masked_differences": total.masked_differences, "outside_premise": total.outside_premise,
+                         "outside_differences": total.outside_differences,
+                         "asserts": total.asserts, "assert_errors": total.assert_errors[:KEEP],
+                         "steps_run": steps["run"], "steps_total": steps["total"], "programs": len(programs),
+                         "draws": draws,
+                         "sampled_loops": steps["sampled_loops"], **found})
     return {"key": job["key"], "runs": runs_out}
 
 
