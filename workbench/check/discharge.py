@@ -15,13 +15,17 @@ coefficients. Example, the tile kernel: ``p = 2147483647 - (s27*s77 - 1)`` with 
 
 The SMT cross-check (:func:`smt_check`) asks z3 for an integer shape satisfying the premises where
 ``p < 0``: ``unsat`` proves the condition independently, a model is a counterexample shape, ``unknown``
-(nonlinear integer arithmetic, timeout) proves nothing. Every guard Inductor recorded is asserted, including
+(nonlinear integer arithmetic, resource limit) proves nothing. z3 runs under a *resource* limit
+(``rlimit``, z3's count of basic steps: deterministic for one z3 build), never a wall-clock timeout, and
+each query in a fresh z3 context (so its answer does not depend on which queries ran before in the
+process): the same record gives the same verdict on an idle and on a loaded machine. Every guard Inductor recorded is asserted, including
 those the exact procedure cannot use (``Ne``, ``Mod``, ``Max``), so a counterexample shape is one Inductor
 would actually compile for.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -73,13 +77,31 @@ def _lp_multipliers(p: Poly, premises: Premises, usable) -> Multipliers | None:
     res = linprog(c=[1.0] * len(fs), A_ub=a_ub, b_ub=b_ub, bounds=[(0, None)] * len(fs), method="highs")
     if not res.success:
         return None
-    for den in (1, 2, 4, 8, 64, 1024, 2**20):
-        mult = tuple(
-            (f.name, Fraction(round(x * den), den)) for f, x in zip(usable, res.x) if round(x * den) != 0
-        )
-        if exact_nonneg(p, premises, mult):
-            return mult
+    # The LP's optimum is a vertex with rational coordinates (1/324 for a guard with coefficient 72*4.5);
+    # floating point returns an approximation. Recover it as the nearest fraction of small denominator
+    # (``limit_denominator``) and also try rounding up on a power-of-two grid (a multiplier slightly too
+    # large only costs slack in the constant); every candidate is re-verified exactly.
+    tried = set()
+    for den in (1, 8, 64, 1024, 2**20):
+        for rounding in ("nearest", "fraction", "up"):
+            mult = tuple((f.name, lam) for f, x in zip(usable, res.x)
+                         if (lam := _rationalise(float(x), den, rounding)) != 0)
+            if mult in tried:
+                continue
+            tried.add(mult)
+            if exact_nonneg(p, premises, mult):
+                return mult
     return None
+
+
+def _rationalise(x: float, den: int, rounding: str) -> Fraction:
+    if x <= 0:
+        return Fraction(0)
+    if rounding == "nearest":
+        return Fraction(round(x * den), den)
+    if rounding == "fraction":
+        return Fraction(x).limit_denominator(den)
+    return Fraction(math.ceil(x * den - 1e-9), den)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,32 +112,37 @@ class SmtResult:
     guards_used: tuple[str, ...] = ()  # when proved: the guards (verbatim) in z3's unsat core
 
 
-def smt_check(p: Poly, premises: Premises, timeout_ms: int = 2000, extra: tuple[Poly, ...] = ()) -> SmtResult:
+SMT_RLIMIT = 4_000_000  # z3 resource units per query (about 1-3 s of z3 on the shared 2-core machine)
+
+
+def smt_check(p: Poly, premises: Premises, rlimit: int = SMT_RLIMIT, extra: tuple[Poly, ...] = ()) -> SmtResult:
     """Ask z3 whether ``p >= 0`` follows from the premises (all guards asserted; see module docstring).
-    ``extra`` are further facts ``e >= 0`` to assume (used by the counterexample search).
+    ``extra`` are further facts ``e >= 0`` to assume (used by the counterexample search). ``rlimit`` bounds
+    z3's work deterministically (module docstring); when it is spent the answer is "unknown".
 
     Every assertion that comes from a guard is tracked, so a proof reports the guards it used (z3's unsat
     core): a certificate records them and the compiler rule requires them in the live compilation."""
     import z3
 
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    ctx = z3.Context()
+    solver = z3.Solver(ctx=ctx)
+    solver.set("rlimit", rlimit)
     solver.set("unsat_core", True)
-    env = _z3_env(premises, solver)
+    env = _z3_env(premises, solver, ctx)
     tracked: dict[str, str] = {}
 
     def track(term, guard: str) -> None:
         label = f"guard{len(tracked)}"
         tracked[label] = guard
-        solver.assert_and_track(term, z3.Bool(label))
+        solver.assert_and_track(term, z3.Bool(label, ctx))
 
     for g in premises.guards:
-        term = _z3_guard(g, env)
+        term = _z3_guard(g, env, ctx)
         if term is not None:
             track(term, g)
     for f in premises.facts:
         if all(s in env for s in f.poly.symbols()):
-            term = f.poly.scaled_integral().to_z3(env) >= 0
+            term = f.poly.scaled_integral().to_z3(env, ctx) >= 0
             if f.name.startswith("guard:"):
                 track(term, f.origin)
             else:
@@ -126,8 +153,8 @@ def smt_check(p: Poly, premises: Premises, timeout_ms: int = 2000, extra: tuple[
         names = ", ".join(f"{s} = {atoms[s]}" if s in atoms else s for s in untranslated)
         return SmtResult("unknown", detail=f"z3 has no meaning for {names}")
     for e in extra:
-        solver.add(e.scaled_integral().to_z3(env) >= 0)
-    solver.add(p.scaled_integral().to_z3(env) < 0)
+        solver.add(e.scaled_integral().to_z3(env, ctx) >= 0)
+    solver.add(p.scaled_integral().to_z3(env, ctx) < 0)
     got = solver.check()
     if got == z3.unsat:
         core = {str(c) for c in solver.unsat_core()}
@@ -138,7 +165,10 @@ def smt_check(p: Poly, premises: Premises, timeout_ms: int = 2000, extra: tuple[
             (s, m.eval(env[s], model_completion=True).as_long()) for s, _ in premises.lower if not is_aux(s)
         )
         return SmtResult("refuted", model)
-    return SmtResult("unknown", detail=str(solver.reason_unknown()))
+    why = str(solver.reason_unknown())
+    if why == "canceled":  # what z3 5.x reports when the resource limit is spent
+        why = f"resource limit ({rlimit} units) spent"
+    return SmtResult("unknown", detail=why)
 
 
 @lru_cache(maxsize=1024)
@@ -167,14 +197,14 @@ def sympy_mod(a, b):
     return z3.If(b >= 0, a % b, -((-a) % (-b)))
 
 
-def _z3_env(premises: Premises, solver):
+def _z3_env(premises: Premises, solver, ctx):
     import z3
 
     env = {}
     for s, lo in premises.lower:
         if is_aux(s):
             continue
-        env[s] = z3.Int(s)
+        env[s] = z3.Int(s, ctx)
         solver.add(env[s] >= lo)
     for s, hi in premises.upper:
         if s in env:
@@ -183,13 +213,13 @@ def _z3_env(premises: Premises, solver):
     for _, _, v, _ in premises.size_args + premises.numels:
         for s in v.symbols():
             if s not in env and not is_aux(s):
-                env[s] = z3.Int(s)
+                env[s] = z3.Int(s, ctx)
     for a in premises.atoms:
         if a.kind == "opaque" or (a.kind != "floor" and any(
                 c.denominator != 1 for x in a.args for c in x.terms.values())):
             continue  # not integer-valued in general: facts mentioning it are not asserted
-        env[a.name] = z3.Int(a.name)
-        args = [x.scaled_integral().to_z3(env) if all(s in env for s in x.symbols()) else None for x in a.args]
+        env[a.name] = z3.Int(a.name, ctx)
+        args = [x.scaled_integral().to_z3(env, ctx) if all(s in env for s in x.symbols()) else None for x in a.args]
         if a.kind == "floor" and args[0] is not None:
             # z3's integer division is floor division for a positive divisor.
             solver.add(env[a.name] == args[0] / a.denominator)
@@ -206,7 +236,7 @@ def _z3_env(premises: Premises, solver):
     return env
 
 
-def _z3_guard(text: str, env):
+def _z3_guard(text: str, env, ctx):
     """Translate a guard's sympy text to z3 (integer semantics); ``None`` when it uses something untranslated."""
     import sympy
     import z3
@@ -215,7 +245,7 @@ def _z3_guard(text: str, env):
 
     def tr(e):
         if e.is_Integer:
-            return z3.IntVal(int(e))
+            return z3.IntVal(int(e), ctx)
         if e.is_Rational:
             return None
         if e.is_Symbol:

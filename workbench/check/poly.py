@@ -193,15 +193,16 @@ class Poly:
             total = total + term
         return total
 
-    def to_z3(self, env: Mapping[str, object]):
-        """A z3 integer/real term (``env`` maps symbol names to z3 Int constants). Rational coefficients are
-        kept exact by scaling: callers compare ``den * p`` against 0, see :meth:`scaled_integral`."""
+    def to_z3(self, env: Mapping[str, object], ctx=None):
+        """A z3 integer/real term (``env`` maps symbol names to z3 Int constants of context ``ctx``, the
+        default context when None). Rational coefficients are kept exact by scaling: callers compare
+        ``den * p`` against 0, see :meth:`scaled_integral`."""
         import z3
 
-        total = z3.IntVal(0)
+        total = z3.IntVal(0, ctx)
         for m, c in self._key:
             assert c.denominator == 1, "scale to integer coefficients before z3 (scaled_integral)"
-            term = z3.IntVal(int(c))
+            term = z3.IntVal(int(c), ctx)
             for s, e in m:
                 for _ in range(e):
                     term = term * env[s]

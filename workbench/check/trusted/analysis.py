@@ -88,6 +88,7 @@ from workbench.check.trusted.reduction import ReductionRules
 from workbench.check.trusted.interval import Interval, LaneClass
 from workbench.check.trusted.intervals import QUOTIENT_RULES, REMAINDER_RULES, IntervalRules
 from workbench.check.trusted.launch import LaunchRules
+from workbench.check.trusted.uniform import UniformRules
 from workbench.kir import Kernel, Mode, Node, Op
 
 __all__ = ["ACCESS_RULES", "AND_ORDERS", "MODES", "Analysis", "Oracle", "QUOTIENT_RULES", "REMAINDER_RULES",
@@ -129,7 +130,8 @@ def retype(kernel: Kernel, mode: Mode) -> dict[int, Node]:
     return instantiation_map(kernel, mode)
 
 
-class Analysis(LaunchRules, IntervalRules, AgreementRules, PayloadRules, ConditionRules, ReductionRules):
+class Analysis(LaunchRules, IntervalRules, AgreementRules, PayloadRules, ConditionRules, ReductionRules,
+               UniformRules):
     """One run of the checker over one kernel, one mode, one set of choices (given by ``oracle``).
 
     ``oracle(kind, key, options, works)`` returns the chosen option for a choice point; the trusted checker
@@ -164,6 +166,7 @@ class Analysis(LaunchRules, IntervalRules, AgreementRules, PayloadRules, Conditi
         self._bound: dict[tuple[int, LaneClass], Interval] = {}
         self._agree: set[tuple[int, LaneClass]] = set()
         self._uniform: dict[int, bool] = {}
+        self._decided: dict[tuple[int, LaneClass], bool | None] = {}
         self._launch: dict[int, str] = {}
         self.range_atoms = self._find_range_atoms()
         # The lanes' linear indices (exact forms, see launch_axis) and their offsets: identical in W and N and
