@@ -143,9 +143,10 @@ def _multipliers_cached(p: Poly, premises: Premises):
 
 def clear_caches() -> None:
     """Forget memoised search and z3 results (the benchmark measures cold runs)."""
-    from workbench.check import checker
+    from workbench.check import checker, discharge
 
     _multipliers_cached.cache_clear()
+    discharge._shifted_facts.cache_clear()
     _smt_cached.cache_clear()
     checker._PROVABLE.clear()
 

@@ -40,36 +40,60 @@ __all__ = ["Multipliers", "SmtResult", "contradiction", "exact_nonneg", "find_mu
 
 def find_multipliers(p: Poly, premises: Premises) -> Multipliers | None:
     """Untrusted search for multipliers that make :func:`exact_nonneg` succeed: none, then each single fact
-    with ``lam = 1`` and with ``lam`` matching a shared monomial's coefficient, then a linear program over
-    all facts (scipy), rounded to small rationals and re-verified."""
-    if exact_nonneg(p, premises, ()):
-        return ()
+    (its multiplier solved exactly: an interval of feasible values per fact), then a linear program over all
+    facts (scipy), rounded to small rationals. The search works in shifted coordinates (each fact shifted
+    once per premises); every answer is re-verified by the trusted procedure."""
     lower = premises.lower_map
-    usable = [f for f in premises.facts if all(s in lower for s in f.poly.symbols())]
-    for f in usable:
-        cands = {Fraction(1)}
-        pt, ft = p.terms, f.poly.terms
-        for m, c in pt.items():
-            if m and c < 0 and ft.get(m, 0) < 0:
-                cands.add(c / ft[m])
-        for lam in sorted(cands, key=lambda x: (x != 1, x)):
-            if exact_nonneg(p, premises, ((f.name, lam),)):
-                return ((f.name, lam),)
-    return _lp_multipliers(p, premises, usable)
+    if any(s not in lower for s in p.symbols()):
+        return None  # no fact can remove a symbol without a lower bound (facts with one are not usable)
+    ps = p.shift(lower).terms
+    if all(c >= 0 for c in ps.values()):
+        return () if exact_nonneg(p, premises, ()) else None
+    usable = _shifted_facts(premises)
+    for f, fs in usable:
+        lam = _single_multiplier(ps, fs)
+        if lam is not None and exact_nonneg(p, premises, ((f.name, lam),)):
+            return ((f.name, lam),)
+    return _lp_multipliers(p, premises, ps, usable)
 
 
-def _lp_multipliers(p: Poly, premises: Premises, usable) -> Multipliers | None:
+@lru_cache(maxsize=64)
+def _shifted_facts(premises: Premises):
+    """The usable facts (every symbol has a lower bound) with their shifted terms, once per premises."""
+    lower = premises.lower_map
+    return tuple((f, f.poly.shift(lower).terms) for f in premises.facts
+                 if all(s in lower for s in f.poly.symbols()))
+
+
+def _single_multiplier(ps: dict, fs: dict) -> Fraction | None:
+    """The multiplier ``lam > 0`` with every coefficient of ``ps - lam*fs`` non-negative (1 when feasible, else
+    the smallest feasible value), or None. Per monomial: ``fs[m] > 0`` bounds ``lam`` above by
+    ``ps[m]/fs[m]``, ``fs[m] < 0`` bounds it below by the same ratio."""
+    lo, hi = Fraction(0), None
+    for m in set(ps) | set(fs):
+        c, f = ps.get(m, Fraction(0)), fs.get(m, Fraction(0))
+        if f == 0:
+            if c < 0:
+                return None
+        elif f > 0:
+            if c < 0:
+                return None
+            hi = c / f if hi is None else min(hi, c / f)
+        elif c < 0:
+            lo = max(lo, c / f)
+    if lo == 0 or (hi is not None and lo > hi):
+        return None  # lam = 0 changes nothing (ps has a negative coefficient)
+    return Fraction(1) if lo <= 1 and (hi is None or hi >= 1) else lo
+
+
+def _lp_multipliers(p: Poly, premises: Premises, ps: dict, usable) -> Multipliers | None:
     if not usable:
         return None
     try:
         from scipy.optimize import linprog
     except ImportError:  # pragma: no cover - scipy is in requirements
         return None
-    lower = premises.lower_map
-    if any(s not in lower for s in p.symbols()):
-        return None
-    ps = p.shift(lower).terms
-    fs = [f.poly.shift(lower).terms for f in usable]
+    fs = [t for _, t in usable]
     monos = sorted(set(ps) | {m for t in fs for m in t})
     # residual coefficient on m: ps[m] - sum lam_i fs_i[m] >= 0  <=>  sum lam_i fs_i[m] <= ps[m]
     a_ub = [[float(t.get(m, 0)) for t in fs] for m in monos]
@@ -84,7 +108,7 @@ def _lp_multipliers(p: Poly, premises: Premises, usable) -> Multipliers | None:
     tried = set()
     for den in (1, 8, 64, 1024, 2**20):
         for rounding in ("nearest", "fraction", "up"):
-            mult = tuple((f.name, lam) for f, x in zip(usable, res.x)
+            mult = tuple((f.name, lam) for (f, _), x in zip(usable, res.x)
                          if (lam := _rationalise(float(x), den, rounding)) != 0)
             if mult in tried:
                 continue
@@ -197,6 +221,15 @@ def sympy_mod(a, b):
     return z3.If(b >= 0, a % b, -((-a) % (-b)))
 
 
+def sympy_floordiv(n, d, ctx):
+    """sympy's ``floor(n / d)`` in z3 for a divisor that is a term: SMT-LIB ``div`` is floor division for a
+    positive divisor, and ``floor(n/d) == floor((-n)/(-d))`` for a negative one. ``floor(n/0)`` is undefined in
+    sympy (no guard holds there), so it is a fresh unconstrained value: any value is sound."""
+    import z3
+
+    return z3.If(d > 0, n / d, z3.If(d < 0, (-n) / (-d), z3.FreshInt("undefined_floor", ctx)))
+
+
 def _z3_env(premises: Premises, solver, ctx):
     import z3
 
@@ -233,6 +266,8 @@ def _z3_env(premises: Premises, solver, ctx):
             solver.add(z3.Or(*[env[a.name] == x for x in args]))
         elif a.kind == "mod" and all(x is not None for x in args):
             solver.add(env[a.name] == sympy_mod(args[0], args[1]))
+        elif a.kind == "floordiv" and all(x is not None for x in args):
+            solver.add(env[a.name] == sympy_floordiv(args[0], args[1], ctx))
     return env
 
 
@@ -274,8 +309,12 @@ def _z3_guard(text: str, env, ctx):
         if isinstance(e, sympy.floor):
             arg = e.args[0]
             num, den = sympy.fraction(sympy.together(arg))
-            n, d = tr(sympy.expand(num)), tr(den)
-            if n is None or d is None or not den.is_Integer:
+            n, d = tr(sympy.expand(num)), tr(sympy.expand(den))
+            if n is None or d is None:
+                return None
+            if not den.is_number:  # a quotient by a term: floor(16*s35/s21)
+                return sympy_floordiv(n, d, ctx)
+            if not den.is_Integer:
                 return None
             return n / d
         if isinstance(e, sympy.Mod):

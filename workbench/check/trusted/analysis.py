@@ -167,6 +167,7 @@ class Analysis(LaunchRules, IntervalRules, AgreementRules, PayloadRules, Conditi
         self._agree: set[tuple[int, LaneClass]] = set()
         self._uniform: dict[int, bool] = {}
         self._decided: dict[tuple[int, LaneClass], bool | None] = {}
+        self._decomposed: dict[int, tuple[Node, Poly] | None] = {}
         self._launch: dict[int, str] = {}
         self.range_atoms = self._find_range_atoms()
         # The lanes' linear indices (exact forms, see launch_axis) and their offsets: identical in W and N and

@@ -269,7 +269,14 @@ class IntervalRules:
                 return n
 
     def decompose(self, n: Node) -> tuple[Node, Poly] | None:
-        """``n = v + K`` with ``v`` a node and ``K`` a lane-uniform point value."""
+        """``n = v + K`` with ``v`` a node and ``K`` a lane-uniform point value (a function of ``n`` alone:
+        memoised per run)."""
+        got = self._decomposed.get(id(n))
+        if got is None:
+            got = self._decomposed[id(n)] = self._decompose(n)
+        return got
+
+    def _decompose(self, n: Node) -> tuple[Node, Poly] | None:
         n = self.strip(n)
         if n.op in (Op.ADD, Op.SUB):
             x, y = n.args
