@@ -295,9 +295,11 @@ class IntervalRules:
     def _refine(self, n: Node, c: LaneClass, lo: Poly | None, hi: Poly | None) -> Interval:
         if not c or c == EMPTY or _bits(n) in (None, 1):
             return lo, hi
+        sn = self.strip(n)
+        if sn.op is Op.CONST:  # a constant's point is exact: an atom (1 < e) would only loosen it to hi(e) - 1
+            return lo, hi
         base = frozenset(x for x in c if x in self.active)
         los, his = [], []
-        sn = self.strip(n)
         for key, pol in sorted(c):
             atom = self.by_key[key]
             if atom.op not in (Op.LT, Op.LE, Op.GT, Op.GE, Op.EQ):
