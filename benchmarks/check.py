@@ -8,8 +8,9 @@ machine the wall time of a single-threaded check is inflated while its CPU time 
 separately: it is the IR stage's cost, paid once per kernel body.
 
 Reduction kernels (``triton_red_*``/``triton_per_*``: the corpus's and the captured zoo records under
-``tests/kir/data/reduction``) are reported separately, per kernel (target: each <= 100 ms). Kernels the IR
-refuses by name (out of class: scans, fp32 indices) are counted and left out of the timings.
+``tests/kir/data/reduction`` and ``tests/check/data/uniform``) are reported separately, per kernel (target:
+each <= 100 ms). Kernels the IR refuses by name (out of class: scans, fp32 indices) are counted and left out
+of the timings.
 
     .venv/bin/python benchmarks/check.py [--repeat 3] [--mode observable]
 """
@@ -93,7 +94,12 @@ def reductions(repeat: int, mode: str, corpus_records=()) -> None:
     from workbench.capture import load
     from workbench.check import api
 
-    paths = sorted((Path(__file__).resolve().parent.parent / "tests" / "kir" / "data" / "reduction").glob("*.json"))
+    root = Path(__file__).resolve().parent.parent / "tests"
+    # the captured zoo records: reductions of tests/kir/data/reduction, and those of tests/check/data/uniform
+    # (div_floor_integer, Max(1, e), refused before issue 13's lane-uniform rules)
+    paths = sorted((root / "kir" / "data" / "reduction").glob("*.json"))
+    paths += sorted(p for p in (root / "check" / "data" / "uniform").glob("triton_*.json")
+                    if p.name.startswith(("triton_red_", "triton_per_")))
     rows = []
     for rec in [*corpus_records, *(load(p) for p in paths)]:
         try:
