@@ -110,7 +110,7 @@ class UniformRules:
         self._decided[memo] = None  # cycle guard
         claims = {o: self.decision_claims(n, cu, o) for o in DECISIONS[n.op] if o != "open"}
         choice = self.choose("decide", f"{k}@{self.class_key(cu) or 'all'}", DECISIONS[n.op],
-                             lambda o: o == "open" or self.provable(tuple(c for _, c in claims[o])))
+                             lambda o: o == "open" or self.provable(tuple(x for _, x in claims[o])))
         got = None
         if choice != "open":
             for end, claim in claims[choice]:
