@@ -239,6 +239,11 @@ def _meaning(atom) -> str:
     match atom.kind:
         case "floor":
             return f"the integer quotient {atom.text}, bounded by its definition (D*{atom.name} <= P < D*{atom.name} + D)"
+        case "floordiv":
+            return (f"the integer quotient {atom.text} by a size, bounded by its definition "
+                    f"(D*{atom.name} <= P < D*{atom.name} + D, given when the divisor D >= 1 by lower bounds)")
+        case "min":
+            return f"{atom.text}: at most each argument"
         case "mod":
             return f"the remainder {atom.text}: 0 <= {atom.name} < divisor"
         case "max":

@@ -42,7 +42,7 @@ def test_condition_true_on_samples_but_false_symbolically_is_rejected(tile):
     samples = [(x, y) for x in range(2, 200, 7) for y in range(2, 200, 11) if 2 * x * y <= M]
     assert all(claim.evaluate({"s27": x, "s77": y}) >= 0 for x, y in samples)
     assert find_multipliers(claim, tile) is None
-    got = smt_check(claim, tile, timeout_ms=60_000)  # generous: a loaded CI machine must not turn it unknown
+    got = smt_check(claim, tile)  # a resource limit, not a timeout: a loaded CI machine gives the same answer
     assert got.status == "refuted"
     shape = dict(got.model)
     assert 2 * shape["s27"] * shape["s77"] <= M and claim.evaluate(shape) < 0

@@ -64,3 +64,21 @@ def test_shift_test_is_sound(p, lower, extra):
     if nonneg_after_shift(p, lower):
         x = {s: lower[s] + extra[s] for s in "abc"}
         assert p.evaluate(x) >= 0
+
+
+rational_polys = st.builds(
+    lambda terms: Poly({tuple(sorted(m.items())): Fraction(k, d) for m, k, d in terms}),
+    st.lists(st.tuples(st.dictionaries(st.sampled_from("abc"), st.integers(1, 3), max_size=3),
+                       st.integers(-9, 9), st.integers(1, 4)), max_size=5),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rational_polys, st.dictionaries(st.sampled_from("abc"), st.integers(-3, 5), max_size=3), points)
+def test_shift_is_substitution_by_lower_plus_variable(p, lower, x):
+    """``shift`` expands by the binomial theorem in integers; it must be the polynomial ``substitute`` builds,
+    equal as a value (hash included) and in evaluation."""
+    got = p.shift(lower)
+    want = p.substitute({s: Poly.sym(s) + lower[s] for s in p.symbols() if s in lower})
+    assert got == want and hash(got) == hash(want)
+    assert got.evaluate(x) == p.evaluate({s: x[s] + lower.get(s, 0) for s in "abc"})

@@ -24,7 +24,7 @@ from workbench.check import classes
 from workbench.check.asserts import assert_premises
 from workbench.check.certificate import CertPremises, Certificate
 from workbench.check.checker import Analysis, Widths, retyped
-from workbench.check.discharge import contradiction, find_multipliers, guards_hold, smt_check
+from workbench.check.discharge import SMT_RLIMIT, contradiction, find_multipliers, guards_hold, smt_check
 from workbench.check.trusted.analysis import MODES as trusted_modes
 from workbench.check.trusted.recheck import recheck
 from workbench.check.errors import CertificateError, OutOfClassError
@@ -35,7 +35,7 @@ from workbench.errors import UnsupportedError
 
 MODES = ("strict", "observable")  # the two N modes: what "both modes" and the corpus table run
 ALL_MODES = trusted_modes  # every mode a check may ask for (the trusted analysis's list, partial included)
-SMT_BUDGET = 8  # z3 calls per kernel on conditions the exact procedure fails (each up to 1.5 s)
+SMT_BUDGET = 12  # distinct z3 queries per kernel on conditions the exact procedure fails (each SMT_RLIMIT units)
 CEX_ATTEMPTS = 4
 _REASON_ORDER = {Reason.SIZE_ARG_FITS: 0, Reason.FITS_NARROW: 1, Reason.FITS_INT32: 2, Reason.DIVISOR: 3}  # failed conditions tried for a concrete counterexample
 
@@ -144,9 +144,10 @@ def _multipliers_cached(p: Poly, premises: Premises):
 
 def clear_caches() -> None:
     """Forget memoised search and z3 results (the benchmark measures cold runs)."""
-    from workbench.check import checker
+    from workbench.check import checker, discharge
 
     _multipliers_cached.cache_clear()
+    discharge._shifted_facts.cache_clear()
     _smt_cached.cache_clear()
     checker._PROVABLE.clear()
 
@@ -193,13 +194,19 @@ def check_certificate(
     out = {key: _discharge(a.conditions[key], premises, mults.get(key, ()), False, exact[key]) for key in keys}
     if smt:
         # z3 on the conditions the exact procedure failed, fewest lane-class atoms first, within a budget.
+        # The budget counts distinct claims (the same polynomial on several lane classes is one query) and
+        # each query runs under z3's deterministic resource limit: the verdict never depends on load.
         todo = [k for k in keys if out[k].status is not Status.PROVED and a.conditions[k].claim is not None]
         todo.sort(key=lambda k: (len(a.where[k][1]), _REASON_ORDER.get(a.conditions[k].reason, 9), k))
-        for i, key in enumerate(todo):
-            if i < SMT_BUDGET:
+        asked: set[Poly] = set()
+        for key in todo:
+            claim = a.conditions[key].claim
+            if claim in asked or len(asked) < SMT_BUDGET:
+                asked.add(claim)
                 out[key] = _discharge(a.conditions[key], premises, mults.get(key, ()), True, False)
             else:
-                out[key] = replace(out[key], detail="exact procedure failed; z3 not tried (budget)")
+                out[key] = replace(out[key], detail=f"exact procedure failed; z3 not tried (budget of {SMT_BUDGET} "
+                                                    "distinct queries per kernel spent)")
     out = [out[k] for k in keys]
     if len(out) != len(a.generated):  # invariant: every generated obligation is discharged
         raise AssertionError(f"{kernel.name}: {len(a.generated)} side conditions generated, {len(out)} discharged")
@@ -229,7 +236,7 @@ def _discharge(sc: SideCondition, premises: Premises, mult, smt: bool, exact: bo
 
 @lru_cache(maxsize=65536)
 def _smt_cached(p: Poly, premises: Premises):
-    return smt_check(p, premises, timeout_ms=1500)
+    return smt_check(p, premises)
 
 
 def _no_bound_detail(sc: SideCondition) -> str:
@@ -392,14 +399,14 @@ def _certificate(record, k, premises, mode, choices, mults, discharged, reason, 
     )
 
 
-def cross_check(record: CapturedKernel, verdict: Verdict, timeout_ms: int = 1500) -> list[tuple[Discharged, str]]:
+def cross_check(record: CapturedKernel, verdict: Verdict, rlimit: int = SMT_RLIMIT) -> list[tuple[Discharged, str]]:
     """Ask z3 about every condition the exact procedure proved: a refutation there contradicts a sound
     procedure, so it exposes a bug in the premises' encoding (returned as ``(condition, detail)``)."""
     premises = premises_of(record)
     conflicts = []
     for d in verdict.discharged:
         if d.status is Status.PROVED and d.prover == "exact" and d.condition.claim is not None:
-            r = smt_check(d.condition.claim, premises, timeout_ms=timeout_ms)
+            r = smt_check(d.condition.claim, premises, rlimit=rlimit)
             if r.status == "refuted":
                 conflicts.append((d, f"z3 refutes an exactly proved condition at {dict(r.model)}"))
     return conflicts

@@ -64,10 +64,24 @@ class Analysis(trusted.Analysis):
     def lookahead(self, offset: Node, c: LaneClass) -> bool:
         """Would the offset's conditions on ``c`` all pass the exact procedure with found multipliers?"""
         probe = Analysis(self.k, self.p, self.mode, self.oracle, self.w)
-        probe.agree(offset, c)
-        return all(sc.claim is not None and probe.nonneg_with_facts(sc.claim) for sc in probe.conditions.values())
+        probe.cases("agree", offset, c)
+        return probe.all_provable()
+
+    def split_works(self, what: str, n: Node, c: LaneClass, option: str, depth: int) -> bool:
+        """Would the obligations of ``n`` on ``c``, split by ``option``, all pass the exact procedure?"""
+        probe = Analysis(self.k, self.p, self.mode, self.oracle, self.w)
+        probe.split(what, n, c, option, depth)
+        return probe.all_provable()
+
+    def provable(self, claims: tuple[Poly | None, ...]) -> bool:
+        return all(p is not None and self.nonneg_with_facts(p) for p in claims)
+
+    def all_provable(self) -> bool:
+        return all(sc.claim is not None and self.nonneg_with_facts(sc.claim) for sc in self.conditions.values())
 
     def nonneg_with_facts(self, p: Poly) -> bool:
+        if p.is_const():  # a constant claim needs no premise (and no linear program)
+            return p.const_value() >= 0
         key = (p, self.p)  # by value: ids of discarded premises are recycled
         got = _PROVABLE.get(key)
         if got is None:

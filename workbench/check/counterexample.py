@@ -16,19 +16,19 @@ from workbench.check.sidecond import Reason
 from workbench.kir import Node, Op
 
 
-def _lane_vars(analysis: Analysis):
+def _lane_vars(analysis: Analysis, ctx):
     import z3
 
     vars_ = {}
     for atom in analysis.range_atoms:
         axis = "y" if _uses_axis(atom.args[0], "YBLOCK") else "x"
-        vars_[id(atom.args[0])] = (f"{axis}index", z3.Int(f"{axis}index"))
+        vars_[id(atom.args[0])] = (f"{axis}index", z3.Int(f"{axis}index", ctx))
     # Reduction kernels: the r lane (r0_base, a position in R0_BLOCK) and the step (r0_offset).
     for n in analysis.nodes:
         if n.op is Op.ROFFSET:
-            vars_[id(n)] = ("r0_offset", z3.Int("r0_offset"))
+            vars_[id(n)] = ("r0_offset", z3.Int("r0_offset", ctx))
         elif n.op is Op.ARANGE and n.attr == (0, "R0_BLOCK"):
-            vars_[id(n)] = ("r0_base", z3.Int("r0_base"))
+            vars_[id(n)] = ("r0_base", z3.Int("r0_base", ctx))
     return vars_
 
 
@@ -38,7 +38,7 @@ def _uses_axis(n: Node, block: str) -> bool:
     return any(_uses_axis(a, block) for a in n.args)
 
 
-def _z3(n: Node, analysis: Analysis, args: dict[str, int], lanes, memo):
+def _z3(n: Node, analysis: Analysis, args: dict[str, int], lanes, memo, ctx):
     import z3
 
     if id(n) in memo:
@@ -47,15 +47,15 @@ def _z3(n: Node, analysis: Analysis, args: dict[str, int], lanes, memo):
     if id(n) in lanes:
         out = lanes[id(n)][1]
     else:
-        sub = [_z3(x, analysis, args, lanes, memo) for x in a]
+        sub = [_z3(x, analysis, args, lanes, memo, ctx) for x in a]
         if any(v is None for v in sub):
             out = None
         else:
             match n.op:
                 case Op.CONST:
-                    out = z3.IntVal(n.attr[0])
+                    out = z3.IntVal(n.attr[0], ctx)
                 case Op.ARG:
-                    out = z3.IntVal(args[n.attr]) if n.attr in args else None
+                    out = z3.IntVal(args[n.attr], ctx) if n.attr in args else None
                 case Op.ADD:
                     out = sub[0] + sub[1]
                 case Op.SUB:
@@ -160,9 +160,12 @@ def witness(record, k: kir.Kernel, premises, analysis: Analysis, sc, shape: dict
         # Passing the argument is already inexact; any lane (here the first) shows what follows from it.
         return Counterexample(sc.key, sc.origin.subexpression, "every lane", tuple(sorted(shape.items())),
                               (), exact, narrowed, exact, _disagreement(k, ln, {"xindex": 0}, widths))
-    lanes = _lane_vars(analysis)
-    solver = z3.Solver()
-    solver.set("timeout", 3000)
+    from workbench.check.discharge import SMT_RLIMIT
+
+    ctx = z3.Context()  # a fresh context and a resource limit: the same answer whatever ran before or the load
+    lanes = _lane_vars(analysis, ctx)
+    solver = z3.Solver(ctx=ctx)
+    solver.set("rlimit", SMT_RLIMIT)
     memo: dict = {}
     for _, (name, v) in lanes.items():
         solver.add(v >= 0)
@@ -178,11 +181,11 @@ def witness(record, k: kir.Kernel, premises, analysis: Analysis, sc, shape: dict
                 solver.add(v <= numel - 1, v % rb == 0)
     for key, pol in c:
         atom = analysis.by_key[key]
-        e = _z3(atom, analysis, args, lanes, memo)
+        e = _z3(atom, analysis, args, lanes, memo, ctx)
         if e is None:
             return None
         solver.add(e == (1 if pol else 0))
-    val = _z3(n, analysis, args, lanes, memo)
+    val = _z3(n, analysis, args, lanes, memo, ctx)
     if val is None:
         return None
     if sc.reason is Reason.DIVISOR:

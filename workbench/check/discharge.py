@@ -15,13 +15,17 @@ coefficients. Example, the tile kernel: ``p = 2147483647 - (s27*s77 - 1)`` with 
 
 The SMT cross-check (:func:`smt_check`) asks z3 for an integer shape satisfying the premises where
 ``p < 0``: ``unsat`` proves the condition independently, a model is a counterexample shape, ``unknown``
-(nonlinear integer arithmetic, timeout) proves nothing. Every guard Inductor recorded is asserted, including
+(nonlinear integer arithmetic, resource limit) proves nothing. z3 runs under a *resource* limit
+(``rlimit``, z3's count of basic steps: deterministic for one z3 build), never a wall-clock timeout, and
+each query in a fresh z3 context (so its answer does not depend on which queries ran before in the
+process): the same record gives the same verdict on an idle and on a loaded machine. Every guard Inductor recorded is asserted, including
 those the exact procedure cannot use (``Ne``, ``Mod``, ``Max``), so a counterexample shape is one Inductor
 would actually compile for.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -36,36 +40,60 @@ __all__ = ["Multipliers", "SmtResult", "contradiction", "exact_nonneg", "find_mu
 
 def find_multipliers(p: Poly, premises: Premises) -> Multipliers | None:
     """Untrusted search for multipliers that make :func:`exact_nonneg` succeed: none, then each single fact
-    with ``lam = 1`` and with ``lam`` matching a shared monomial's coefficient, then a linear program over
-    all facts (scipy), rounded to small rationals and re-verified."""
-    if exact_nonneg(p, premises, ()):
-        return ()
+    (its multiplier solved exactly: an interval of feasible values per fact), then a linear program over all
+    facts (scipy), rounded to small rationals. The search works in shifted coordinates (each fact shifted
+    once per premises); every answer is re-verified by the trusted procedure."""
     lower = premises.lower_map
-    usable = [f for f in premises.facts if all(s in lower for s in f.poly.symbols())]
-    for f in usable:
-        cands = {Fraction(1)}
-        pt, ft = p.terms, f.poly.terms
-        for m, c in pt.items():
-            if m and c < 0 and ft.get(m, 0) < 0:
-                cands.add(c / ft[m])
-        for lam in sorted(cands, key=lambda x: (x != 1, x)):
-            if exact_nonneg(p, premises, ((f.name, lam),)):
-                return ((f.name, lam),)
-    return _lp_multipliers(p, premises, usable)
+    if any(s not in lower for s in p.symbols()):
+        return None  # no fact can remove a symbol without a lower bound (facts with one are not usable)
+    ps = p.shift(lower).terms
+    if all(c >= 0 for c in ps.values()):
+        return () if exact_nonneg(p, premises, ()) else None
+    usable = _shifted_facts(premises)
+    for f, fs in usable:
+        lam = _single_multiplier(ps, fs)
+        if lam is not None and exact_nonneg(p, premises, ((f.name, lam),)):
+            return ((f.name, lam),)
+    return _lp_multipliers(p, premises, ps, usable)
 
 
-def _lp_multipliers(p: Poly, premises: Premises, usable) -> Multipliers | None:
+@lru_cache(maxsize=64)
+def _shifted_facts(premises: Premises):
+    """The usable facts (every symbol has a lower bound) with their shifted terms, once per premises."""
+    lower = premises.lower_map
+    return tuple((f, f.poly.shift(lower).terms) for f in premises.facts
+                 if all(s in lower for s in f.poly.symbols()))
+
+
+def _single_multiplier(ps: dict, fs: dict) -> Fraction | None:
+    """The multiplier ``lam > 0`` with every coefficient of ``ps - lam*fs`` non-negative (1 when feasible, else
+    the smallest feasible value), or None. Per monomial: ``fs[m] > 0`` bounds ``lam`` above by
+    ``ps[m]/fs[m]``, ``fs[m] < 0`` bounds it below by the same ratio."""
+    lo, hi = Fraction(0), None
+    for m in set(ps) | set(fs):
+        c, f = ps.get(m, Fraction(0)), fs.get(m, Fraction(0))
+        if f == 0:
+            if c < 0:
+                return None
+        elif f > 0:
+            if c < 0:
+                return None
+            hi = c / f if hi is None else min(hi, c / f)
+        elif c < 0:
+            lo = max(lo, c / f)
+    if lo == 0 or (hi is not None and lo > hi):
+        return None  # lam = 0 changes nothing (ps has a negative coefficient)
+    return Fraction(1) if lo <= 1 and (hi is None or hi >= 1) else lo
+
+
+def _lp_multipliers(p: Poly, premises: Premises, ps: dict, usable) -> Multipliers | None:
     if not usable:
         return None
     try:
         from scipy.optimize import linprog
     except ImportError:  # pragma: no cover - scipy is in requirements
         return None
-    lower = premises.lower_map
-    if any(s not in lower for s in p.symbols()):
-        return None
-    ps = p.shift(lower).terms
-    fs = [f.poly.shift(lower).terms for f in usable]
+    fs = [t for _, t in usable]
     monos = sorted(set(ps) | {m for t in fs for m in t})
     # residual coefficient on m: ps[m] - sum lam_i fs_i[m] >= 0  <=>  sum lam_i fs_i[m] <= ps[m]
     a_ub = [[float(t.get(m, 0)) for t in fs] for m in monos]
@@ -73,13 +101,31 @@ def _lp_multipliers(p: Poly, premises: Premises, usable) -> Multipliers | None:
     res = linprog(c=[1.0] * len(fs), A_ub=a_ub, b_ub=b_ub, bounds=[(0, None)] * len(fs), method="highs")
     if not res.success:
         return None
-    for den in (1, 2, 4, 8, 64, 1024, 2**20):
-        mult = tuple(
-            (f.name, Fraction(round(x * den), den)) for f, x in zip(usable, res.x) if round(x * den) != 0
-        )
-        if exact_nonneg(p, premises, mult):
-            return mult
+    # The LP's optimum is a vertex with rational coordinates (1/324 for a guard with coefficient 72*4.5);
+    # floating point returns an approximation. Recover it as the nearest fraction of small denominator
+    # (``limit_denominator``) and also try rounding up on a power-of-two grid (a multiplier slightly too
+    # large only costs slack in the constant); every candidate is re-verified exactly.
+    tried = set()
+    for den in (1, 8, 64, 1024, 2**20):
+        for rounding in ("nearest", "fraction", "up"):
+            mult = tuple((f.name, lam) for (f, _), x in zip(usable, res.x)
+                         if (lam := _rationalise(float(x), den, rounding)) != 0)
+            if mult in tried:
+                continue
+            tried.add(mult)
+            if exact_nonneg(p, premises, mult):
+                return mult
     return None
+
+
+def _rationalise(x: float, den: int, rounding: str) -> Fraction:
+    if x <= 0:
+        return Fraction(0)
+    if rounding == "nearest":
+        return Fraction(round(x * den), den)
+    if rounding == "fraction":
+        return Fraction(x).limit_denominator(den)
+    return Fraction(math.ceil(x * den - 1e-9), den)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,32 +136,37 @@ class SmtResult:
     guards_used: tuple[str, ...] = ()  # when proved: the guards (verbatim) in z3's unsat core
 
 
-def smt_check(p: Poly, premises: Premises, timeout_ms: int = 2000, extra: tuple[Poly, ...] = ()) -> SmtResult:
+SMT_RLIMIT = 4_000_000  # z3 resource units per query (about 1-3 s of z3 on the shared 2-core machine)
+
+
+def smt_check(p: Poly, premises: Premises, rlimit: int = SMT_RLIMIT, extra: tuple[Poly, ...] = ()) -> SmtResult:
     """Ask z3 whether ``p >= 0`` follows from the premises (all guards asserted; see module docstring).
-    ``extra`` are further facts ``e >= 0`` to assume (used by the counterexample search).
+    ``extra`` are further facts ``e >= 0`` to assume (used by the counterexample search). ``rlimit`` bounds
+    z3's work deterministically (module docstring); when it is spent the answer is "unknown".
 
     Every assertion that comes from a guard is tracked, so a proof reports the guards it used (z3's unsat
     core): a certificate records them and the compiler rule requires them in the live compilation."""
     import z3
 
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    ctx = z3.Context()
+    solver = z3.Solver(ctx=ctx)
+    solver.set("rlimit", rlimit)
     solver.set("unsat_core", True)
-    env = _z3_env(premises, solver)
+    env = _z3_env(premises, solver, ctx)
     tracked: dict[str, str] = {}
 
     def track(term, guard: str) -> None:
         label = f"guard{len(tracked)}"
         tracked[label] = guard
-        solver.assert_and_track(term, z3.Bool(label))
+        solver.assert_and_track(term, z3.Bool(label, ctx))
 
     for g in premises.guards:
-        term = _z3_guard(g, env)
+        term = _z3_guard(g, env, ctx)
         if term is not None:
             track(term, g)
     for f in premises.facts:
         if all(s in env for s in f.poly.symbols()):
-            term = f.poly.scaled_integral().to_z3(env) >= 0
+            term = f.poly.scaled_integral().to_z3(env, ctx) >= 0
             if f.name.startswith("guard:"):
                 track(term, f.origin)
             else:
@@ -126,8 +177,8 @@ def smt_check(p: Poly, premises: Premises, timeout_ms: int = 2000, extra: tuple[
         names = ", ".join(f"{s} = {atoms[s]}" if s in atoms else s for s in untranslated)
         return SmtResult("unknown", detail=f"z3 has no meaning for {names}")
     for e in extra:
-        solver.add(e.scaled_integral().to_z3(env) >= 0)
-    solver.add(p.scaled_integral().to_z3(env) < 0)
+        solver.add(e.scaled_integral().to_z3(env, ctx) >= 0)
+    solver.add(p.scaled_integral().to_z3(env, ctx) < 0)
     got = solver.check()
     if got == z3.unsat:
         core = {str(c) for c in solver.unsat_core()}
@@ -138,7 +189,10 @@ def smt_check(p: Poly, premises: Premises, timeout_ms: int = 2000, extra: tuple[
             (s, m.eval(env[s], model_completion=True).as_long()) for s, _ in premises.lower if not is_aux(s)
         )
         return SmtResult("refuted", model)
-    return SmtResult("unknown", detail=str(solver.reason_unknown()))
+    why = str(solver.reason_unknown())
+    if why == "canceled":  # what z3 5.x reports when the resource limit is spent
+        why = f"resource limit ({rlimit} units) spent"
+    return SmtResult("unknown", detail=why)
 
 
 @lru_cache(maxsize=1024)
@@ -167,14 +221,23 @@ def sympy_mod(a, b):
     return z3.If(b >= 0, a % b, -((-a) % (-b)))
 
 
-def _z3_env(premises: Premises, solver):
+def sympy_floordiv(n, d, ctx):
+    """sympy's ``floor(n / d)`` in z3 for a divisor that is a term: SMT-LIB ``div`` is floor division for a
+    positive divisor, and ``floor(n/d) == floor((-n)/(-d))`` for a negative one. ``floor(n/0)`` is undefined in
+    sympy (no guard holds there), so it is a fresh unconstrained value: any value is sound."""
+    import z3
+
+    return z3.If(d > 0, n / d, z3.If(d < 0, (-n) / (-d), z3.FreshInt("undefined_floor", ctx)))
+
+
+def _z3_env(premises: Premises, solver, ctx):
     import z3
 
     env = {}
     for s, lo in premises.lower:
         if is_aux(s):
             continue
-        env[s] = z3.Int(s)
+        env[s] = z3.Int(s, ctx)
         solver.add(env[s] >= lo)
     for s, hi in premises.upper:
         if s in env:
@@ -183,13 +246,13 @@ def _z3_env(premises: Premises, solver):
     for _, _, v, _ in premises.size_args + premises.numels:
         for s in v.symbols():
             if s not in env and not is_aux(s):
-                env[s] = z3.Int(s)
+                env[s] = z3.Int(s, ctx)
     for a in premises.atoms:
         if a.kind == "opaque" or (a.kind != "floor" and any(
                 c.denominator != 1 for x in a.args for c in x.terms.values())):
             continue  # not integer-valued in general: facts mentioning it are not asserted
-        env[a.name] = z3.Int(a.name)
-        args = [x.scaled_integral().to_z3(env) if all(s in env for s in x.symbols()) else None for x in a.args]
+        env[a.name] = z3.Int(a.name, ctx)
+        args = [x.scaled_integral().to_z3(env, ctx) if all(s in env for s in x.symbols()) else None for x in a.args]
         if a.kind == "floor" and args[0] is not None:
             # z3's integer division is floor division for a positive divisor.
             solver.add(env[a.name] == args[0] / a.denominator)
@@ -203,10 +266,12 @@ def _z3_env(premises: Premises, solver):
             solver.add(z3.Or(*[env[a.name] == x for x in args]))
         elif a.kind == "mod" and all(x is not None for x in args):
             solver.add(env[a.name] == sympy_mod(args[0], args[1]))
+        elif a.kind == "floordiv" and all(x is not None for x in args):
+            solver.add(env[a.name] == sympy_floordiv(args[0], args[1], ctx))
     return env
 
 
-def _z3_guard(text: str, env):
+def _z3_guard(text: str, env, ctx):
     """Translate a guard's sympy text to z3 (integer semantics); ``None`` when it uses something untranslated."""
     import sympy
     import z3
@@ -215,7 +280,7 @@ def _z3_guard(text: str, env):
 
     def tr(e):
         if e.is_Integer:
-            return z3.IntVal(int(e))
+            return z3.IntVal(int(e), ctx)
         if e.is_Rational:
             return None
         if e.is_Symbol:
@@ -244,8 +309,12 @@ def _z3_guard(text: str, env):
         if isinstance(e, sympy.floor):
             arg = e.args[0]
             num, den = sympy.fraction(sympy.together(arg))
-            n, d = tr(sympy.expand(num)), tr(den)
-            if n is None or d is None or not den.is_Integer:
+            n, d = tr(sympy.expand(num)), tr(sympy.expand(den))
+            if n is None or d is None:
+                return None
+            if not den.is_number:  # a quotient by a term: floor(16*s35/s21)
+                return sympy_floordiv(n, d, ctx)
+            if not den.is_Integer:
                 return None
             return n / d
         if isinstance(e, sympy.Mod):

@@ -12,6 +12,7 @@ print. Limits: no division by polynomials, no negative exponents.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
@@ -37,12 +38,26 @@ def _mono_mul(a: Monomial, b: Monomial) -> Monomial:
 class Poly:
     """An immutable polynomial ``sum(coeff * monomial)`` with Fraction coefficients (zero terms dropped)."""
 
-    __slots__ = ("_terms", "_key")
+    __slots__ = ("_terms", "_key", "_hash")
 
     def __init__(self, terms: Mapping[Monomial, Fraction | int] | None = None):
-        t = {m: Fraction(c) for m, c in (terms or {}).items() if c != 0}
-        self._terms = t
-        self._key = tuple(sorted(t.items()))
+        self._terms = {m: c if type(c) is Fraction else Fraction(c) for m, c in (terms or {}).items() if c != 0}
+        self._key = None  # sorted terms, computed on first comparison, hash or print
+        self._hash = None
+
+    @classmethod
+    def _of(cls, terms: dict[Monomial, Fraction]) -> Poly:
+        """Internal constructor: ``terms`` already has Fraction coefficients (zeros are dropped here)."""
+        p = object.__new__(cls)
+        p._terms = {m: c for m, c in terms.items() if c}
+        p._key = None
+        p._hash = None
+        return p
+
+    def _sorted(self) -> tuple:
+        if self._key is None:
+            self._key = tuple(sorted(self._terms.items()))
+        return self._key
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod
@@ -76,13 +91,13 @@ class Poly:
         other = _lift(other)
         t = dict(self._terms)
         for m, c in other._terms.items():
-            t[m] = t.get(m, 0) + c
-        return Poly(t)
+            t[m] = t[m] + c if m in t else c
+        return Poly._of(t)
 
     __radd__ = __add__
 
     def __neg__(self) -> Poly:
-        return Poly({m: -c for m, c in self._terms.items()})
+        return Poly._of({m: -c for m, c in self._terms.items()})
 
     def __sub__(self, other: Poly | int | Fraction) -> Poly:
         return self + (-_lift(other))
@@ -96,18 +111,24 @@ class Poly:
         for m1, c1 in self._terms.items():
             for m2, c2 in other._terms.items():
                 m = _mono_mul(m1, m2)
-                t[m] = t.get(m, 0) + c1 * c2
-        return Poly(t)
+                t[m] = t[m] + c1 * c2 if m in t else c1 * c2
+        return Poly._of(t)
 
     __rmul__ = __mul__
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (int, Fraction)):
             other = Poly.const(other)
-        return isinstance(other, Poly) and self._key == other._key
+        if not isinstance(other, Poly):
+            return False
+        if self._terms.keys() != other._terms.keys():
+            return False
+        return self._terms == other._terms
 
     def __hash__(self) -> int:
-        return hash(self._key)
+        if self._hash is None:  # immutable: hashed once (polynomials key every cache of the checker)
+            self._hash = hash(self._sorted())
+        return self._hash
 
     def substitute(self, values: Mapping[str, Poly]) -> Poly:
         """Replace symbols by polynomials (symbols not in ``values`` stay)."""
@@ -122,8 +143,33 @@ class Poly:
         return out
 
     def shift(self, lower: Mapping[str, int | Fraction]) -> Poly:
-        """``p(L + t)``: each symbol ``s`` replaced by ``lower[s] + s`` (the new ``s`` ranges over ``t >= 0``)."""
-        return self.substitute({s: Poly.sym(s) + lower[s] for s in self.symbols() if s in lower})
+        """``p(L + t)``: each symbol ``s`` replaced by ``lower[s] + s`` (the new ``s`` ranges over ``t >= 0``),
+        expanded by the binomial theorem: ``(L + s)**e = sum_k C(e, k) L**(e-k) s**k``, one monomial at a time
+        (the same polynomial as :meth:`substitute`, without building intermediate polynomials). With integer
+        lower bounds the expansion is done in integers over the coefficients' common denominator."""
+        if any(type(lower[s]) is not int for s in self.symbols() if s in lower):
+            return self.substitute({s: Poly.sym(s) + lower[s] for s in self.symbols() if s in lower})
+        den = 1
+        for c in self._terms.values():
+            den = den * c.denominator // math.gcd(den, c.denominator)
+        out: dict[Monomial, int] = {}
+        for m, c in self._terms.items():
+            parts: dict[Monomial, int] = {(): c.numerator * (den // c.denominator)}  # this monomial, times den
+            for s, e in m:
+                low = lower.get(s)
+                if not low:
+                    parts = {_mono_mul(pm, ((s, e),)): pc for pm, pc in parts.items()}
+                    continue
+                nxt: dict[Monomial, int] = {}
+                for k in range(e + 1):
+                    w = math.comb(e, k) * low ** (e - k)
+                    for pm, pc in parts.items():
+                        nm = _mono_mul(pm, ((s, k),)) if k else pm
+                        nxt[nm] = nxt.get(nm, 0) + pc * w
+                parts = nxt
+            for pm, pc in parts.items():
+                out[pm] = out.get(pm, 0) + pc
+        return Poly._of({pm: Fraction(v, den) for pm, v in out.items() if v})
 
     def evaluate(self, values: Mapping[str, int | Fraction]) -> Fraction:
         total = Fraction(0)
@@ -186,22 +232,23 @@ class Poly:
         import sympy
 
         total = sympy.Integer(0)
-        for m, c in self._key:
+        for m, c in self._sorted():
             term = sympy.Rational(c.numerator, c.denominator)
             for sym, e in m:
                 term = term * sympy.Symbol(sym) ** e
             total = total + term
         return total
 
-    def to_z3(self, env: Mapping[str, object]):
-        """A z3 integer/real term (``env`` maps symbol names to z3 Int constants). Rational coefficients are
-        kept exact by scaling: callers compare ``den * p`` against 0, see :meth:`scaled_integral`."""
+    def to_z3(self, env: Mapping[str, object], ctx=None):
+        """A z3 integer/real term (``env`` maps symbol names to z3 Int constants of context ``ctx``, the
+        default context when None). Rational coefficients are kept exact by scaling: callers compare
+        ``den * p`` against 0, see :meth:`scaled_integral`."""
         import z3
 
-        total = z3.IntVal(0)
-        for m, c in self._key:
+        total = z3.IntVal(0, ctx)
+        for m, c in self._sorted():
             assert c.denominator == 1, "scale to integer coefficients before z3 (scaled_integral)"
-            term = z3.IntVal(int(c))
+            term = z3.IntVal(int(c), ctx)
             for s, e in m:
                 for _ in range(e):
                     term = term * env[s]

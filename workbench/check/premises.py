@@ -28,7 +28,7 @@ import sympy
 
 from workbench.capture.record import CapturedKernel
 from workbench.check.errors import FactError
-from workbench.check.poly import Poly, nonneg_after_shift
+from workbench.check.poly import Poly
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +45,9 @@ class Atom:
     """An auxiliary symbol standing for a non-polynomial atom of the facts."""
 
     name: str
-    kind: str  # "floor" | "max" | "min" | "mod" | "opaque"
+    kind: str  # "floor" | "floordiv" | "max" | "min" | "mod" | "opaque"
     text: str  # the sympy text it stands for
-    args: tuple[Poly, ...]
+    args: tuple[Poly, ...]  # floordiv: (numerator, divisor), both integer-valued polynomials
     denominator: int  # for floor: value = floor(args[0] / denominator); args[0] has integer coefficients
 
 
@@ -95,6 +95,7 @@ class _AtomTable:
         self.lower = lower
         self.atoms: dict[tuple, Atom] = {}
         self.facts: list[Fact] = []
+        self.polys: dict[sympy.Expr, Poly] = {}  # to_poly's memo (sympy expressions compare structurally)
 
     def _new(self, key, kind, text, args, den, facts, lo) -> Poly:
         if key in self.atoms:
@@ -130,13 +131,34 @@ class _AtomTable:
             return Poly.const(math.floor(p.const_value() / den))
         if den == 1:
             return p
+        if ("floor", p, den) in self.atoms:
+            return Poly.sym(self.atoms[("floor", p, den)].name)
         lo = None
-        if nonneg_after_shift(p - p.shift(self.lower).const_value(), self.lower):
-            lo = math.floor(p.shift(self.lower).const_value() / den)
+        shifted = p.shift(self.lower)
+        if p.symbols() <= set(self.lower) and all(c >= 0 for m, c in shifted.terms.items() if m):
+            # p is monotone above its symbols' lower bounds: its least value is there
+            lo = math.floor(shifted.const_value() / den)
         return self._new(
             ("floor", p, den), "floor", text, (p,), den,
             lambda a: (p - a * den, a * den - p + (den - 1)), lo,
         )
+
+    def floordiv(self, num: Poly, den: Poly, text: str) -> Poly:
+        """``f = floor(num / den)`` for a divisor that is a polynomial in the symbols (``floor(16*s35/s21)``).
+
+        For integers and ``den >= 1``: ``f <= num/den < f + 1`` iff ``den*f <= num <= den*f + den - 1``, the
+        two defining facts (polynomial: the product ``den*f`` is a monomial term). They are given only when
+        ``den >= 1`` follows from the symbols' constant lower bounds and both sides are integer-valued
+        (integer coefficients, no atom that need not be an integer); otherwise the atom has no facts (any
+        value is consistent with them, which is sound). Lower bound 0 when also ``num >= 0`` that way."""
+        if (num.symbols() | den.symbols()) & self.nonint_names() or any(
+                c.denominator != 1 for x in (num, den) for c in x.terms.values()):
+            return self._new(("opaque", text), "opaque", text, (), 1, lambda a: (), None)
+        lo_den, lo_num = _const_lower(den, self.lower), _const_lower(num, self.lower)
+        positive = lo_den is not None and lo_den >= 1
+        facts = (lambda f: (num - den * f, den * f - num + den - 1)) if positive else (lambda f: ())
+        lo = 0 if positive and lo_num is not None and lo_num >= 0 else None
+        return self._new(("floordiv", num, den), "floordiv", text, (num, den), 1, facts, lo)
 
     def max(self, args: list[Poly], text: str) -> Poly:
         if any(a.symbols() & self.opaque_names() for a in args):
@@ -226,7 +248,15 @@ def _parse_fact(text: str, where: str = "symbolic fact") -> sympy.Expr:
 
 
 def to_poly(expr: sympy.Expr, table: _AtomTable) -> Poly:
-    """Convert a sympy expression to a Poly, replacing non-polynomial atoms by auxiliary symbols."""
+    """Convert a sympy expression to a Poly, replacing non-polynomial atoms by auxiliary symbols (memoised per
+    table: Inductor's guards repeat the same sub-expressions dozens of times)."""
+    got = table.polys.get(expr)
+    if got is None:
+        got = table.polys[expr] = _to_poly(expr, table)
+    return got
+
+
+def _to_poly(expr: sympy.Expr, table: _AtomTable) -> Poly:
     if expr.is_Integer or expr.is_Rational:
         return Poly.const(Fraction(int(expr.p), int(expr.q)))
     if expr.is_Symbol:
@@ -248,6 +278,9 @@ def to_poly(expr: sympy.Expr, table: _AtomTable) -> Poly:
             out = out * base
         return out
     if isinstance(expr, sympy.floor):
+        num, den = sympy.fraction(sympy.together(expr.args[0]))
+        if not den.is_number:  # a quotient by a polynomial in the symbols: floor(16*s35/s21)
+            return table.floordiv(to_poly(sympy.expand(num), table), to_poly(sympy.expand(den), table), str(expr))
         return table.floor(to_poly(expr.args[0], table), str(expr))
     if isinstance(expr, sympy.Max):
         return table.max([to_poly(a, table) for a in expr.args], str(expr))

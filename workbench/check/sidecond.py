@@ -27,6 +27,7 @@ class Reason(Enum):
     DEFINED_VALUE = "no unspecified masked-off value reaches the store"  # structural
     PAYLOAD_TYPE = "integer payload computed in the same type in both kernels"  # structural (trusted/payload)
     LOOP_BOUND = "reduction loop's offset cannot wrap int32"  # r0_numel <= 2**31 - 2**20 (trusted/reduction)
+    DEAD_BRANCH = "uniform condition decided by the premises"  # a where's other branch is dead (trusted/uniform)
 
 
 class Status(Enum):

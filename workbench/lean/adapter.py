@@ -111,6 +111,10 @@ def from_certificate(data, where: str, *, record=None, verify_hash: bool = True)
         raise InstanceError(f"{where}: {exc}") from None
     if not cert.certified:
         raise InstanceError(f"{where}: {cert.kernel} is not certified ({cert.verdict}: {cert.reason}); only certified kernels get Lean instances")
+    splits = sorted(k for k, v in cert.choices if k.startswith(("agree:", "fits:")) and v != "none")
+    if splits:  # check/trusted/uniform.py: the obligations hold on each part of a case split; Lean has no split
+        raise InstanceError(f"{where}: {cert.kernel}: no Lean counterpart for the checker's case split on a uniform "
+                            f"condition ({', '.join(splits[:3])}); the derivation in Lean bounds each term once")
     if record is None:
         path = record_path(cert.program, cert.kernel)
         if not path.exists():

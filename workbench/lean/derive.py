@@ -315,6 +315,11 @@ class Derivation(IndirectRules):
             case TermOp.LOAD:
                 raise UnsupportedError(f"{self.where}: a loaded index {self.render(t)[:60]} has no interval (only an "
                                        "asserted one is bounded, by its device_assert premise)")
+            case TermOp.WHERE:
+                # The checker bounds an integer where by its live branch when its uniform condition is decided
+                # (DEAD_BRANCH, check/trusted/uniform.py); Lean has no interval rule for select yet.
+                raise UnsupportedError(f"{self.where}: no Lean counterpart for DEAD_BRANCH: the integer select "
+                                       f"{self.render(t)[:80]} has no Lean interval rule")
         raise UnsupportedError(f"{self.where}: no Lean interval rule for {t.op.value} in {self.render(t)[:80]}")
 
     def decide_cmp(self, op: TermOp, fa: Fact, fb: Fact) -> tuple[bool, sympy.Expr] | None:

@@ -12,7 +12,7 @@ from workbench import kir
 from workbench.check.errors import OutOfClassError
 from workbench.check.poly import Poly
 from workbench.check.sidecond import Reason
-from workbench.check.trusted.interval import INTEGER_OPS, LaneClass, bits as _bits
+from workbench.check.trusted.interval import EMPTY, INTEGER_OPS, LaneClass, bits as _bits
 from workbench.kir import Node, Op
 
 ACCESS_RULES = ("all", "mask")
@@ -23,7 +23,11 @@ class AgreementRules:
     """W(n) == N(n) on a lane class, by the rules in the analysis docstring."""
 
     def extend(self, c: LaneClass, atom: Node, pol: bool) -> LaneClass:
-        """The class ``c`` and ``atom == pol``, with conjunctions split (and negated disjunctions)."""
+        """The class ``c`` and ``atom == pol``, with conjunctions split (and negated disjunctions). A constant
+        or a decided uniform atom (trusted/uniform.py) leaves ``c`` as it is when it has the value ``pol``,
+        and makes it :data:`EMPTY` otherwise."""
+        if c == EMPTY:
+            return EMPTY
         if pol and atom.op is Op.AND:
             return self.extend(self.extend(c, atom.args[0], True), atom.args[1], True)
         if not pol and atom.op is Op.OR:
@@ -31,7 +35,10 @@ class AgreementRules:
         if atom.op is Op.BROADCAST:
             return self.extend(c, atom.args[0], pol)
         if atom.op is Op.CONST:
-            return c
+            return c if (atom.attr[0] != 0) == pol else EMPTY
+        v = self.decided(atom, c)
+        if v is not None:
+            return c if v == pol else EMPTY
         return c | {(self.key[id(atom)], pol)}
 
     def conjuncts(self, m: Node) -> list[Node]:
@@ -42,13 +49,17 @@ class AgreementRules:
         return [m]
 
     def implies(self, c: LaneClass, m: Node) -> bool:
-        """Every conjunct of mask ``m`` is an atom of class ``c`` (so ``m`` holds on ``c``)."""
-        return all(
-            (x.op is Op.CONST and x.attr[0] == 1) or (self.key[id(x)], True) in c for x in self.conjuncts(m)
+        """Every conjunct of mask ``m`` is an atom of class ``c`` or decided true on it (so ``m`` holds on
+        ``c``); everything holds on the empty class."""
+        return c == EMPTY or all(
+            (x.op is Op.CONST and x.attr[0] == 1) or (self.key[id(x)], True) in c or self.decided(x, c) is True
+            for x in self.conjuncts(m)
         )
 
     def agree(self, n: Node, c: LaneClass) -> None:
         """Require W(n) == N(n) on every lane of class ``c`` (emitting the side conditions that show it)."""
+        if c == EMPTY:
+            return
         k = (id(n), c)
         if k in self._agree:
             return
@@ -132,7 +143,7 @@ class AgreementRules:
             rule = self.choose("access", akey, ("all",), lambda r: True)
         else:
             rule = self.choose("access", akey, ACCESS_RULES, lambda r: self.lookahead(offset, c if r == "all" else masked))
-        self.agree(offset, c if rule == "all" else masked)
+        self.cases("agree", offset, c if rule == "all" else masked)  # a case split when the certificate chose one
         if n.op is Op.LOAD:
             other = n.args[2]
             if other.op is Op.UNDEF:
@@ -187,7 +198,5 @@ class AgreementRules:
                 ):
                     if id(n) in self.launch_nodes:
                         continue
-                    self._fits(n, self.class_of(n), self.w.int32, Reason.FITS_INT32)
-                    for x in n.args:
-                        self.agree(x, self.class_of(n))
+                    self.cases("fits", n, self.class_of(n))  # fits int32, operands agree (trusted/uniform.py)
 

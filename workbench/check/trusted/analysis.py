@@ -47,7 +47,8 @@ exact shift-and-coefficients test with no multipliers):
   forms of :mod:`.launch`: ``[0, 2**31-1]`` (assumption: the grid's linear index does not wrap), refined
   by the range atoms to ``[0, numel-1]``; any other term built from them is ordinary arithmetic;
 * ``+ - neg``: interval arithmetic; ``*``: by a constant, or both factors non-negative;
-* ``x // d`` (x >= 0, d >= 1), by the certificate's *quotient rule*: ``exact`` (``d`` a point and
+* ``x // d`` (x >= 0, d >= 1), by the certificate's *quotient rule*: ``atom`` (``x`` the uniform point
+  ``P``, ``d`` the constant ``D``, and the premises have the atom ``a = floor(P/D)``: ``[a, a]``), ``exact`` (``d`` a point and
   ``hi(x)+1 = d*Q`` exactly: ``[0, Q-1]``), ``const`` (``lo(d)`` a positive constant ``c``:
   ``[(lo(x)-c+1)/c, hi(x)/c]``), ``numerator`` (``[0, hi(x)]``);
 * ``x % d`` (d >= 1): ``[0, hi(d)-1]`` (rule ``divisor``) or ``[0, hi(x)]`` (rule ``numerator``) when
@@ -67,8 +68,16 @@ would not; a dividend may wrap on lanes where the site is not observed (any int3
 ``d >= 1`` is defined).
 
 The certificate's choices are: the quotient rule of each division/remainder (per lane class), the order in
-which each ``&`` is read, whether each access is checked under its mask (observable) or everywhere, and the
-multipliers of each side condition. None of them is a bound.
+which each ``&`` is read, whether each access is checked under its mask (observable) or everywhere, the
+value it claims for each lane-uniform comparison (``true``/``false``/``open``: a decided one comes with its
+DEAD_BRANCH side conditions, :mod:`.uniform`), the uniform comparison an offset's (or a strict intermediate's)
+obligations are case-split on (or ``none``), and the multipliers of each side condition. None of them is a
+bound.
+
+* a quotient by a constant of a uniform point ``P >= 0`` may use the premises' auxiliary atom for
+  ``floor(P / D)`` (rule ``atom``: the point ``[a, a]``; its defining facts are premises);
+* a uniform comparison decided ``v`` on a class is the point ``v`` there; a class extended by it with the other
+  polarity is empty (no lane): no bound, agreement or condition is needed on it (``where``'s dead branch).
 """
 
 from __future__ import annotations
@@ -88,6 +97,7 @@ from workbench.check.trusted.reduction import ReductionRules
 from workbench.check.trusted.interval import Interval, LaneClass
 from workbench.check.trusted.intervals import QUOTIENT_RULES, REMAINDER_RULES, IntervalRules
 from workbench.check.trusted.launch import LaunchRules
+from workbench.check.trusted.uniform import UniformRules
 from workbench.kir import Kernel, Mode, Node, Op
 
 __all__ = ["ACCESS_RULES", "AND_ORDERS", "MODES", "Analysis", "Oracle", "QUOTIENT_RULES", "REMAINDER_RULES",
@@ -129,7 +139,8 @@ def retype(kernel: Kernel, mode: Mode) -> dict[int, Node]:
     return instantiation_map(kernel, mode)
 
 
-class Analysis(LaunchRules, IntervalRules, AgreementRules, PayloadRules, ConditionRules, ReductionRules):
+class Analysis(LaunchRules, IntervalRules, AgreementRules, PayloadRules, ConditionRules, ReductionRules,
+               UniformRules):
     """One run of the checker over one kernel, one mode, one set of choices (given by ``oracle``).
 
     ``oracle(kind, key, options, works)`` returns the chosen option for a choice point; the trusted checker
@@ -164,6 +175,8 @@ class Analysis(LaunchRules, IntervalRules, AgreementRules, PayloadRules, Conditi
         self._bound: dict[tuple[int, LaneClass], Interval] = {}
         self._agree: set[tuple[int, LaneClass]] = set()
         self._uniform: dict[int, bool] = {}
+        self._decided: dict[tuple[int, LaneClass], bool | None] = {}
+        self._decomposed: dict[int, tuple[Node, Poly] | None] = {}
         self._launch: dict[int, str] = {}
         self.range_atoms = self._find_range_atoms()
         # The lanes' linear indices (exact forms, see launch_axis) and their offsets: identical in W and N and

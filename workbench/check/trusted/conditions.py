@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from workbench.check.poly import Poly
 from workbench.check.sidecond import Origin, Reason, SideCondition
-from workbench.check.trusted.interval import LaneClass
+from workbench.check.trusted.interval import EMPTY, LaneClass
 from workbench.kir import Node, Op
 
 
@@ -68,7 +68,10 @@ class ConditionRules:
 
     def need(self, claim: Poly | None, reason: Reason, n: Node, c: LaneClass, bound: str = "") -> None:
         """Emit ``claim >= 0``. Identity is structural (reason, node, end, lane class); the same obligation
-        emitted twice is one condition, two different claims under one key are both kept (never dropped)."""
+        emitted twice is one condition, two different claims under one key are both kept (never dropped).
+        On the empty class (no lane) every obligation holds: nothing is emitted."""
+        if c == EMPTY:
+            return
         sc = SideCondition(claim, reason, self.origin(n, c, bound))
         self.generated.add((sc.key, claim))
         key, i = sc.key, 1

@@ -23,6 +23,9 @@ from workbench.kir.ops import MAY_OVERFLOW
 INTEGER_OPS = MAY_OVERFLOW - {Op.CAST}
 
 LaneClass = frozenset  # of (node key, polarity): a conjunction of mask atoms
+# The class with no lane (a conjunction with a decided-false uniform atom, trusted/uniform.py): every
+# obligation on it holds vacuously. No node key has this form ("n<i>").
+EMPTY: LaneClass = frozenset({("empty", False)})
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from workbench import kir
 from workbench.check.poly import Poly, nonneg_after_shift
 from workbench.check.sidecond import Reason
 from workbench.check.trusted.interval import (
+    EMPTY,
     INTEGER_OPS,
     TOP,
     Interval,
@@ -28,7 +29,7 @@ from workbench.check.trusted.interval import (
 from workbench.kir import Node, Op
 
 
-QUOTIENT_RULES = ("exact", "const", "numerator")
+QUOTIENT_RULES = ("atom", "exact", "const", "numerator")
 REMAINDER_RULES = ("divisor", "numerator")
 
 
@@ -43,6 +44,8 @@ class IntervalRules:
         return lo if lo is not None and lo == hi else None
 
     def bound(self, n: Node, c: LaneClass) -> Interval:
+        if c == EMPTY:  # no lane: any interval holds, and nothing is required there
+            return TOP
         k = (id(n), c)
         if k in self._bound:
             return self._bound[k]
@@ -91,7 +94,7 @@ class IntervalRules:
                     return Poly.const(1), Poly.const(1)
                 if (self.key[id(n)], False) in c:
                     return Poly.const(0), Poly.const(0)
-                decided = self._decide(n)
+                decided = self.decided(n, c)  # a uniform comparison the certificate decides (DEAD_BRANCH)
                 if decided is not None:
                     v = Poly.const(int(decided))
                     return v, v
@@ -121,10 +124,14 @@ class IntervalRules:
                 if _bits(n) is None:
                     return None, None
                 # The branches are bounded on the lanes where the condition holds / fails; refining with its
-                # atoms needs their operands' exact values, whose fit conditions agreement emits.
+                # atoms needs their operands' exact values, whose fit conditions agreement emits. A branch
+                # whose class is empty (a decided uniform condition) is taken on no lane: no bound needed.
                 self.agree(a[0], c)
-                la, ha = self.bound(a[1], self.extend(c, a[0], True))
-                lb, hb = self.bound(a[2], self.extend(c, a[0], False))
+                ct, cf = self.extend(c, a[0], True), self.extend(c, a[0], False)
+                if ct == EMPTY or cf == EMPTY:
+                    return TOP if ct == cf else self.bound(a[2] if ct == EMPTY else a[1], cf if ct == EMPTY else ct)
+                la, ha = self.bound(a[1], ct)
+                lb, hb = self.bound(a[2], cf)
                 return self._hull_lo(la, lb), self._hull_hi(ha, hb)
             case Op.ASSUME:
                 # A device_assert premise on loaded data (kir.indirect): bounds only on lanes where its mask
@@ -150,34 +157,6 @@ class IntervalRules:
         if x is None or y is None:
             return None
         return x if self.nonneg(x - y) else y if self.nonneg(y - x) else None
-
-    def _decide(self, n: Node) -> bool | None:
-        """A comparison of two lane-uniform values settled by the cheap test, else None."""
-        a, b = n.args
-        if not (self.is_uniform(a) and self.is_uniform(b)):
-            return None
-        la, ha = self.bound(a, frozenset())
-        lb, hb = self.bound(b, frozenset())
-        if None in (la, ha, lb, hb):
-            return None
-        lt = self.nonneg(lb - ha - 1)  # a < b everywhere
-        ge = self.nonneg(la - hb)  # a >= b everywhere
-        le = self.nonneg(lb - ha)
-        gt = self.nonneg(la - hb - 1)
-        match n.op:
-            case Op.LT:
-                return True if lt else False if ge else None
-            case Op.LE:
-                return True if le else False if gt else None
-            case Op.GT:
-                return True if gt else False if le else None
-            case Op.GE:
-                return True if ge else False if lt else None
-            case Op.EQ:
-                return False if (lt or gt) else (True if (la == ha == lb == hb) else None)
-            case Op.NE:
-                return True if (lt or gt) else (False if (la == ha == lb == hb) else None)
-        return None
 
     def _arith(self, n: Node, c: LaneClass) -> Interval:
         a = n.args
@@ -238,6 +217,9 @@ class IntervalRules:
         zero = Poly.const(0)
         if hx is None:
             return zero, None
+        if rule == "atom":
+            a = self._floor_atom(lx, hx, ld, hd)
+            return (zero, None) if a is None else (a, a)
         if rule == "exact":
             if ld is None or ld != hd:
                 return zero, None
@@ -258,6 +240,22 @@ class IntervalRules:
             return lo, hx * Fraction(1, cl)
         return zero, hx
 
+    def _floor_atom(self, lx, hx, ld, hd) -> Poly | None:
+        """Rule ``atom``: ``x // d`` with ``x`` the point ``P >= 0`` and ``d`` the constant point ``D >= 1`` is
+        ``floor(P / D)`` (truncation is floor for a non-negative dividend), which is exactly the premises'
+        auxiliary atom ``a = floor(p / den)`` when ``p * D == P * den`` (its defining facts
+        ``p - den*a >= 0``, ``den*a - p + den - 1 >= 0`` are premises). The point ``[a, a]``; None when the
+        premises have no such atom with a lower bound."""
+        if lx is None or lx != hx or ld is None or ld != hd or not ld.is_const():
+            return None
+        d = ld.const_value()
+        if d < 1 or d.denominator != 1:
+            return None
+        for atom in self.p.atoms:
+            if atom.kind == "floor" and atom.name in self.lower and atom.args[0] * d == lx * atom.denominator:
+                return Poly.sym(atom.name)
+        return None
+
     def strip(self, n: Node) -> Node:
         """Skip value-preserving wrappers: broadcasts, implicit casts, widening casts, and narrowing casts
         of an operand whose narrowed type already fits the target (it agrees, so it fits)."""
@@ -274,7 +272,14 @@ class IntervalRules:
                 return n
 
     def decompose(self, n: Node) -> tuple[Node, Poly] | None:
-        """``n = v + K`` with ``v`` a node and ``K`` a lane-uniform point value."""
+        """``n = v + K`` with ``v`` a node and ``K`` a lane-uniform point value (a function of ``n`` alone:
+        memoised per run)."""
+        got = self._decomposed.get(id(n))
+        if got is None:
+            got = self._decomposed[id(n)] = self._decompose(n)
+        return got
+
+    def _decompose(self, n: Node) -> tuple[Node, Poly] | None:
         n = self.strip(n)
         if n.op in (Op.ADD, Op.SUB):
             x, y = n.args
@@ -291,13 +296,15 @@ class IntervalRules:
         return n, Poly()
 
     def _refine(self, n: Node, c: LaneClass, lo: Poly | None, hi: Poly | None) -> Interval:
-        if not c or _bits(n) in (None, 1) or (lo is not None and lo == hi):
+        if not c or c == EMPTY or _bits(n) in (None, 1) or (lo is not None and lo == hi):
             # a point (a size, a numel) is as tight as it gets; refining it would bound the atom's other
             # side, whose own refinement asks for this point again (a cycle the memo answers with TOP)
             return lo, hi
+        sn = self.strip(n)
+        if sn.op is Op.CONST:  # a constant's point is exact: an atom (1 < e) would only loosen it to hi(e) - 1
+            return lo, hi
         base = frozenset(x for x in c if x in self.active)
         los, his = [], []
-        sn = self.strip(n)
         for key, pol in sorted(c):
             atom = self.by_key[key]
             if atom.op not in (Op.LT, Op.LE, Op.GT, Op.GE, Op.EQ):

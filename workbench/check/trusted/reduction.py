@@ -54,7 +54,7 @@ from workbench import kir
 from workbench.check.errors import OutOfClassError
 from workbench.check.poly import Poly
 from workbench.check.sidecond import Reason
-from workbench.check.trusted.interval import Interval, LaneClass
+from workbench.check.trusted.interval import EMPTY, Interval, LaneClass
 from workbench.kir import Node, Op
 
 R_BLOCK_MAX = 2**20  # triton/language/core.py: TRITON_MAX_TENSOR_NUMEL bounds every tl.arange
@@ -149,6 +149,8 @@ class ReductionRules:
         return self.active
 
     def _drop(self, c: LaneClass, bad: set[str]) -> LaneClass:
+        if c == EMPTY:
+            return EMPTY
         return frozenset(x for x in c if not (self.deps(self.by_key[x[0]]) & bad))
 
     # -- rules --------------------------------------------------------------------------------------------
