@@ -74,7 +74,7 @@ def _live_branch(rec):
 
 
 @pytest.mark.parametrize("path,expected", [
-    (MEAN2, (C, C)), (MEAN41, (C, C)), (POOL1, (R, C)), (MAX15, (C, C)), (MAX0, (R, C)), (FLOOR12, (C, C)),
+    (MEAN2, (C, C)), (MEAN41, (C, C)), (POOL1, (R, C)), (MAX15, (C, C)), (MAX0, (C, C)), (FLOOR12, (C, C)),
 ], ids=lambda x: x.stem[:40] if isinstance(x, Path) else "")
 def test_zoo_records_refused_before_are_certified(path, expected):
     """Before issue 13's reach work every one of these was refused in observable mode with no

@@ -296,7 +296,7 @@ class IntervalRules:
         return n, Poly()
 
     def _refine(self, n: Node, c: LaneClass, lo: Poly | None, hi: Poly | None) -> Interval:
-        if not c or c == EMPTY or _bits(n) in (None, 1) or (lo is not None and lo == hi):
+        if not c or c == EMPTY or _bits(n) in (None, 1):
             # a point (a size, a numel) is as tight as it gets; refining it would bound the atom's other
             # side, whose own refinement asks for this point again (a cycle the memo answers with TOP)
             return lo, hi
@@ -304,10 +304,18 @@ class IntervalRules:
         if sn.op is Op.CONST:  # a constant's point is exact: an atom (1 < e) would only loosen it to hi(e) - 1
             return lo, hi
         base = frozenset(x for x in c if x in self.active)
+        # A lane-uniform node (sizes and constants only) is refined by lane-uniform atoms only (a case
+        # split's condition, a decided comparison). A lane atom (xindex < xnumel) says nothing about it
+        # that the lane's own bound does not, and asking for the lane's bound there is a cycle (xindex's
+        # refinement bounds xnumel, whose refinement bounds xindex), which the memo answers with TOP and
+        # so would lose xindex <= xnumel - 1. Using fewer atoms is always sound.
+        uniform = self.is_uniform(n)
         los, his = [], []
         for key, pol in sorted(c):
             atom = self.by_key[key]
             if atom.op not in (Op.LT, Op.LE, Op.GT, Op.GE, Op.EQ):
+                continue
+            if uniform and not self.is_uniform(atom):
                 continue
             op = atom.op if pol else {Op.LT: Op.GE, Op.LE: Op.GT, Op.GT: Op.LE, Op.GE: Op.LT}.get(atom.op)
             if op is None:
