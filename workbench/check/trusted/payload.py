@@ -52,7 +52,8 @@ class PayloadRules:
             elif _int_bits(n) is None or n.op is Op.WHERE or n.attr in EXACT_OF_VALUES:
                 # float math, an int converted, compared or selected: the same values give the same result
                 continue
-            elif self.W[id(n)].type != self.N[id(n)].type or self._narrowed_type(n) != n.type:
+            elif self.W[id(n)].type != self.N[id(n)].type or self._narrowed_type(n) != self.W[id(n)].type:
+                # (W's type, not the recorded one: at the small model's widths W is re-typed too)
                 out.add(id(n))
         return out
 
@@ -74,7 +75,7 @@ class PayloadRules:
             return types[0]
         if n.attr in ("add", "sub", "mul", "and", "or", "floordiv", "mod") and len(types) == 2:
             return kir.types.integer_promote(*types)
-        return n.type if all(self.W[id(a)].type == self.N[id(a)].type for a in n.args) else None
+        return self.W[id(n)].type if all(self.W[id(a)].type == self.N[id(a)].type for a in n.args) else None
 
     def _keeps_low_bits(self, n: Node) -> bool:
         if n.op is Op.WHERE:
