@@ -144,3 +144,41 @@ def test_guards_hold_is_false_where_a_guard_divides_by_zero():
     rec = replace(load(SOFTMAX), guards=load(SOFTMAX).guards + ("Eq(Mod(s27, s95 - 2), 0)",))
     ok, guard = guards_hold(premises_of(rec), {"s27": 4, "s77": 3, "s95": 2})
     assert not ok and "Mod" in guard
+
+
+# -- reduction families (tests/check/data/families: real captures of min, argmax, argmin) ---------------------
+
+FAMILIES = Path(__file__).parent / "data" / "families"
+ARGMAX = FAMILIES / "argmax_last" / "triton_red_fused_argmax_0.json"
+ARGMIN = FAMILIES / "argmin_dim1" / "triton_per_fused_argmin_0.json"
+AMIN = FAMILIES / "amin_last" / "triton_red_fused_amin_0.json"
+ARGMIN_INDEX = "tmp4 = tl.broadcast_to(rindex, tmp3.shape)"
+ARGMIN_STORE = "tl.store(out_ptr0 + (x3), tmp2, xmask)"
+
+
+@pytest.mark.parametrize("path", [ARGMAX, ARGMIN, AMIN], ids=lambda p: p.parent.name)
+def test_index_reductions_are_certified(path):
+    """``max_with_index``/``min_with_index`` (and the elementwise ``maximum_with_index`` carry) are typed by
+    their operands: a float value next to an int32 index that has the same type in W and N is no retyping."""
+    for mode in ("strict", "observable"):
+        v = check_kernel(load(path), mode, counterexample=False)
+        assert v.verdict == "certified", (mode, v.reason)
+
+
+def test_an_index_reduction_retyped_by_a_narrowed_argument_is_refused():
+    """The index operand ``rindex + 0*ks0`` is int64 in W and int32 in N (its value fits both), so Triton
+    computes ``min_with_index``'s index output in int64 in W and int32 in N, and ``(tmp2 + 3) * 10**9`` wraps
+    in N only. Triton's interpreter (tests/adversarial/redteam/oracle.py, ks0=2, xnumel=8, XBLOCK=4): stored
+    3000000000 (W) vs -1294967296 (N). The reduction is retyped payload: PAYLOAD_TYPE."""
+    rec = mutate(load(ARGMIN), ARGMIN_INDEX, "tmp4 = tl.broadcast_to(rindex + 0*ks0, tmp3.shape)")
+    rec = mutate(rec, ARGMIN_STORE, "tl.store(out_ptr0 + (x3), (tmp2 + 3) * 1000000000, xmask)")
+    for mode in ("strict", "observable"):
+        v = check_kernel(rec, mode, counterexample=False)
+        assert v.verdict == "refused" and "integer payload" in v.reason, (mode, v.reason)
+
+
+def test_the_same_arithmetic_on_an_index_of_one_type_is_certified():
+    """Control: without the retyped operand both kernels compute ``(tmp2 + 3) * 10**9`` in int32 (the
+    interpreter stores the same wrapped value in W and N), so it is certified."""
+    rec = mutate(load(ARGMIN), ARGMIN_STORE, "tl.store(out_ptr0 + (x3), (tmp2 + 3) * 1000000000, xmask)")
+    assert check_kernel(rec, "observable", counterexample=False).verdict == "certified"

@@ -61,7 +61,10 @@ class PayloadRules:
         """The type Triton computes integer payload ``n`` in, in N: C's usual conversions of its operands'
         N types, an operand converted by a payload ``.to`` counted at its source type (kir does not mark
         which conversions were implicit, so an explicit one is treated as implicit: never narrower than
-        Triton's choice, only more refusals); a weak literal takes the other operand's type. ``None`` (retyped) for anything else whose operands retype."""
+        Triton's choice, only more refusals); a weak literal takes the other operand's type. ``None`` (retyped) for anything else whose operands retype.
+        A reduction or a tuple helper's output (``attr = (function, k)``) is typed by :meth:`_family_type`."""
+        if n.op in (Op.REDUCE, Op.PAYLOAD) and isinstance(n.attr, tuple):
+            return self._family_type(n)
         types = []
         for a in n.args:
             if kir.build.is_weak(a) and a.op is not Op.FCONST:
@@ -76,6 +79,18 @@ class PayloadRules:
         if n.attr in ("add", "sub", "mul", "and", "or", "floordiv", "mod") and len(types) == 2:
             return kir.types.integer_promote(*types)
         return self.W[id(n)].type if all(self.W[id(a)].type == self.N[id(a)].type for a in n.args) else None
+
+    def _family_type(self, n: Node) -> kir.Type | None:
+        """Output ``k`` of a reduction (``tl.sum``, ``max_with_index``, ...) or of an elementwise tuple helper
+        (``maximum_with_index``, ``welford_combine``). Triton computes it in a type that is a function of its
+        operands' types only (``max_with_index``'s index output has its index operand's type,
+        ``maximum_with_index``'s the promotion of both index operands', ``tl.sum``'s ``_pick_sum_dtype`` of
+        its operand's, ``tl.argmax``'s int32), so when *every* operand has the same type in W and N (a float
+        value next to an index included: floats never change type with narrowing) the output is computed in
+        W's type in N too; otherwise ``None`` (retyped). No single operand is trusted to decide the type:
+        kir types ``maximum_with_index``'s index output by its first index operand alone."""
+        same = all(self.W[id(a)].type == self.N[id(a)].type for a in n.args)
+        return self.W[id(n)].type if same else None
 
     def _keeps_low_bits(self, n: Node) -> bool:
         if n.op is Op.WHERE:
