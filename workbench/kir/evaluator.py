@@ -133,6 +133,13 @@ class LaneResult:
     # reduction need to agree on.
     carries: tuple[tuple[tuple[str, int], Term], ...] = ()
     reductions: tuple[tuple[Term, ...], ...] = ()
+    # Reduction kernels: each carry's init term at this lane ((name, loop), term): with the updates, the base
+    # and the step of the induction.
+    inits: tuple[tuple[tuple[str, int], Term], ...] = ()
+    # Kernels with device_assert premises: for each ASSUME node (walk order), whether the premise holds at
+    # this lane (its mask is false, or ``lo <= value < hi``), and the bounds' values; None where the value is
+    # not concrete (a masked-off load under a true mask, or data left symbolic).
+    premises: tuple[tuple[bool | None, int | None, int | None], ...] = ()
 
     @property
     def store(self) -> Access:
@@ -367,11 +374,13 @@ def evaluate(
     slines = _lines(kernel.store_lines, len(k.stores))
     loads = tuple(env.access("load", n, line) for n, line in zip(k.loads, llines))
     stores = tuple(env.access("store", n, line) for n, line in zip(k.stores, slines))
+    premises = tuple(env.premise(n) for n in _order(k) if n.op is Op.ASSUME)
     if k.reduction is None:
-        return LaneResult(lane, mode, loads, stores)
+        return LaneResult(lane, mode, loads, stores, premises=premises)
     carries = tuple(((c.name, c.loop), env.term(c.update)) for c in k.carries)
+    inits = tuple(((c.name, c.loop), env.term(c.init)) for c in k.carries)
     reductions = tuple(tuple(env.term(a) for a in n.args) for n in _order(k) if n.op is Op.REDUCE)
-    return LaneResult(lane, mode, loads, stores, carries, reductions)
+    return LaneResult(lane, mode, loads, stores, carries, reductions, inits, premises)
 
 
 _ORDERS: dict[int, tuple[Kernel, tuple[Node, ...]]] = {}
@@ -427,6 +436,20 @@ class _Env:
         if kind == "store" and isinstance(value, int):
             value = ("int", value, str(n.args[1].type))
         return Access(kind, n.attr, offset, bool(mask), line, value)
+
+    def premise(self, n: Node) -> tuple[bool | None, int | None, int | None]:
+        """An ASSUME node's premise at this lane: (holds, lo, hi) (see :attr:`LaneResult.premises`)."""
+        has_lo, has_hi = n.attr
+        value, mask, *rest = (self.values[id(x)] for x in n.args)
+        lo = rest.pop(0) if has_lo else None
+        hi = rest.pop(0) if has_hi else None
+        if not isinstance(mask, int) or not isinstance(lo, (int, type(None))) or not isinstance(hi, (int, type(None))):
+            return None, lo, hi
+        if not mask:
+            return True, lo, hi  # claimed only where the mask holds
+        if not isinstance(value, int):
+            return None, lo, hi
+        return (lo is None or lo <= value) and (hi is None or value < hi), lo, hi
 
     def ub(self, op: str, x: int, y: int, t: Type) -> UndefinedBehaviour:
         return UndefinedBehaviour(self.k.name, op, (x, y), str(t), self.lane)

@@ -1,0 +1,174 @@
+"""Lane comparisons of the small-width model (:mod:`workbench.check.exhaustive`): one launch of a reduction
+or pointwise kernel, wide against narrowed, on every program, lane, step and admissible index value.
+
+Stage: check (the soundness suite's oracle; nothing here is trusted). A launch function returns ``None`` or
+``(lane, what differs)`` and counts what it evaluated on ``run`` (a :class:`~workbench.check.exhaustive.WidthRun`:
+``lanes``, ``index_values``, ``rejected``). Compared on every access: the mask, and the offset and stored value
+term where the mask holds; on every row (x lane) in range, or read by an active access that reads an
+accumulator or a reduction: each carry's init and update and each reduction's operands, on every r lane and
+step (a reduction combines every r lane of its row, and an accumulator's value is its init followed by one
+update per step: equal inits and equal update terms at every step give equal values, by induction).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from workbench import kir
+from workbench.check.checker import Widths
+from workbench.kir import Op
+
+
+def reads_carried(k: kir.Kernel) -> tuple[bool, ...]:
+    """Per access (loads then stores): whether it reads an accumulator or a reduction."""
+    return tuple(any(n.op in (Op.ACC, Op.REDUCE) for n in kir.walk(a)) for a in (*k.loads, *k.stores))
+
+
+def _accesses_differ(rw, rn) -> str | None:
+    for a, b in zip(rw.loads + rw.stores, rn.loads + rn.stores):
+        if a.mask != b.mask or (a.mask and (a.offset != b.offset or a.value != b.value)):
+            return f"{a} vs {b}"
+    if len(rw.loads) != len(rn.loads) or len(rw.stores) != len(rn.stores):
+        return f"access count {len(rw.loads)}+{len(rw.stores)} vs {len(rn.loads)}+{len(rn.stores)}"
+    return None
+
+
+@dataclass(frozen=True)
+class Sides:
+    """The two kernels compared: ``kernel`` in mode ``wide`` against ``other`` (default: ``kernel``) in mode
+    ``narrow``; :class:`Widths` is the usual pair (W against N), the partial mode compares W with P."""
+
+    wide: kir.Mode
+    narrow: kir.Mode
+    other: kir.Kernel | None = None
+
+
+def _both(k, ln, lane, w: Widths | Sides, data=None):
+    """(W, N, difference): both evaluations at ``lane``; undefined behaviour in either is a difference."""
+    try:
+        rw = kir.evaluate(k, ln, lane, w.wide, data=data)
+    except kir.EvaluationError as exc:
+        return None, None, f"wide kernel undefined: {exc}"
+    try:
+        rn = kir.evaluate(getattr(w, "other", None) or k, ln, lane, w.narrow, data=data)
+    except kir.EvaluationError as exc:
+        return rw, None, f"narrowed kernel undefined: {exc}"
+    return rw, rn, None
+
+
+def reduction_launch(run, k, w: Widths | Sides, ln, reads):
+    red = k.reduction
+    xb, rb = ln.block("XBLOCK"), ln.block(red.block)
+    numel = ln.arg(red.numel) if red.numel is not None else red.static_numel
+    steps = [0] if red.persistent else list(range(0, numel, rb))
+    xnumel = ln.arg("xnumel")
+    for px, i in itertools.product(range(ln.grid[0]), range(xb)):
+        row_active = px * xb + i < xnumel
+        row_read = False  # a tail row: does an active access read an accumulator or a reduction?
+        row_diff = None
+        for step, r in itertools.product(steps, range(rb)):
+            lane = kir.Lane((px, 0, 0), (("XBLOCK", i), (red.block, r)), ln.grid, step=step)
+            run.lanes += 1
+            rw, rn, diff = _both(k, ln, lane, w)
+            if diff is None:
+                diff = _accesses_differ(rw, rn)
+            if diff is not None:
+                return lane, diff
+            row_read = row_read or any(a.mask and f for a, f in zip(rw.loads + rw.stores, reads))
+            if row_diff is None and (rw.carries, rw.inits, rw.reductions) != (rn.carries, rn.inits, rn.reductions):
+                row_diff = (lane, f"accumulator or reduction operands differ: {rw.carries} {rw.inits} "
+                                  f"{rw.reductions} vs {rn.carries} {rn.inits} {rn.reductions}")
+        if row_diff is not None and (row_active or row_read):
+            return row_diff
+    return None
+
+
+def pointwise_launch(run, k, w: Widths, ln, reads):
+    gx, gy, gz = ln.grid
+    ys = [(0, 0)] if k.grid == "1d" else [(py, pz) for pz in range(max(gz, 1)) for py in range(max(gy, 1))]
+    blocks = [b for b, _ in k.blocks]
+    indexed = index_pointers(k)
+    for px, (py, pz) in itertools.product(range(gx), ys):
+        for pos in itertools.product(*(range(ln.block(b)) for b in blocks)):
+            lane = kir.Lane((px, py, pz), tuple(zip(blocks, pos)), (gx, max(gy, 1), max(gz, 1)))
+            if not indexed:
+                run.lanes += 1
+                rw, rn, diff = _both(k, ln, lane, w)
+                if diff is None:
+                    diff = _accesses_differ(rw, rn)
+                if diff is not None:
+                    return lane, diff
+                continue
+            got = _indexed_lane(run, k, w, ln, lane, indexed)
+            if got is not None:
+                return got
+    return None
+
+
+def index_pointers(k: kir.Kernel) -> dict[str, tuple[kir.IntType, bool]]:
+    """The integer pointers whose loads feed a device_assert premise: the loaded type, and whether every
+    premise on them bounds the loaded value itself (with both bounds)."""
+    out: dict[str, tuple[kir.IntType, bool]] = {}
+    for n in kir.walk(*k.loads, *k.stores):
+        if n.op is Op.ASSUME:
+            direct = n.args[0].op is Op.LOAD and n.attr == (True, True)
+            for ld in kir.walk(n.args[0]):
+                if ld.op is Op.LOAD and isinstance(ld.type, kir.IntType):
+                    prev = out.get(ld.attr, (ld.type, True))
+                    out[ld.attr] = (ld.type, prev[1] and direct)
+    return dict(sorted(out.items()))
+
+
+def _indexed_lane(run, k, w: Widths, ln, lane, indexed):
+    """Every admissible index value at one lane (module docstring): W decides admissibility. A lane where no
+    load of an index tensor is performed reads no index: one evaluation."""
+    try:
+        probe = kir.evaluate(k, ln, lane, w.wide, data=lambda p, o: 0)
+    except kir.EvaluationError:
+        probe = None
+    if probe is not None and not any(a.mask and a.pointer in indexed for a in probe.loads):
+        run.lanes += 1
+        rw, rn, diff = _both(k, ln, lane, w, data=lambda p, o: 0)
+        diff = diff or _accesses_differ(rw, rn)
+        return None if diff is None else (lane, diff)
+    per_pointer = [_candidates(probe, w.wide.map_type(t), direct) for t, direct in indexed.values()]
+    names = list(indexed)
+    for values in itertools.product(*per_pointer):
+        table = dict(zip(names, values))
+        data = lambda p, o, table=table: table.get(p, 0)  # noqa: E731 - a constant tensor per pointer
+        try:
+            rw = kir.evaluate(k, ln, lane, w.wide, data=data)
+        except kir.EvaluationError as exc:
+            return lane, f"wide kernel undefined at index values {table}: {exc}"
+        if any(p[0] is False for p in rw.premises):
+            run.rejected += 1
+            continue
+        run.lanes += 1
+        run.index_values += 1
+        try:
+            rn = kir.evaluate(k, ln, lane, w.narrow, data=data)
+        except kir.EvaluationError as exc:
+            return lane, f"narrowed kernel undefined at index values {table}: {exc}"
+        diff = _accesses_differ(rw, rn)
+        if diff is not None:
+            return lane, f"at index values {table}: {diff}"
+    return None
+
+
+def _candidates(probe, t: kir.IntType, direct: bool) -> list[int]:
+    """The index values tried at a lane: the type's four extreme values and, for an index asserted as
+    loaded (``lo <= v < hi``), ``[lo - 1, hi]``; otherwise (a ``tl.where``-wrapped index) ``[-H-2, H+2]``
+    with ``H`` the largest asserted bound. Values outside the premise are skipped by the caller, so the
+    margins only check that the premise rejects them."""
+    bounds = [p[1:] for p in (probe.premises if probe else ())]
+    extremes = {t.min, t.min + 1, t.max - 1, t.max}
+    if direct and bounds and all(isinstance(x, int) for b in bounds for x in b):
+        lo, hi = min(b[0] for b in bounds), max(b[1] for b in bounds)  # a superset for several premises
+        return sorted({t.wrap(v) for v in range(lo - 1, hi + 1)} | extremes)
+    h = max([abs(x) for b in bounds for x in b if isinstance(x, int)] or [2])
+    return sorted({t.wrap(v) for v in range(-h - 2, h + 3)} | extremes)
+
+
+
+__all__ = ["Sides", "index_pointers", "pointwise_launch", "reads_carried", "reduction_launch"]
