@@ -44,12 +44,16 @@ class Sides:
     other: kir.Kernel | None = None
 
 
-def _both(k, ln, lane, w: Widths | Sides, data=None):
-    """(W, N, difference): both evaluations at ``lane``; undefined behaviour in either is a difference."""
+def _both(k, ln, lane, w: Widths | Sides, data=None, premises: bool = False):
+    """(W, N, difference): both evaluations at ``lane``; undefined behaviour in either is a difference. With
+    ``premises``, a lane where W shows a device_assert premise false gives ``(W, None, None)`` (not compared:
+    the index values are outside what the certificate assumes)."""
     try:
         rw = kir.evaluate(k, ln, lane, w.wide, data=data)
     except kir.EvaluationError as exc:
         return None, None, f"wide kernel undefined: {exc}"
+    if premises and any(p[0] is False for p in rw.premises):
+        return rw, None, None
     try:
         rn = kir.evaluate(getattr(w, "other", None) or k, ln, lane, w.narrow, data=data)
     except kir.EvaluationError as exc:
@@ -61,27 +65,75 @@ def reduction_launch(run, k, w: Widths | Sides, ln, reads):
     red = k.reduction
     xb, rb = ln.block("XBLOCK"), ln.block(red.block)
     numel = ln.arg(red.numel) if red.numel is not None else red.static_numel
-    steps = [0] if red.persistent else list(range(0, numel, rb))
+    steps = [0] if red.persistent else loop_steps(numel, rb, w.wide.int32)
     xnumel = ln.arg("xnumel")
+    indexed = index_pointers(k)
     for px, i in itertools.product(range(ln.grid[0]), range(xb)):
-        row_active = px * xb + i < xnumel
-        row_read = False  # a tail row: does an active access read an accumulator or a reduction?
-        row_diff = None
-        for step, r in itertools.product(steps, range(rb)):
-            lane = kir.Lane((px, 0, 0), (("XBLOCK", i), (red.block, r)), ln.grid, step=step)
-            run.lanes += 1
-            rw, rn, diff = _both(k, ln, lane, w)
-            if diff is None:
-                diff = _accesses_differ(rw, rn)
-            if diff is not None:
-                return lane, diff
-            row_read = row_read or any(a.mask and f for a, f in zip(rw.loads + rw.stores, reads))
-            if row_diff is None and (rw.carries, rw.inits, rw.reductions) != (rn.carries, rn.inits, rn.reductions):
-                row_diff = (lane, f"accumulator or reduction operands differ: {rw.carries} {rw.inits} "
-                                  f"{rw.reductions} vs {rn.carries} {rn.inits} {rn.reductions}")
-        if row_diff is not None and (row_active or row_read):
-            return row_diff
+        lanes = [kir.Lane((px, 0, 0), (("XBLOCK", i), (red.block, r)), ln.grid, step=step)
+                 for step, r in itertools.product(steps, range(rb))]
+        for table in _row_tables(k, ln, lanes, w, indexed):
+            got = _reduction_row(run, k, w, ln, reads, lanes, table, px * xb + i < xnumel)
+            if got is not None:
+                return got
     return None
+
+
+def _reduction_row(run, k, w, ln, reads, lanes, table, row_active):
+    """One row (x lane) with one index table: every (r lane, step); the row's carries and reductions."""
+    data = None if table is None else (lambda p, o: table.get(p, 0))
+    row_read = False  # a tail row: does an active access read an accumulator or a reduction?
+    row_diff = None
+    for lane in lanes:
+        rw, rn, diff = _both(k, ln, lane, w, data=data, premises=table is not None)
+        if rw is not None and rn is None and diff is None:
+            run.rejected += 1  # this index value is outside the premise at this lane
+            continue
+        run.lanes += 1
+        run.index_values += table is not None
+        if diff is None:
+            diff = _accesses_differ(rw, rn)
+        if diff is not None:
+            return lane, diff if table is None else f"at index values {table}: {diff}"
+        row_read = row_read or any(a.mask and f for a, f in zip(rw.loads + rw.stores, reads))
+        if row_diff is None and (rw.carries, rw.inits, rw.reductions) != (rn.carries, rn.inits, rn.reductions):
+            row_diff = (lane, f"accumulator or reduction operands differ: {rw.carries} {rw.inits} "
+                              f"{rw.reductions} vs {rn.carries} {rn.inits} {rn.reductions}")
+    if row_diff is not None and (row_active or row_read):
+        return row_diff
+    return None
+
+
+def _row_tables(k, ln, lanes, w, indexed) -> list[dict[str, int] | None]:
+    """The index tables to try on a row: ``[None]`` without index tensors, else the candidates (see
+    :func:`_candidates`) at the first lane of the row that loads an index (``[{}]`` if none does)."""
+    if not indexed:
+        return [None]
+    for lane in lanes:
+        try:
+            probe = kir.evaluate(k, ln, lane, w.wide, data=lambda p, o: 0)
+        except kir.EvaluationError:
+            probe = None
+        if probe is None or any(a.mask and a.pointer in indexed for a in probe.loads):
+            return _tables(probe, w, indexed)
+    return [{}]
+
+
+def _tables(probe, w, indexed) -> list[dict[str, int]]:
+    per_pointer = [_candidates(probe, w.wide.map_type(t), direct) for t, direct in indexed.values()]
+    return [dict(zip(indexed, values)) for values in itertools.product(*per_pointer)]
+
+
+def loop_steps(numel: int, block: int, bits: int) -> list[int]:
+    """The values ``r0_offset`` takes in ``for r0_offset in tl.range(0, r0_numel, R0_BLOCK)`` as Triton
+    compiles it: ``scf.for`` lowered to an ``i32`` phi, ``add i32 %iv, R0_BLOCK`` (no ``nsw``: it wraps) and
+    ``icmp slt %iv, r0_numel`` (the LLVM IR of such a loop, triton 3.7.1), in the model's int32 of ``bits``
+    bits. A loop whose offset wraps runs forever; one full cycle of offsets is returned."""
+    t = kir.IntType(bits)
+    out, off = [], 0
+    while off < numel and len(out) <= 2**bits // block + 1:
+        out.append(off)
+        off = t.wrap(off + block)
+    return out
 
 
 def pointwise_launch(run, k, w: Widths, ln, reads):
@@ -121,36 +173,16 @@ def index_pointers(k: kir.Kernel) -> dict[str, tuple[kir.IntType, bool]]:
 
 
 def _indexed_lane(run, k, w: Widths, ln, lane, indexed):
-    """Every admissible index value at one lane (module docstring): W decides admissibility. A lane where no
-    load of an index tensor is performed reads no index: one evaluation."""
-    try:
-        probe = kir.evaluate(k, ln, lane, w.wide, data=lambda p, o: 0)
-    except kir.EvaluationError:
-        probe = None
-    if probe is not None and not any(a.mask and a.pointer in indexed for a in probe.loads):
-        run.lanes += 1
-        rw, rn, diff = _both(k, ln, lane, w, data=lambda p, o: 0)
-        diff = diff or _accesses_differ(rw, rn)
-        return None if diff is None else (lane, diff)
-    per_pointer = [_candidates(probe, w.wide.map_type(t), direct) for t, direct in indexed.values()]
-    names = list(indexed)
-    for values in itertools.product(*per_pointer):
-        table = dict(zip(names, values))
+    """Every admissible index value at one lane (module docstring): W decides admissibility."""
+    for table in _row_tables(k, ln, [lane], w, indexed):
         data = lambda p, o, table=table: table.get(p, 0)  # noqa: E731 - a constant tensor per pointer
-        try:
-            rw = kir.evaluate(k, ln, lane, w.wide, data=data)
-        except kir.EvaluationError as exc:
-            return lane, f"wide kernel undefined at index values {table}: {exc}"
-        if any(p[0] is False for p in rw.premises):
+        rw, rn, diff = _both(k, ln, lane, w, data=data, premises=True)
+        if rw is not None and rn is None and diff is None:
             run.rejected += 1
             continue
         run.lanes += 1
-        run.index_values += 1
-        try:
-            rn = kir.evaluate(k, ln, lane, w.narrow, data=data)
-        except kir.EvaluationError as exc:
-            return lane, f"narrowed kernel undefined at index values {table}: {exc}"
-        diff = _accesses_differ(rw, rn)
+        run.index_values += bool(table)
+        diff = diff or _accesses_differ(rw, rn)
         if diff is not None:
             return lane, f"at index values {table}: {diff}"
     return None
@@ -171,4 +203,4 @@ def _candidates(probe, t: kir.IntType, direct: bool) -> list[int]:
 
 
 
-__all__ = ["Sides", "index_pointers", "pointwise_launch", "reads_carried", "reduction_launch"]
+__all__ = ["Sides", "index_pointers", "loop_steps", "pointwise_launch", "reads_carried", "reduction_launch"]
