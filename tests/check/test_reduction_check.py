@@ -24,6 +24,7 @@ SOFTMAX = DATA / "triton_red_fused__softmax_prepare_softmax_online_0.json"
 LAYERNORM = DATA / "triton_per_fused_add_addmm_native_layer_norm_view_11.json"
 GROUPNORM_PER = DATA / "triton_per_fused_native_group_norm_1.json"
 MEAN = DATA / "triton_red_fused_add_addmm_mean_mul_permute_view_32.json"
+MEAN_LAST = Path(__file__).parents[2] / "data" / "kernels" / "mean_last" / "triton_red_fused_mean_0.json"
 BITS = 6
 SMALL = Widths(BITS, 2 * BITS)
 
@@ -182,3 +183,16 @@ def test_the_same_arithmetic_on_an_index_of_one_type_is_certified():
     interpreter stores the same wrapped value in W and N), so it is certified."""
     rec = mutate(load(ARGMIN), ARGMIN_STORE, "tl.store(out_ptr0 + (x3), (tmp2 + 3) * 1000000000, xmask)")
     assert check_kernel(rec, "observable", counterexample=False).verdict == "certified"
+
+
+def test_a_static_r0_numel_gets_the_loop_bound_too():
+    """``r0_numel = 2147483647`` written over the parameter: the loop's offset wraps (red team
+    ``red-static-numel-loop-wraps``), so LOOP_BOUND is required of the literal as of a parameter; the
+    refusal names it, and the counterexample search (which has no lane to show for it) does not crash."""
+    rec = mutate(load(MEAN_LAST), "    rnumel = r0_numel", "    r0_numel = 2147483647\n    rnumel = r0_numel")
+    v = check_kernel(rec, "observable")
+    assert v.verdict == "refused"
+    assert any(d.condition.reason is Reason.LOOP_BOUND and d.status.value == "refuted" for d in v.discharged)
+    fine = mutate(load(MEAN_LAST), "    rnumel = r0_numel", "    r0_numel = 3000\n    rnumel = r0_numel")
+    v = check_kernel(fine, "strict", counterexample=False)  # (refused: its r0_1 + ks0*x0 outgrows ks0 = s27)
+    assert any(d.condition.reason is Reason.LOOP_BOUND and d.status.value == "proved" for d in v.discharged)

@@ -171,7 +171,8 @@ class ReductionRules:
         return None
 
     def check_reduction(self) -> None:
-        """The whole-kernel conditions: LOOP_BOUND, and accumulators that keep their type."""
+        """The whole-kernel conditions: LOOP_BOUND (for a parameter or a static r0_numel alike), and
+        accumulators that keep their type."""
         red = self.k.reduction
         if red is None:
             return
@@ -180,11 +181,15 @@ class ReductionRules:
             acc = accs.get((c.name, c.loop))
             if acc is not None and any(side[id(c.update)].type != side[id(acc)].type for side in (self.W, self.N)):
                 raise OutOfClassError(f"{self.k.name}: accumulator {c.name} changes type with narrowing")
-        if red.loops and red.numel is not None:
-            arg = kir.node(Op.ARG, self.params[red.numel].type, (), red.numel)
-            self.key.setdefault(id(arg), f"arg:{red.numel}")
+        if red.loops:
+            # The loop's bound is r0_numel whether it is the parameter or a literal written over it in the
+            # body (``r0_numel = 3000``): either way the offset must not wrap (a literal near 2**31 does).
+            name = red.numel or "r0_numel"
+            origin = (kir.node(Op.ARG, self.params[name].type, (), name) if name in self.params
+                      else kir.node(Op.CONST, kir.IntType(32), (), (red.static_numel, False)))
+            self.key.setdefault(id(origin), f"arg:{name}")
             limit = 2 ** (self.w.int32 - 1) - self.r_block_max
-            self.need(Poly.const(limit) - self.r_numel_value(), Reason.LOOP_BOUND, arg, frozenset(), "upper")
+            self.need(Poly.const(limit) - self.r_numel_value(), Reason.LOOP_BOUND, origin, frozenset(), "upper")
 
     def tail_atoms(self, acc: Node) -> list[Node]:
         """The range atoms access ``acc`` must have as mask conjuncts: x (and y) always, r when the access's
