@@ -192,12 +192,18 @@ class ReductionRules:
             self.need(Poly.const(limit) - self.r_numel_value(), Reason.LOOP_BOUND, origin, frozenset(), "upper")
 
     def tail_atoms(self, acc: Node) -> list[Node]:
-        """The range atoms access ``acc`` must have as mask conjuncts: x (and y) always, r when the access's
-        offset or mask depends on the r lane or the step (and the r axis has a tail)."""
+        """The range atoms access ``acc`` must have as mask conjuncts: x (and y) when its offset or mask (or a
+        store's value) depends on the x lane or on data, r when they depend on the r lane or the step (and
+        the r axis has a tail)."""
         if self.k.reduction is None:
             return list(self.range_atoms)
         offset, mask = acc.args[0], (acc.args[2] if acc.op is Op.STORE else acc.args[1])
         deps = self.deps(offset) | self.deps(mask)
+        if acc.op is Op.STORE:
+            # a store also writes its value: one whose offset and mask name no x (or r) lane but whose value
+            # does is performed on the tail lanes with a tail lane's value (red team red-store-x-free-offset,
+            # red-store-r-free-offset), so the value's lanes count like the address's
+            deps |= self.deps(acc.args[1])
         # an access that depends on no x lane (a weight row read by every x lane) reads on a tail x lane
         # exactly what it reads on an active one
         need: list[Node | None] = list(self.range_atoms) if deps & {"x", "data"} else []
