@@ -39,6 +39,7 @@ from workbench.capture.record import CapturedKernel
 from workbench.check.checker import Widths
 from workbench.check.lanecompare import pointwise_launch, reads_carried, reduction_launch
 from workbench.check.soundness import small_record
+from workbench.check.trusted.reduction import r_block_limit
 from workbench.errors import UnsupportedError
 
 BITS = tuple(range(6, 25))
@@ -273,7 +274,7 @@ def _run_at(run: ModelRun, at: WidthRun, small: CapturedKernel, w: Widths, shape
     k = kir.parse(small)
     if k.reduction is not None and k.grid != "1d":
         raise NotImplementedError("small model of 2-D reduction grids")
-    r_block_max = 2 ** max(1, w.int32 - 5)  # check/trusted/reduction.py: the small widths' R0_BLOCK bound
+    r_block_max = r_block_limit(w.int32)  # the small checker's R0_BLOCK bound (a premise it reasons under)
     work = []
     for sizes, ln0 in _launches(k, shapes):
         for blocks in _blocks(k, ln0, r_block_max):
