@@ -17,7 +17,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from workbench.kir.crosscheck import CONTROL, MODES, KernelReport, Mismatch, _bases, _numel, _run_worker, _shapes
+from workbench.kir.crosscheck import (CONTROL, MODES, KernelReport, Mismatch, _bases, _numel, _run_worker, _shapes,
+                                      data_function, index_data)
 from workbench.kir.errors import EvaluationError, UndefinedBehaviour
 from workbench.kir.evaluator import Lane, Launch, evaluate, launch
 from workbench.kir.nodes import Kernel
@@ -66,9 +67,10 @@ def expected(k: Kernel, ln: Launch, lane: Lane, mode) -> list[tuple[str, str, in
         + [(line, 1, i, "store", loop) for i, (line, loop) in enumerate(zip(k.store_lines, k.store_loops))]
     )
     at_step = {}
+    data = data_function(index_data(k, ln))  # index tensors in range of every premise (as the worker fills them)
     for s in steps or [0]:
         lane_s = Lane(lane.program_id, lane.position, lane.num_programs, step=s)
-        at_step[s] = evaluate(k, ln, lane_s, mode)
+        at_step[s] = evaluate(k, ln, lane_s, mode, data=data)
     out = []
     i = 0
     while i < len(accesses):
@@ -179,6 +181,7 @@ def _job(k: Kernel, ck, cases) -> dict:
         for lane in chosen:
             groups.setdefault(lane.program_id, []).append([lane.pos("XBLOCK"), lane.pos(k.reduction.block)])
         jcases.append({
+            "data": {p: list(v) for p, v in index_data(k, ln).items()},
             "scalars": scalars,
             "constexprs": {b: v for b, v in ln.blocks if b in constexpr_params},
             "grid": list(ln.grid),
