@@ -114,13 +114,28 @@ def _row_tables(k, ln, lanes, w, indexed) -> list[dict[str, int] | None]:
         except kir.EvaluationError:
             probe = None
         if probe is None or any(a.mask and a.pointer in indexed for a in probe.loads):
-            return _tables(probe, w, indexed)
+            shifts = _uniform_addends(k, ln)
+            per_pointer = [_candidates(probe, w, t, direct, shifts) for t, direct in indexed.values()]
+            return [dict(zip(indexed, values)) for values in itertools.product(*per_pointer)]
     return [{}]
 
 
-def _tables(probe, w, indexed) -> list[dict[str, int]]:
-    per_pointer = [_candidates(probe, w.wide.map_type(t), direct) for t, direct in indexed.values()]
-    return [dict(zip(indexed, values)) for values in itertools.product(*per_pointer)]
+def _uniform_addends(k, ln) -> set[int]:
+    """The values of the lane-uniform integer terms inside the premises' values (``ks1`` in Inductor's
+    wrap ``tl.where(tmp0 < 0, tmp0 + ks1, tmp0)``): the premise's range shifted by one of them is where a
+    wrapped index comes from."""
+    from workbench.kir.crosscheck import _uniform_value
+
+    args = dict(ln.args)
+    out = set()
+    for n in kir.walk(*k.loads, *k.stores):
+        if n.op is Op.ASSUME:
+            for x in kir.walk(n.args[0]):
+                if x.op in (Op.ARG, Op.ADD, Op.SUB, Op.MUL, Op.CAST) or (x.op is Op.CONST and not x.payload):
+                    v = _uniform_value(x, args)
+                    if v is not None:
+                        out.add(abs(v))
+    return out
 
 
 def loop_steps(numel: int, block: int, bits: int) -> list[int]:
@@ -188,19 +203,33 @@ def _indexed_lane(run, k, w: Widths, ln, lane, indexed):
     return None
 
 
-def _candidates(probe, t: kir.IntType, direct: bool) -> list[int]:
-    """The index values tried at a lane: the type's four extreme values and, for an index asserted as
-    loaded (``lo <= v < hi``), ``[lo - 1, hi]``; otherwise (a ``tl.where``-wrapped index) ``[-H-2, H+2]``
-    with ``H`` the largest asserted bound. Values outside the premise are skipped by the caller, so the
-    margins only check that the premise rejects them."""
-    bounds = [p[1:] for p in (probe.premises if probe else ())]
-    extremes = {t.min, t.min + 1, t.max - 1, t.max}
-    if direct and bounds and all(isinstance(x, int) for b in bounds for x in b):
-        lo, hi = min(b[0] for b in bounds), max(b[1] for b in bounds)  # a superset for several premises
-        return sorted({t.wrap(v) for v in range(lo - 1, hi + 1)} | extremes)
-    h = max([abs(x) for b in bounds for x in b if isinstance(x, int)] or [2])
-    return sorted({t.wrap(v) for v in range(-h - 2, h + 3)} | extremes)
+def _candidates(probe, w, t: kir.IntType, direct: bool, shifts: set[int]) -> list[int]:
+    """The values of an index tensor tried at a lane (W then decides which the premise admits):
 
+    * always the loaded type's four extreme values;
+    * where no premise's mask holds (the premise claims nothing there): every value of the model's int32
+      and ``[-H-2, H+2]``, ``H`` the largest bound;
+    * an index asserted as loaded (``lo <= v < hi``): ``[lo - 1, hi]``;
+    * otherwise (a ``tl.where``-wrapped index): ``[-H-2, H+2]`` and that window shifted by each uniform term
+      of the premise's value (``[lo - u - 1, hi - u]``, ``[lo + u - 1, hi + u]``)."""
+    t = w.wide.map_type(t)
+    prem = probe.premises if probe else ()
+    bounds = [p[1:3] for p in prem]
+    out = {t.min, t.min + 1, t.max - 1, t.max}
+    h = max([abs(x) for b in bounds for x in b if isinstance(x, int)] or [2])
+    if not any(p[3] for p in prem):
+        i32 = kir.IntType(w.wide.int32)
+        out |= set(range(i32.min, i32.max + 1)) | set(range(-h - 2, h + 3))
+    elif direct and bounds and all(isinstance(x, int) for b in bounds for x in b):
+        lo, hi = min(b[0] for b in bounds), max(b[1] for b in bounds)  # a superset for several premises
+        out |= set(range(lo - 1, hi + 1))
+    else:
+        out |= set(range(-h - 2, h + 3))
+        lo = min([b[0] for b in bounds if isinstance(b[0], int)] or [-h])
+        hi = max([b[1] for b in bounds if isinstance(b[1], int)] or [h])
+        for u in shifts:
+            out |= set(range(lo - u - 1, hi - u + 1)) | set(range(lo + u - 1, hi + u + 1))
+    return sorted({t.wrap(v) for v in out})
 
 
 __all__ = ["Sides", "index_pointers", "loop_steps", "pointwise_launch", "reads_carried", "reduction_launch"]

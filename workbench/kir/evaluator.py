@@ -137,9 +137,10 @@ class LaneResult:
     # and the step of the induction.
     inits: tuple[tuple[tuple[str, int], Term], ...] = ()
     # Kernels with device_assert premises: for each ASSUME node (walk order), whether the premise holds at
-    # this lane (its mask is false, or ``lo <= value < hi``), and the bounds' values; None where the value is
-    # not concrete (a masked-off load under a true mask, or data left symbolic).
-    premises: tuple[tuple[bool | None, int | None, int | None], ...] = ()
+    # this lane (its mask is false, or ``lo <= value < hi``; None where the value is not concrete: a
+    # masked-off load under a true mask, or data left symbolic), the bounds' values, and whether its mask
+    # holds (the premise claims anything here).
+    premises: tuple[tuple[bool | None, int | None, int | None, bool | None], ...] = ()
 
     @property
     def store(self) -> Access:
@@ -437,19 +438,19 @@ class _Env:
             value = ("int", value, str(n.args[1].type))
         return Access(kind, n.attr, offset, bool(mask), line, value)
 
-    def premise(self, n: Node) -> tuple[bool | None, int | None, int | None]:
-        """An ASSUME node's premise at this lane: (holds, lo, hi) (see :attr:`LaneResult.premises`)."""
+    def premise(self, n: Node) -> tuple[bool | None, int | None, int | None, bool | None]:
+        """An ASSUME node's premise at this lane: (holds, lo, hi, active) (see :attr:`LaneResult.premises`)."""
         has_lo, has_hi = n.attr
         value, mask, *rest = (self.values[id(x)] for x in n.args)
         lo = rest.pop(0) if has_lo else None
         hi = rest.pop(0) if has_hi else None
         if not isinstance(mask, int) or not isinstance(lo, (int, type(None))) or not isinstance(hi, (int, type(None))):
-            return None, lo, hi
+            return None, lo, hi, None
         if not mask:
-            return True, lo, hi  # claimed only where the mask holds
+            return True, lo, hi, False  # claimed only where the mask holds
         if not isinstance(value, int):
-            return None, lo, hi
-        return (lo is None or lo <= value) and (hi is None or value < hi), lo, hi
+            return None, lo, hi, True
+        return (lo is None or lo <= value) and (hi is None or value < hi), lo, hi, True
 
     def ub(self, op: str, x: int, y: int, t: Type) -> UndefinedBehaviour:
         return UndefinedBehaviour(self.k.name, op, (x, y), str(t), self.lane)
