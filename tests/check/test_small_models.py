@@ -72,6 +72,24 @@ def test_every_certified_kernel_agrees_in_its_small_model(path):
     assert run.widths[0].complete and run.lanes > 0, run.summary()
 
 
+REDTEAM = ROOT / "tests" / "adversarial" / "redteam"
+# red-team records of reductions and indirect indexing that the checker certifies (probes kept as regressions)
+PROBE_RECORDS = [p for p in sorted(REDTEAM.glob("probe-red-*/*.json")) + sorted(REDTEAM.glob("probe-assert-*/*.json"))]
+
+
+@pytest.mark.parametrize("path", PROBE_RECORDS, ids=lambda p: p.parent.name)
+def test_certified_redteam_records_agree_in_their_small_model(path):
+    """The red-team probes of reductions and indirect indexing that are certified: the model (with a lane
+    budget; launches in spread order) finds no difference. Probes that are refused are skipped visibly."""
+    rec = load(path)
+    modes, verdicts = _certified(rec)
+    if not modes:
+        pytest.skip(f"refused or out of class at 32 bits ({verdicts['observable'].verdict})")
+    run = model_run(rec, modes, budget=20_000)
+    assert run.widths, f"{path.parent.name}: certified but no small-model run: {run.why_not}"
+    assert run.difference is None, f"{path.parent.name}: {run.difference} ({run.summary()})"
+
+
 def test_the_list_holds_every_certified_reduction_and_indirect_kernel_of_the_corpus_table():
     """A certified reduction or indirect kernel of the shipped table without a record in the list above
     would have no model run."""

@@ -221,16 +221,18 @@ def spread(n: int) -> list[int]:
 
 
 def model_run(record: CapturedKernel, modes: tuple[str, ...], budget: int = 100_000,
-              bits_range: tuple[int, ...] = BITS, max_widths: int = 1) -> ModelRun:
+              bits_range: tuple[int, ...] = BITS, max_widths: int = 3, min_launches: int = 8) -> ModelRun:
     """Run the model (module docstring) at the smallest widths of ``bits_range`` where the checker certifies
-    ``modes`` and some shape exists, at most ``max_widths`` of them, while fewer than ``budget`` lane
-    evaluations (each in both widths) are spent."""
+    ``modes`` and some shape exists, smallest first, until ``min_launches`` launches have run (a width with
+    one admissible shape is followed by the next), at most ``max_widths`` widths, while fewer than ``budget``
+    lane evaluations (each in both widths) are spent."""
     from workbench.check.api import check_kernel
 
     run = ModelRun(record.program, record.name, modes=tuple(modes), narrows=bool(record.size_args))
     reasons = []
     for bits in bits_range:
-        if len(run.widths) >= max_widths or run.lanes >= budget or run.difference is not None:
+        ran = sum(x.launches_run for x in run.widths)
+        if len(run.widths) >= max_widths or ran >= min_launches or run.lanes >= budget or run.difference is not None:
             break
         small = small_record(record, bits)
         w = Widths(bits, 2 * bits)
