@@ -44,18 +44,22 @@ class Sides:
     other: kir.Kernel | None = None
 
 
-def _both(k, ln, lane, w: Widths | Sides, data=None, premises: bool = False):
-    """(W, N, difference): both evaluations at ``lane``; undefined behaviour in either is a difference. With
-    ``premises``, a lane where W shows a device_assert premise false gives ``(W, None, None)`` (not compared:
-    the index values are outside what the certificate assumes)."""
+def _both(k, ln, lane, w: Widths | Sides, table: dict | None = None, premises: bool = False):
+    """(W, N, difference): both evaluations at ``lane``; undefined behaviour in either is a difference.
+    ``table`` gives the index tensors' contents (pointer name -> value, constant per tensor) and the values
+    of premises computed from float data (ordinal -> value). With ``premises``, a lane where W shows a
+    device_assert premise false gives ``(W, None, None)`` (not compared: outside what the certificate
+    assumes)."""
+    data = None if table is None else (lambda p, o: table.get(p, 0))
+    assumed = None if table is None else {i: v for i, v in table.items() if isinstance(i, int)} or None
     try:
-        rw = kir.evaluate(k, ln, lane, w.wide, data=data)
+        rw = kir.evaluate(k, ln, lane, w.wide, data=data, assumed=assumed)
     except kir.EvaluationError as exc:
         return None, None, f"wide kernel undefined: {exc}"
     if premises and any(p[0] is False for p in rw.premises):
         return rw, None, None
     try:
-        rn = kir.evaluate(getattr(w, "other", None) or k, ln, lane, w.narrow, data=data)
+        rn = kir.evaluate(getattr(w, "other", None) or k, ln, lane, w.narrow, data=data, assumed=assumed)
     except kir.EvaluationError as exc:
         return rw, None, f"narrowed kernel undefined: {exc}"
     return rw, rn, None
@@ -80,11 +84,10 @@ def reduction_launch(run, k, w: Widths | Sides, ln, reads):
 
 def _reduction_row(run, k, w, ln, reads, lanes, table, row_active):
     """One row (x lane) with one index table: every (r lane, step); the row's carries and reductions."""
-    data = None if table is None else (lambda p, o: table.get(p, 0))
     row_read = False  # a tail row: does an active access read an accumulator or a reduction?
     row_diff = None
     for lane in lanes:
-        rw, rn, diff = _both(k, ln, lane, w, data=data, premises=table is not None)
+        rw, rn, diff = _both(k, ln, lane, w, table, premises=table is not None)
         if rw is not None and rn is None and diff is None:
             run.rejected += 1  # this index value is outside the premise at this lane
             continue
@@ -113,7 +116,8 @@ def _row_tables(k, ln, lanes, w, indexed) -> list[dict[str, int] | None]:
             probe = kir.evaluate(k, ln, lane, w.wide, data=lambda p, o: 0)
         except kir.EvaluationError:
             probe = None
-        if probe is None or any(a.mask and a.pointer in indexed for a in probe.loads):
+        if probe is None or any(a.mask and a.pointer in indexed for a in probe.loads) or any(
+                p[3] for p in probe.premises):
             shifts = _uniform_addends(k, ln)
             per_pointer = [_candidates(probe, w, t, direct, shifts) for t, direct in indexed.values()]
             return [dict(zip(indexed, values)) for values in itertools.product(*per_pointer)]
@@ -173,25 +177,29 @@ def pointwise_launch(run, k, w: Widths, ln, reads):
     return None
 
 
-def index_pointers(k: kir.Kernel) -> dict[str, tuple[kir.IntType, bool]]:
-    """The integer pointers whose loads feed a device_assert premise: the loaded type, and whether every
-    premise on them bounds the loaded value itself (with both bounds)."""
-    out: dict[str, tuple[kir.IntType, bool]] = {}
-    for n in kir.walk(*k.loads, *k.stores):
-        if n.op is Op.ASSUME:
-            direct = n.args[0].op is Op.LOAD and n.attr == (True, True)
-            for ld in kir.walk(n.args[0]):
-                if ld.op is Op.LOAD and isinstance(ld.type, kir.IntType):
-                    prev = out.get(ld.attr, (ld.type, True))
-                    out[ld.attr] = (ld.type, prev[1] and direct)
-    return dict(sorted(out.items()))
+def index_pointers(k: kir.Kernel) -> dict[str | int, tuple[kir.IntType, bool]]:
+    """What the model enumerates for device_assert premises: the integer pointers whose loads feed one
+    (name -> the loaded type, and whether every premise on them bounds the loaded value itself, with both
+    bounds), and the premises whose value has no integer load below it (a reduction's float result cast to an
+    index: ordinal of the ASSUME node in the evaluator's order -> its type; the value itself is enumerated,
+    ``kir.evaluate(assumed=...)``)."""
+    out: dict[str | int, tuple[kir.IntType, bool]] = {}
+    assumes = [n for n in kir.walk(*k.roots()) if n.op is Op.ASSUME]
+    for i, n in enumerate(assumes):
+        direct = n.args[0].op is Op.LOAD and n.attr == (True, True)
+        loads = [ld for ld in kir.walk(n.args[0]) if ld.op is Op.LOAD and isinstance(ld.type, kir.IntType)]
+        for ld in loads:
+            prev = out.get(ld.attr, (ld.type, True))
+            out[ld.attr] = (ld.type, prev[1] and direct)
+        if not loads:
+            out[i] = (n.type, n.attr == (True, True))
+    return dict(sorted(out.items(), key=lambda kv: (isinstance(kv[0], int), str(kv[0]))))
 
 
 def _indexed_lane(run, k, w: Widths, ln, lane, indexed):
     """Every admissible index value at one lane (module docstring): W decides admissibility."""
     for table in _row_tables(k, ln, [lane], w, indexed):
-        data = lambda p, o, table=table: table.get(p, 0)  # noqa: E731 - a constant tensor per pointer
-        rw, rn, diff = _both(k, ln, lane, w, data=data, premises=True)
+        rw, rn, diff = _both(k, ln, lane, w, table, premises=True)
         if rw is not None and rn is None and diff is None:
             run.rejected += 1
             continue

@@ -358,6 +358,7 @@ def evaluate(
     *,
     blocks: Mapping[str, int] | None = None,
     data: Data | None = None,
+    assumed: Mapping[int, int] | None = None,
 ) -> LaneResult:
     """Every load's and store's ``(pointer, offset, mask)`` (and the stored value term) at ``lane``.
 
@@ -366,10 +367,12 @@ def evaluate(
     ``data(pointer, offset)`` gives the integer tensors' contents: with it, integer loads and the integer
     payload computed from them are concrete (needed for indirect indexing: an address through a loaded
     index); without it, data stays symbolic and an address through data raises :class:`EvaluationError`.
+    ``assumed`` gives the value of the i-th ``ASSUME`` node (walk order) where its value is not concrete (an
+    asserted index computed from float data).
     """
     ln = sizes if isinstance(sizes, Launch) else launch(kernel, sizes, blocks)
     k = instantiate(kernel, mode)
-    env = _Env(k, ln, lane, mode, data)
+    env = _Env(k, ln, lane, mode, data, assumed)
     env.run()
     llines = _lines(kernel.load_lines, len(k.loads))
     slines = _lines(kernel.store_lines, len(k.stores))
@@ -402,8 +405,12 @@ def _lines(lines: tuple[int, ...], n: int) -> tuple[int, ...]:
 
 
 class _Env:
-    def __init__(self, k: Kernel, ln: Launch, lane: Lane, mode: Mode, data: Data | None = None):
+    def __init__(self, k: Kernel, ln: Launch, lane: Lane, mode: Mode, data: Data | None = None,
+                 assumed: Mapping[int, int] | None = None):
         self.k, self.ln, self.lane, self.mode, self.data = k, ln, lane, mode, data
+        self.assumed = assumed
+        self.assume_index = ({id(n): i for i, n in enumerate(x for x in _order(k) if x.op is Op.ASSUME)}
+                             if assumed else {})
         self.values: dict[int, Any] = {}
         self.args = {}
         blocks = dict(ln.blocks)
@@ -441,7 +448,8 @@ class _Env:
     def premise(self, n: Node) -> tuple[bool | None, int | None, int | None, bool | None]:
         """An ASSUME node's premise at this lane: (holds, lo, hi, active) (see :attr:`LaneResult.premises`)."""
         has_lo, has_hi = n.attr
-        value, mask, *rest = (self.values[id(x)] for x in n.args)
+        _, mask, *rest = (self.values[id(x)] for x in n.args)
+        value = self.values[id(n)]  # the assumed value itself (see the ASSUME rule)
         lo = rest.pop(0) if has_lo else None
         hi = rest.pop(0) if has_hi else None
         if not isinstance(mask, int) or not isinstance(lo, (int, type(None))) or not isinstance(hi, (int, type(None))):
@@ -553,7 +561,12 @@ class _Env:
                 other = v[id(n.args[2])]
                 return other if isinstance(other, int) else self.term(n.args[2])
             case Op.ASSUME:
-                return a[0]  # tl.device_assert is compiled away: the value, unchecked (a premise, not a check)
+                # tl.device_assert is compiled away: the value, unchecked (a premise, not a check). A value
+                # left symbolic (computed from float data: a reduction's result cast to an index) can be given
+                # by ``assumed`` (the small model enumerates what the premise admits).
+                if not isinstance(a[0], int) and self.assumed and self.assume_index.get(id(n)) in self.assumed:
+                    return t.wrap(self.assumed[self.assume_index[id(n)]])  # type: ignore[union-attr]
+                return a[0]
             case Op.STORE:
                 return None
             case Op.FCONST | Op.UNDEF | Op.PAYLOAD | Op.ACC | Op.REDUCE:

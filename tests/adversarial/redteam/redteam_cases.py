@@ -371,7 +371,21 @@ SMALL_FINDINGS = [
           "blocks": {"R0_BLOCK": 8}, "prelude": RED_PRELUDE}),
 ]
 
+SUML_STORE = "    tl.store(out_ptr0 + (x0), tmp2, xmask)"
+FEEDS_INDEX = (SUML_STORE, "    tmp5 = tmp2.to(tl.int64)\n"
+               "    tl.device_assert(((0 <= tmp5) & (tmp5 < ks0)) | ~(xmask), \"index out of bounds: 0 <= tmp5 < ks0\")\n"
+               "    tmp6 = tl.load(in_ptr0 + (tmp5 + ks0*x0), xmask)\n"
+               "    tl.store(out_ptr0 + (x0), tmp6, xmask)")
+
 SMALL_PROBES = [
+    Case("probe/red-reduction-feeds-index", edited(SUML, src(*FEEDS_INDEX)), (C, C), "reductions + indirect",
+         "a row sum cast to int64 and asserted in [0, ks0) indexes a second load: the premise bounds it; the "
+         "small model enumerates the asserted value itself (kir.evaluate(assumed=...)) and agrees."),
+    Case("probe/red-reduction-feeds-index-int32", edited(SUML, src(FEEDS_INDEX[0], FEEDS_INDEX[1].replace(
+        "tmp2.to(tl.int64)", "tmp2.to(tl.int32)").replace("(tmp5 + ks0*x0)", "(tmp5*ks0 + x0)"))),
+         NOT_CERTIFIED, "reductions + indirect",
+         "the same index cast to int32 times ks0: int64 in W, int32 in N, and (ks0-1)*ks0 is not bounded by "
+         "the guards; the small model finds 36 (W) vs -28 (N) at s27=12, s77=2, index value 3."),
     Case("probe/red-indirect-sum", indirect_sum, (C, C), "reductions + indirect",
          "a row index asserted before the loop and used in every step: bounded on the lanes the assert's "
          "mask covers; the small model (every index value in range) agrees."),
