@@ -92,7 +92,7 @@ def _reduction_row(run, k, w, ln, reads, lanes, table, row_active):
             run.rejected += 1  # this index value is outside the premise at this lane
             continue
         run.lanes += 1
-        run.index_values += table is not None
+        run.index_values += bool(table)
         if diff is None:
             diff = _accesses_differ(rw, rn)
         if diff is not None:
