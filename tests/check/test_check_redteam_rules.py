@@ -110,3 +110,47 @@ def test_check_runs_a_program_file_in_a_child_process(tmp_path):
                     "def example_inputs():\n    return (torch.randn(4, 3), torch.randn(4, 2))\n")
     kernels = records_for(str(prog))
     assert kernels and int(pidfile.read_text()) != os.getpid()
+
+
+# -- issue 13 small-model red team (tests/adversarial/redteam: red-store-*, red-static-numel-loop-wraps) --------
+
+SUM_LAST = KERNELS / "sum_last" / "triton_red_fused_sum_0.json"
+UPDATE = "        _tmp2 = tl.where(r0_mask & xmask, tmp3, _tmp2)"
+
+
+def _edit(rec, old, new):
+    body = jit_function_text(rec.source, rec.name)
+    assert old in body
+    return replace(rec, source=rec.source.replace(body, body.replace(old, new, 1)))
+
+
+@pytest.mark.parametrize("offset, value, mask, needs", [
+    ("tl.broadcast_to(r0_1, [XBLOCK, R0_BLOCK])", "(x0).to(tl.float32)", "r0_mask", "x"),
+    ("tl.broadcast_to(x0, [XBLOCK, R0_BLOCK])", "(r0_1).to(tl.float32)", "xmask", "r"),
+])
+def test_a_stores_value_decides_the_range_masks_it_needs(offset, value, mask, needs):
+    """The range atoms a reduction's store must carry follow its value too: a store naming no x (r) lane in
+    its address is performed on tail x (r) lanes with their values (without the rule: no x atom needed for
+    the first, no r atom for the second)."""
+    from workbench import kir
+    from workbench.check.premises import premises_of
+    from workbench.check.trusted.analysis import Analysis
+
+    rec = _edit(load(SUM_LAST), UPDATE, UPDATE + f"\n        tl.store(out_ptr0 + {offset}, {value}, {mask})")
+    k = kir.parse(rec)
+    a = Analysis(k, premises_of(rec), "observable", lambda kind, key, opts, works: opts[0])
+    (st,) = [s for s, loop in zip(k.stores, k.store_loops) if loop == 1]  # the store written in the loop
+    got = a.tail_atoms(st)
+    want = list(a.range_atoms) if needs == "x" else list(a.r_atoms)
+    assert all(any(g is w for g in got) for w in want), got
+
+
+def test_a_weight_row_load_needs_no_x_mask():
+    """The exemption the rule narrows still holds for loads: layer norm's weight row ``tl.load(in_ptr1 +
+    (r0_1), None)`` reads on a tail x lane what it reads on an active one (certified)."""
+    from workbench.check.api import check_kernel
+
+    rec = load(KERNELS.parent.parent / "tests" / "kir" / "data" / "reduction" /
+               "triton_per_fused_add_addmm_native_layer_norm_view_11.json")
+    assert "tl.load(in_ptr1 + (r0_1), None" in rec.source
+    assert check_kernel(rec, "strict", counterexample=False).verdict == "certified"

@@ -24,6 +24,7 @@ SOFTMAX = DATA / "triton_red_fused__softmax_prepare_softmax_online_0.json"
 LAYERNORM = DATA / "triton_per_fused_add_addmm_native_layer_norm_view_11.json"
 GROUPNORM_PER = DATA / "triton_per_fused_native_group_norm_1.json"
 MEAN = DATA / "triton_red_fused_add_addmm_mean_mul_permute_view_32.json"
+MEAN_LAST = Path(__file__).parents[2] / "data" / "kernels" / "mean_last" / "triton_red_fused_mean_0.json"
 BITS = 6
 SMALL = Widths(BITS, 2 * BITS)
 
@@ -150,3 +151,54 @@ def test_guards_hold_is_false_where_a_guard_divides_by_zero():
     rec = replace(load(SOFTMAX), guards=load(SOFTMAX).guards + ("Eq(Mod(s27, s95 - 2), 0)",))
     ok, guard = guards_hold(premises_of(rec), {"s27": 4, "s77": 3, "s95": 2})
     assert not ok and "Mod" in guard
+
+
+# -- reduction families (tests/check/data/families: real captures of min, argmax, argmin) ---------------------
+
+FAMILIES = Path(__file__).parent / "data" / "families"
+ARGMAX = FAMILIES / "argmax_last" / "triton_red_fused_argmax_0.json"
+ARGMIN = FAMILIES / "argmin_dim1" / "triton_per_fused_argmin_0.json"
+AMIN = FAMILIES / "amin_last" / "triton_red_fused_amin_0.json"
+ARGMIN_INDEX = "tmp4 = tl.broadcast_to(rindex, tmp3.shape)"
+ARGMIN_STORE = "tl.store(out_ptr0 + (x3), tmp2, xmask)"
+
+
+@pytest.mark.parametrize("path", [ARGMAX, ARGMIN, AMIN], ids=lambda p: p.parent.name)
+def test_index_reductions_are_certified(path):
+    """``max_with_index``/``min_with_index`` (and the elementwise ``maximum_with_index`` carry) are typed by
+    their operands: a float value next to an int32 index that has the same type in W and N is no retyping."""
+    for mode in ("strict", "observable"):
+        v = check_kernel(load(path), mode, counterexample=False)
+        assert v.verdict == "certified", (mode, v.reason)
+
+
+def test_an_index_reduction_retyped_by_a_narrowed_argument_is_refused():
+    """The index operand ``rindex + 0*ks0`` is int64 in W and int32 in N (its value fits both), so Triton
+    computes ``min_with_index``'s index output in int64 in W and int32 in N, and ``(tmp2 + 3) * 10**9`` wraps
+    in N only. Triton's interpreter (tests/adversarial/redteam/oracle.py, ks0=2, xnumel=8, XBLOCK=4): stored
+    3000000000 (W) vs -1294967296 (N). The reduction is retyped payload: PAYLOAD_TYPE."""
+    rec = mutate(load(ARGMIN), ARGMIN_INDEX, "tmp4 = tl.broadcast_to(rindex + 0*ks0, tmp3.shape)")
+    rec = mutate(rec, ARGMIN_STORE, "tl.store(out_ptr0 + (x3), (tmp2 + 3) * 1000000000, xmask)")
+    for mode in ("strict", "observable"):
+        v = check_kernel(rec, mode, counterexample=False)
+        assert v.verdict == "refused" and "integer payload" in v.reason, (mode, v.reason)
+
+
+def test_the_same_arithmetic_on_an_index_of_one_type_is_certified():
+    """Control: without the retyped operand both kernels compute ``(tmp2 + 3) * 10**9`` in int32 (the
+    interpreter stores the same wrapped value in W and N), so it is certified."""
+    rec = mutate(load(ARGMIN), ARGMIN_STORE, "tl.store(out_ptr0 + (x3), (tmp2 + 3) * 1000000000, xmask)")
+    assert check_kernel(rec, "observable", counterexample=False).verdict == "certified"
+
+
+def test_a_static_r0_numel_gets_the_loop_bound_too():
+    """``r0_numel = 2147483647`` written over the parameter: the loop's offset wraps (red team
+    ``red-static-numel-loop-wraps``), so LOOP_BOUND is required of the literal as of a parameter; the
+    refusal names it, and the counterexample search (which has no lane to show for it) does not crash."""
+    rec = mutate(load(MEAN_LAST), "    rnumel = r0_numel", "    r0_numel = 2147483647\n    rnumel = r0_numel")
+    v = check_kernel(rec, "observable")
+    assert v.verdict == "refused"
+    assert any(d.condition.reason is Reason.LOOP_BOUND and d.status.value == "refuted" for d in v.discharged)
+    fine = mutate(load(MEAN_LAST), "    rnumel = r0_numel", "    r0_numel = 3000\n    rnumel = r0_numel")
+    v = check_kernel(fine, "strict", counterexample=False)  # (refused: its r0_1 + ks0*x0 outgrows ks0 = s27)
+    assert any(d.condition.reason is Reason.LOOP_BOUND and d.status.value == "proved" for d in v.discharged)

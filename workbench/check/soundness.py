@@ -23,13 +23,22 @@ BIG = "2147483647"
 
 
 def small_record(k: CapturedKernel, bits: int) -> CapturedKernel:
-    """The record with ``2**31-1`` scaled to the model's int32 maximum: in the guards and bounds, and as the
-    int32 index sentinel of argmax/argmin accumulators (``tl.full(..., 2147483647, tl.int32)``, "no index
-    yet"), which does not fit the model's int32 otherwise."""
+    """The record at ``bits``-bit "int32": the guards' and bounds' ``2**31-1`` become ``2**(bits-1)-1``, and so
+    does the literal ``2147483647`` in the kernel's text (Inductor's int32 index sentinel,
+    ``tl.full([XBLOCK, R0_BLOCK], 2147483647, tl.int32)`` for argmax: int32's largest value, so the model's
+    int32's largest value)."""
+    import re
+
+    from workbench.capture.record import jit_function_text, source_hash
+
     cap = str(2 ** (bits - 1) - 1)
+    body = jit_function_text(k.source, k.name)
+    scaled = re.sub(rf"(?<![\w.]){BIG}(?![\w.])", cap, body)
+    source = k.source if scaled == body else k.source.replace(body, scaled)
     return replace(
         k,
-        source=k.source.replace(f", {BIG}, tl.int32)", f", {cap}, tl.int32)"),
+        source=source,
+        source_hash=k.source_hash if scaled == body else source_hash(source, k.name),
         guards=tuple(g.replace(BIG, cap) for g in k.guards),
         symbols=tuple(replace(s, upper=None if s.upper is None else min(s.upper, int(cap))) for s in k.symbols),
     )
@@ -167,38 +176,24 @@ def _agree_at(k, other, other_mode, widths, ln, sizes, block, data, lanes):
 
 
 def _reduction_agreement(k, other, other_mode, widths: Widths, shape_list, blocks: dict[str, int]):
-    """Reduction kernels: every (x, r) lane of every program at every step of the loop (1-D grids). On each
-    access: the mask, and the offset and stored value where it holds; on each x lane in range (every r lane,
-    masked-off ones included): each accumulator's update and each reduction's operands."""
-    red = k.reduction
+    """Reduction kernels: every (x, r) lane of every program at every step of the loop (1-D grids), compared
+    as :mod:`workbench.check.exhaustive` compares them (accesses; accumulators' inits and updates and
+    reductions' operands on every row that is in range or read by an active access)."""
+    from workbench.check.exhaustive import WidthRun
+    from workbench.check.lanecompare import Sides, reads_carried, reduction_launch
+
     if k.grid != "1d":
         raise NotImplementedError("small model of 2-D reduction grids")
-    lanes = 0
+    run = WidthRun(widths.int32)
+    reads = reads_carried(k)
+    pair = Sides(widths.wide, other_mode, other)
     for sizes in shape_list:
         try:
             ln = kir.launch(k, sizes, blocks)
         except kir.EvaluationError:
             continue
-        xb, rb = ln.block("XBLOCK"), ln.block(red.block)
-        numel = ln.arg(red.numel) if red.numel is not None else red.static_numel
-        steps = [0] if red.persistent else list(range(0, numel, rb))
-        xnumel = ln.arg("xnumel")
-        for px in range(ln.grid[0]):
-            for i, r, step in itertools.product(range(xb), range(rb), steps):
-                lane = kir.Lane((px, 0, 0), (("XBLOCK", i), (red.block, r)), ln.grid, step=step)
-                lanes += 1
-                try:
-                    rw = kir.evaluate(k, ln, lane, widths.wide)
-                except kir.EvaluationError as exc:
-                    return lanes, (sizes, lane, f"wide kernel undefined: {exc}")
-                try:
-                    rn = kir.evaluate(other, ln, lane, other_mode)
-                except kir.EvaluationError as exc:
-                    return lanes, (sizes, lane, f"narrowed kernel undefined: {exc}")
-                for a, b in zip(rw.loads + rw.stores, rn.loads + rn.stores):
-                    if a.mask != b.mask or (a.mask and (a.offset != b.offset or a.value != b.value)):
-                        return lanes, (sizes, lane, f"{a} vs {b}")
-                if px * xb + i < xnumel and (rw.carries != rn.carries or rw.reductions != rn.reductions):
-                    return lanes, (sizes, lane, f"accumulator or reduction operands differ: {rw.carries} "
-                                                f"{rw.reductions} vs {rn.carries} {rn.reductions}")
-    return lanes, None
+        diff = reduction_launch(run, k, pair, ln, reads)
+        if diff is not None:
+            return run.lanes, (sizes, *diff)
+    return run.lanes, None
+

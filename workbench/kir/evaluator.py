@@ -133,6 +133,14 @@ class LaneResult:
     # reduction need to agree on.
     carries: tuple[tuple[tuple[str, int], Term], ...] = ()
     reductions: tuple[tuple[Term, ...], ...] = ()
+    # Reduction kernels: each carry's init term at this lane ((name, loop), term): with the updates, the base
+    # and the step of the induction.
+    inits: tuple[tuple[tuple[str, int], Term], ...] = ()
+    # Kernels with device_assert premises: for each ASSUME node (walk order), whether the premise holds at
+    # this lane (its mask is false, or ``lo <= value < hi``; None where the value is not concrete: a
+    # masked-off load under a true mask, or data left symbolic), the bounds' values, and whether its mask
+    # holds (the premise claims anything here).
+    premises: tuple[tuple[bool | None, int | None, int | None, bool | None], ...] = ()
 
     @property
     def store(self) -> Access:
@@ -352,6 +360,7 @@ def evaluate(
     *,
     blocks: Mapping[str, int] | None = None,
     data: Data | None = None,
+    assumed: Mapping[int, int] | None = None,
 ) -> LaneResult:
     """Every load's and store's ``(pointer, offset, mask)`` (and the stored value term) at ``lane``.
 
@@ -360,20 +369,24 @@ def evaluate(
     ``data(pointer, offset)`` gives the integer tensors' contents: with it, integer loads and the integer
     payload computed from them are concrete (needed for indirect indexing: an address through a loaded
     index); without it, data stays symbolic and an address through data raises :class:`EvaluationError`.
+    ``assumed`` gives the value of the i-th ``ASSUME`` node (walk order) where its value is not concrete (an
+    asserted index computed from float data).
     """
     ln = sizes if isinstance(sizes, Launch) else launch(kernel, sizes, blocks)
     k = instantiate(kernel, mode)
-    env = _Env(k, ln, lane, mode, data)
+    env = _Env(k, ln, lane, mode, data, assumed)
     env.run()
     llines = _lines(kernel.load_lines, len(k.loads))
     slines = _lines(kernel.store_lines, len(k.stores))
     loads = tuple(env.access("load", n, line) for n, line in zip(k.loads, llines))
     stores = tuple(env.access("store", n, line) for n, line in zip(k.stores, slines))
+    premises = tuple(env.premise(n) for n in _order(k) if n.op is Op.ASSUME)
     if k.reduction is None:
-        return LaneResult(lane, mode, loads, stores)
+        return LaneResult(lane, mode, loads, stores, premises=premises)
     carries = tuple(((c.name, c.loop), env.term(c.update)) for c in k.carries)
+    inits = tuple(((c.name, c.loop), env.term(c.init)) for c in k.carries)
     reductions = tuple(tuple(env.term(a) for a in n.args) for n in _order(k) if n.op in ROW)
-    return LaneResult(lane, mode, loads, stores, carries, reductions)
+    return LaneResult(lane, mode, loads, stores, carries, reductions, inits, premises)
 
 
 _ORDERS: dict[int, tuple[Kernel, tuple[Node, ...]]] = {}
@@ -394,8 +407,12 @@ def _lines(lines: tuple[int, ...], n: int) -> tuple[int, ...]:
 
 
 class _Env:
-    def __init__(self, k: Kernel, ln: Launch, lane: Lane, mode: Mode, data: Data | None = None):
+    def __init__(self, k: Kernel, ln: Launch, lane: Lane, mode: Mode, data: Data | None = None,
+                 assumed: Mapping[int, int] | None = None):
         self.k, self.ln, self.lane, self.mode, self.data = k, ln, lane, mode, data
+        self.assumed = assumed
+        self.assume_index = ({id(n): i for i, n in enumerate(x for x in _order(k) if x.op is Op.ASSUME)}
+                             if assumed else {})
         self.values: dict[int, Any] = {}
         self.args = {}
         blocks = dict(ln.blocks)
@@ -429,6 +446,21 @@ class _Env:
         if kind == "store" and isinstance(value, int):
             value = ("int", value, str(n.args[1].type))
         return Access(kind, n.attr, offset, bool(mask), line, value)
+
+    def premise(self, n: Node) -> tuple[bool | None, int | None, int | None, bool | None]:
+        """An ASSUME node's premise at this lane: (holds, lo, hi, active) (see :attr:`LaneResult.premises`)."""
+        has_lo, has_hi = n.attr
+        _, mask, *rest = (self.values[id(x)] for x in n.args)
+        value = self.values[id(n)]  # the assumed value itself (see the ASSUME rule)
+        lo = rest.pop(0) if has_lo else None
+        hi = rest.pop(0) if has_hi else None
+        if not isinstance(mask, int) or not isinstance(lo, (int, type(None))) or not isinstance(hi, (int, type(None))):
+            return None, lo, hi, None
+        if not mask:
+            return True, lo, hi, False  # claimed only where the mask holds
+        if not isinstance(value, int):
+            return None, lo, hi, True
+        return (lo is None or lo <= value) and (hi is None or value < hi), lo, hi, True
 
     def ub(self, op: str, x: int, y: int, t: Type) -> UndefinedBehaviour:
         return UndefinedBehaviour(self.k.name, op, (x, y), str(t), self.lane)
@@ -535,7 +567,12 @@ class _Env:
                 other = v[id(n.args[2])]
                 return other if isinstance(other, int) else self.term(n.args[2])
             case Op.ASSUME:
-                return a[0]  # tl.device_assert is compiled away: the value, unchecked (a premise, not a check)
+                # tl.device_assert is compiled away: the value, unchecked (a premise, not a check). A value
+                # left symbolic (computed from float data: a reduction's result cast to an index) can be given
+                # by ``assumed`` (the small model enumerates what the premise admits).
+                if not isinstance(a[0], int) and self.assumed and self.assume_index.get(id(n)) in self.assumed:
+                    return t.wrap(self.assumed[self.assume_index[id(n)]])  # type: ignore[union-attr]
+                return a[0]
             case Op.STORE:
                 return None
             case Op.FCONST | Op.UNDEF | Op.PAYLOAD | Op.ACC | Op.REDUCE | Op.SCAN:

@@ -69,6 +69,7 @@ def expected(k: Kernel, ln: Launch, lane: Lane, mode) -> list[tuple[str, str, in
         + [(line, 1, i, "store", loop) for i, (line, loop) in enumerate(zip(k.store_lines, k.store_loops))]
     )
     at_step = {}
+    data = data_function(index_data(k, ln))  # index tensors in range of every premise (as the worker fills them)
     for s in steps or [0]:
         lane_s = Lane(lane.program_id, lane.position, lane.num_programs, step=s)
         at_step[s] = evaluate(k, ln, lane_s, mode, data=data)

@@ -229,6 +229,8 @@ EMB_ASSERT = 'tl.device_assert(((0 <= tmp0) & (tmp0 < ks1)) | ~(xmask), "index o
 EMB_USE = "tmp2 = tl.load(in_ptr1 + (x0 + ks0*tmp0), xmask, eviction_policy='evict_last')"
 
 SUML = "sum_last/triton_red_fused_sum_0.json"
+ARGMAX = "../../tests/check/data/families/argmax_last/triton_red_fused_argmax_0.json"
+GN_PER = "../../tests/kir/data/reduction/triton_per_fused_native_group_norm_1.json"
 SUML_LOAD = "tmp0 = tl.load(in_ptr0 + (r0_1 + ks0*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)"
 
 RED_FINDINGS = [
@@ -294,8 +296,122 @@ RED_PROBES = [
          NOT_CERTIFIED, "indirect", "a bound whose own value wraps in N cannot be a premise."),
 ]
 
-FINDINGS += RED_FINDINGS
-PROBES += RED_PROBES
+# -- issue 13, small-width models (branch ``small``): red team against reductions and indirect indexing ---------
+SUML_UPDATE = "        _tmp2 = tl.where(r0_mask & xmask, tmp3, _tmp2)"
+SUML_RNUMEL = "    rnumel = r0_numel"
+STATIC_NUMEL = "    r0_numel = 2147483647\n    rnumel = r0_numel"
+INDIRECT_SUM = '''def triton_red_fused_sum_9(in_ptr0, in_ptr1, out_ptr0, ks0, ks1, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    x0 = xindex
+    tmp9 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last')
+    tl.device_assert(((0 <= tmp9) & (tmp9 < ks1)) | ~(xmask), "index out of bounds: 0 <= tmp9 < ks1")
+    _tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_1 = r0_index
+        tmp0 = tl.load(in_ptr0 + (r0_1 + ks0*tmp9), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+        tmp3 = _tmp2 + tmp1
+        _tmp2 = tl.where(r0_mask & xmask, tmp3, _tmp2)
+    tmp2 = tl.sum(_tmp2, 1)[:, None]
+    tl.store(out_ptr0 + (x0), tmp2, xmask)
+'''
+
+
+def indirect_sum():
+    """A row sum through a loaded row index (an embedding bag, written by hand from sum_last's text)."""
+    sig = {"in_ptr0": "*fp32", "in_ptr1": "*i64", "out_ptr0": "*fp32", "ks0": "i64", "ks1": "i64",
+           "xnumel": "i32", "r0_numel": "i32", "XBLOCK": "constexpr", "R0_BLOCK": "constexpr"}
+    return record("triton_red_fused_sum_9", INDIRECT_SUM, sig, {"ks0": "s27", "ks1": "s36"},
+                  {"xnumel": "s77", "r0_numel": "s27"}, {"s27": 2, "s36": 2, "s77": 2},
+                  ["s27*s77 <= 2147483647", "s27*s36 <= 2147483647", "s77 <= 2147483647"])
+
+
+SMALL_FINDINGS = [
+    Case("red-static-numel-loop-wraps", edited(SUML, src(SUML_RNUMEL, STATIC_NUMEL),
+                                               src(SUML_LOAD, SUML_LOAD.replace("r0_1 + ks0*x0", "r0_1 - ks0"))),
+         NOT_CERTIFIED, "LOOP_BOUND emitted only for an r0_numel parameter, not for a static one",
+         "`r0_numel = 2147483647` in the body: the loop's offset wraps (Triton lowers `tl.range` to an i32 "
+         "`add` without nsw and `icmp slt`; the LLVM IR of this loop, triton 3.7.1 on a cuda:89 target, is an "
+         "unconditional back edge: the kernel runs forever with negative offsets), but the bound 0 <= r0_offset "
+         "was used without the LOOP_BOUND condition that justifies it: CERTIFIED both modes. At a wrapped "
+         "offset the load reads (r0_1 - ks0) as `sub i64` in W and `sub i32` in N. Small model (6 bits, literal "
+         "scaled to 31, R0_BLOCK=2, step -32): load offset -34 (W) vs 30 (N). Triton's interpreter runs the "
+         "loop with Python's range and cannot show it."),
+    Case("red-store-x-free-offset", edited(SUML, src(SUML_UPDATE, SUML_UPDATE + "\n        tl.store(out_ptr0 + "
+                                                "tl.broadcast_to(r0_1, [XBLOCK, R0_BLOCK]), (ks0*x0).to(tl.float32), r0_mask)")),
+         NOT_CERTIFIED, "a store that names no x lane is performed on tail x lanes, but its value was checked "
+         "only on active ones",
+         "the x-mask exemption (a weight row read by every x lane) looked at the offset and mask only; a "
+         "store also writes its value, here ks0*x0 from a tail row: CERTIFIED both modes. Oracle (ks0 = "
+         "r0_numel = 3, xnumel = 715827882, XBLOCK = 4, last block): stored 2147483648.0 (W) vs -2147483648.0 "
+         "(N) by the tail row x0 = 715827883. Small model (6 bits): 35 vs -29 at x0 = 7, xnumel = 5.",
+         {"args": {"ks0": 3, "xnumel": 715827882, "r0_numel": 3}, "pid": 178956970, "xblock": 4,
+          "blocks": {"R0_BLOCK": 4}, "prelude": RED_PRELUDE}),
+    Case("red-store-r-free-offset", edited(SUML, src(SUML_UPDATE, SUML_UPDATE + "\n        tl.store(out_ptr0 + "
+                                                "tl.broadcast_to(x0, [XBLOCK, R0_BLOCK]), (r0_1 + ks0*x0).to(tl.float32), xmask)")),
+         NOT_CERTIFIED, "a store in the loop that names no r lane is performed on tail r lanes, but its value "
+         "was checked only where r0_index < r0_numel",
+         "the store's offset and mask do not depend on the r lane, so no r0_mask was required, while its class "
+         "(from the value, which does) got the r range atom: the value r0_1 + ks0*x0 was bounded by "
+         "r0_numel - 1 + ks0*x0 although the store runs at r0_index up to r0_numel + R0_BLOCK - 2: CERTIFIED "
+         "both modes. Oracle (ks0 = r0_numel = 3, xnumel = 715827882, XBLOCK = 1, R0_BLOCK = 8, last row): "
+         "stored 2147483648.0 (W) vs -2147483648.0 (N) at r lanes 5-7. Small model: found at 8 bits (s27=9, "
+         "s77=14, R0_BLOCK=4, step 8: 128 vs -128), not at 6 bits where the model's R0_BLOCK was at most 2.",
+         {"args": {"ks0": 3, "xnumel": 715827882, "r0_numel": 3}, "pid": 715827881, "xblock": 1,
+          "blocks": {"R0_BLOCK": 8}, "prelude": RED_PRELUDE}),
+]
+
+SUML_STORE = "    tl.store(out_ptr0 + (x0), tmp2, xmask)"
+FEEDS_INDEX = (SUML_STORE, "    tmp5 = tmp2.to(tl.int64)\n"
+               "    tl.device_assert(((0 <= tmp5) & (tmp5 < ks0)) | ~(xmask), \"index out of bounds: 0 <= tmp5 < ks0\")\n"
+               "    tmp6 = tl.load(in_ptr0 + (tmp5 + ks0*x0), xmask)\n"
+               "    tl.store(out_ptr0 + (x0), tmp6, xmask)")
+
+SMALL_PROBES = [
+    Case("probe/red-reduction-feeds-index", edited(SUML, src(*FEEDS_INDEX)), (C, C), "reductions + indirect",
+         "a row sum cast to int64 and asserted in [0, ks0) indexes a second load: the premise bounds it; the "
+         "small model enumerates the asserted value itself (kir.evaluate(assumed=...)) and agrees."),
+    Case("probe/red-reduction-feeds-index-int32", edited(SUML, src(FEEDS_INDEX[0], FEEDS_INDEX[1].replace(
+        "tmp2.to(tl.int64)", "tmp2.to(tl.int32)").replace("(tmp5 + ks0*x0)", "(tmp5*ks0 + x0)"))),
+         NOT_CERTIFIED, "reductions + indirect",
+         "the same index cast to int32 times ks0: int64 in W, int32 in N, and (ks0-1)*ks0 is not bounded by "
+         "the guards; the small model finds 36 (W) vs -28 (N) at s27=12, s77=2, index value 3."),
+    Case("probe/red-indirect-sum", indirect_sum, (C, C), "reductions + indirect",
+         "a row index asserted before the loop and used in every step: bounded on the lanes the assert's "
+         "mask covers; the small model (every index value in range) agrees."),
+    Case("probe/red-loop-r0-minus-size", edited(SUML, src(SUML_LOAD, SUML_LOAD.replace("r0_1 + ks0*x0", "r0_1 - ks0"))),
+         (C, C), "reductions", "with a dynamic r0_numel, LOOP_BOUND keeps the offset from wrapping: r0_1 - ks0 "
+         "fits; the small model (with the loop's i32 wrap modelled) agrees."),
+    Case("probe/red-index-load-mask-narrower", edited(EMB, src("tmp0 = tl.load(in_ptr0 + (x1), xmask,",
+                                                               "tmp0 = tl.load(in_ptr0 + (x1), xmask & (x0 < 2),")),
+         NOT_CERTIFIED, "indirect", "the assert covers lanes where the index load is masked off (no other=): "
+         "an unspecified index reaches an address (DEFINED_VALUE)."),
+    Case("probe/red-update-without-r0-mask", edited(ARGMAX, src("_tmp2, _tmp2_index, tmp1, rindex",
+                                                               "_tmp2, _tmp2_index, tmp1, (rindex + ks0*x0).to(tl.int32)"),
+                                                    src("_tmp2_index = tl.where(r0_mask & xmask,", "_tmp2_index = tl.where(xmask,")),
+         NOT_CERTIFIED, "reductions", "an accumulator update not masked by r0_mask takes its index on tail r "
+         "lanes too, where r0_index + ks0*x0 is not bounded by the guards."),
+    Case("probe/red-update-index-under-r0-mask", edited(ARGMAX, src("_tmp2, _tmp2_index, tmp1, rindex",
+                                                                   "_tmp2, _tmp2_index, tmp1, (rindex + ks0*x0).to(tl.int32)")),
+         (C, C), "reductions", "the same index under the update's r0_mask: bounded by r0_numel - 1 + ks0*x0, "
+         "which the numel guard keeps in int32."),
+    Case("probe/red-persistent-block-below-numel", edited(GN_PER, src("R0_BLOCK: tl.constexpr = 8", "R0_BLOCK: tl.constexpr = 4")),
+         (R, C), "reductions", "R0_BLOCK = 4 < r0_numel = 6: lanes 4 and 5 are never read, by either kernel; "
+         "verdicts as for the captured kernel (strict refuses 6*xindex as before)."),
+]
+
+FINDINGS += RED_FINDINGS + SMALL_FINDINGS
+PROBES += RED_PROBES + SMALL_PROBES
 ALL = FINDINGS + PROBES
 
 

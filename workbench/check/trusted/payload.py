@@ -58,7 +58,8 @@ class PayloadRules:
             elif _int_bits(n) is None or n.op is Op.WHERE or n.attr in EXACT_OF_VALUES:
                 # float math, an int converted, compared or selected: the same values give the same result
                 continue
-            elif self.W[id(n)].type != self.N[id(n)].type or self._narrowed_type(n) != n.type:
+            elif self.W[id(n)].type != self.N[id(n)].type or self._narrowed_type(n) != self.W[id(n)].type:
+                # (W's type, not the recorded one: at the small model's widths W is re-typed too)
                 out.add(id(n))
         return out
 
@@ -66,9 +67,10 @@ class PayloadRules:
         """The type Triton computes integer payload ``n`` in, in N: C's usual conversions of its operands'
         N types, an operand converted by a payload ``.to`` counted at its source type (kir does not mark
         which conversions were implicit, so an explicit one is treated as implicit: never narrower than
-        Triton's choice, only more refusals); a weak literal takes the other operand's type. ``None`` (retyped) for anything else whose operands retype."""
+        Triton's choice, only more refusals); a weak literal takes the other operand's type. ``None`` (retyped) for anything else whose operands retype.
+        A row operation's (reduction, scan) or a tuple helper's output (``attr = (function, k)``) is typed by :meth:`_family_type`."""
         if n.op in ROW or isinstance(n.attr, tuple):
-            return n.type if all(self.W[id(a)].type == self.N[id(a)].type for a in n.args) else None
+            return self._family_type(n)
         types = []
         for a in n.args:
             if kir.build.is_weak(a) and a.op is not Op.FCONST:
@@ -85,7 +87,19 @@ class PayloadRules:
             return types[0]
         if n.attr in ("add", "sub", "mul", "and", "or", "floordiv", "mod") and len(types) == 2:
             return kir.types.integer_promote(*types)
-        return n.type if all(self.W[id(a)].type == self.N[id(a)].type for a in n.args) else None
+        return self.W[id(n)].type if all(self.W[id(a)].type == self.N[id(a)].type for a in n.args) else None
+
+    def _family_type(self, n: Node) -> kir.Type | None:
+        """Output ``k`` of a reduction (``tl.sum``, ``max_with_index``, ...) or of an elementwise tuple helper
+        (``maximum_with_index``, ``welford_combine``). Triton computes it in a type that is a function of its
+        operands' types only (``max_with_index``'s index output has its index operand's type,
+        ``maximum_with_index``'s the promotion of both index operands', ``tl.sum``'s ``_pick_sum_dtype`` of
+        its operand's, ``tl.argmax``'s int32), so when *every* operand has the same type in W and N (a float
+        value next to an index included: floats never change type with narrowing) the output is computed in
+        W's type in N too; otherwise ``None`` (retyped). No single operand is trusted to decide the type:
+        kir types ``maximum_with_index``'s index output by its first index operand alone."""
+        same = all(self.W[id(a)].type == self.N[id(a)].type for a in n.args)
+        return self.W[id(n)].type if same else None
 
     def _keeps_low_bits(self, n: Node) -> bool:
         if n.op is Op.WHERE:

@@ -61,6 +61,13 @@ R_BLOCK_MAX = 2**20  # triton/language/core.py: TRITON_MAX_TENSOR_NUMEL bounds e
 _DATA = (Op.LOAD, Op.PAYLOAD, Op.UNDEF, Op.ACC, Op.REDUCE, Op.FCONST)
 
 
+def r_block_limit(int32_bits: int) -> int:
+    """The largest R0_BLOCK: Triton's 2**20 at 32 bits. The small models of the soundness suite (int32 of a
+    few bits) take ``2**(bits-3)`` (8 at 6 bits): blocks large against the sizes, so a tail step overshoots
+    r0_numel by up to 7 lanes, as 2**20 can at 32 bits (a premise of the model, like the bits themselves)."""
+    return R_BLOCK_MAX if int32_bits >= 32 else 2 ** max(1, int32_bits - 3)
+
+
 class ReductionRules:
     """ROFFSET / ACC / REDUCE rules and the r axis's range atom (see the module docstring)."""
 
@@ -82,7 +89,7 @@ class ReductionRules:
 
     @property
     def r_block_max(self) -> int:
-        return R_BLOCK_MAX if self.w.int32 >= 32 else 2 ** max(1, self.w.int32 - 5)
+        return r_block_limit(self.w.int32)
 
     def _is_r_arange(self, n: Node) -> bool:
         return n.op is Op.ARANGE and n.attr == (0, "R0_BLOCK")
@@ -201,7 +208,8 @@ class ReductionRules:
         return self.k.reduction is not None and not any("x" in self.deps(n) for n in self.nodes)
 
     def check_reduction(self) -> None:
-        """The whole-kernel conditions: LOOP_BOUND, and accumulators that keep their type."""
+        """The whole-kernel conditions: LOOP_BOUND (for a parameter or a static r0_numel alike), and
+        accumulators that keep their type."""
         red = self.k.reduction
         if red is None:
             return
@@ -214,19 +222,29 @@ class ReductionRules:
                         f"{self.k.name}: loop-carried {c.name} changes type in the {name} kernel "
                         f"({side[id(acc)].type} before a step, {side[id(c.update)].type} after it); Triton "
                         "refuses a loop-carried value whose type changes")
-        if red.loops and red.numel is not None:
-            arg = kir.node(Op.ARG, self.params[red.numel].type, (), red.numel)
-            self.key.setdefault(id(arg), f"arg:{red.numel}")
+        if red.loops:
+            # The loop's bound is r0_numel whether it is the parameter or a literal written over it in the
+            # body (``r0_numel = 3000``): either way the offset must not wrap (a literal near 2**31 does).
+            name = red.numel or "r0_numel"
+            origin = (kir.node(Op.ARG, self.params[name].type, (), name) if name in self.params
+                      else kir.node(Op.CONST, kir.IntType(32), (), (red.static_numel, False)))
+            self.key.setdefault(id(origin), f"arg:{name}")
             limit = 2 ** (self.w.int32 - 1) - self.r_block_max
-            self.need(Poly.const(limit) - self.r_numel_value(), Reason.LOOP_BOUND, arg, frozenset(), "upper")
+            self.need(Poly.const(limit) - self.r_numel_value(), Reason.LOOP_BOUND, origin, frozenset(), "upper")
 
     def tail_atoms(self, acc: Node) -> list[Node]:
-        """The range atoms access ``acc`` must have as mask conjuncts: x (and y) always, r when the access's
-        offset or mask depends on the r lane or the step (and the r axis has a tail)."""
+        """The range atoms access ``acc`` must have as mask conjuncts: x (and y) when its offset or mask (or a
+        store's value) depends on the x lane or on data, r when they depend on the r lane or the step (and
+        the r axis has a tail)."""
         if self.k.reduction is None:
             return list(self.range_atoms)
         offset, mask = acc.args[0], (acc.args[2] if acc.op is Op.STORE else acc.args[1])
         deps = self.deps(offset) | self.deps(mask)
+        if acc.op is Op.STORE:
+            # a store also writes its value: one whose offset and mask name no x (or r) lane but whose value
+            # does is performed on the tail lanes with a tail lane's value (red team red-store-x-free-offset,
+            # red-store-r-free-offset), so the value's lanes count like the address's
+            deps |= self.deps(acc.args[1])
         # an access that depends on no x lane (a weight row read by every x lane) reads on a tail x lane
         # exactly what it reads on an active one
         need: list[Node | None] = list(self.range_atoms) if deps & {"x", "data"} and not self.x_uniform() else []
