@@ -67,7 +67,8 @@ def _both(k, ln, lane, w: Widths | Sides, table: dict | None = None, premises: b
 
 def reduction_launch(run, k, w: Widths | Sides, ln, reads):
     red = k.reduction
-    xb, rb = ln.block("XBLOCK"), ln.block(red.block)
+    # a kernel with no x dependence (xnumel = 1 written in the body) launches without an XBLOCK: one x lane
+    xb, rb = dict(ln.blocks).get("XBLOCK", 1), ln.block(red.block)
     numel = ln.arg(red.numel) if red.numel is not None else red.static_numel
     steps = [0] if red.persistent else loop_steps(numel, rb, w.wide.int32)
     xnumel = ln.arg("xnumel")

@@ -406,8 +406,9 @@ SMALL_PROBES = [
          (C, C), "reductions", "the same index under the update's r0_mask: bounded by r0_numel - 1 + ks0*x0, "
          "which the numel guard keeps in int32."),
     Case("probe/red-persistent-block-below-numel", edited(GN_PER, src("R0_BLOCK: tl.constexpr = 8", "R0_BLOCK: tl.constexpr = 4")),
-         (R, C), "reductions", "R0_BLOCK = 4 < r0_numel = 6: lanes 4 and 5 are never read, by either kernel; "
-         "verdicts as for the captured kernel (strict refuses 6*xindex as before)."),
+         (C, C), "reductions", "R0_BLOCK = 4 < r0_numel = 6: lanes 4 and 5 are never read, by either kernel; "
+         "verdicts as for the captured kernel (strict certifies 6*xindex since xindex <= xnumel - 1 = 4*s21 - 1 "
+         "and the guard 24*s21 <= 2**31-1; it refused it before the refinement fix of 97d1c2a, a loose bound)."),
 ]
 
 FINDINGS += RED_FINDINGS + SMALL_FINDINGS
