@@ -3,6 +3,8 @@ import Narrowing.Expr
 import Narrowing.Kernel
 import Narrowing.Interval
 import Narrowing.Indirect
+import Narrowing.Abs
+import Narrowing.Uniform
 import Narrowing.Reduction
 import Narrowing.ReductionLanes
 import Narrowing.Tactic

@@ -14,7 +14,7 @@ Guards (each `≥ 0`): `2147483635 - (s27 * s77) - 4 * s27 - 3 * s77`, `21474836
 Size arguments: `ks0` = `s27 + 3` (`sizes 0`, declared i64, narrowed to i32), `ks1` = `s77` (`sizes 1`, declared i64, narrowed to i32), `ks2` = `s27` (`sizes 2`, declared i64, narrowed to i32), `xnumel` = `(s27 * s77) + 4 * s27 + 3 * s77 + 12` (`sizes 3`, declared i32).
 Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 36 side conditions proved.
 Note: 5 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
-Quotient/remainder rules: 8 of 8 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
+Quotient/remainder rules: 6 of 6 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
 What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
 launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
@@ -34,13 +34,12 @@ Triton's lowering (see docs/lean.md).
 * `side_8`: size argument 1 fits int32; intermediate fits i32: (.cast .i32 (.size 1 .i64)).
 * `side_9`: intermediate fits i32: (.mod e0 (.size 0 .i64)).
 * `side_10`: intermediate fits i32: e1; intermediate fits i32: e4; cast in a mask atom fits; size argument 2 fits int32; intermediate fits i32: (.cast .i32 (.size 2 .i64)).
-* `side_11`: intermediate fits i32: e3.
-* `side_12`: size argument 2 fits int32; intermediate fits i32: (.cast .i32 (.size 2 .i64)).
-* `side_13`: intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)); intermediate fits i32: (.add e1 (.mul (.weak (-1)) (.size 2 .i64))); intermediate fits i32: (.add (.a.
-* `side_14`: intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)).
-* `side_15`: point factor >= 0.
-* `side_16`: intermediate fits i32: (.mul (.size 2 .i64) e2).
-* `side_17`: intermediate fits i32: (.add (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (.mul (.size 2 .i64.
+* `side_11`: size argument 2 fits int32; intermediate fits i32: (.cast .i32 (.size 2 .i64)).
+* `side_12`: intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)); intermediate fits i32: (.add e1 (.mul (.weak (-1)) (.size 2 .i64))); intermediate fits i32: (.add (.a.
+* `side_13`: intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)).
+* `side_14`: point factor >= 0.
+* `side_15`: intermediate fits i32: (.mul (.size 2 .i64) e2).
+* `side_16`: intermediate fits i32: (.add (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (.mul (.size 2 .i64.
 * `kernel_safe`: `Bounds s → Guards s → LaneOK L → SizesAt s L → kernel.Safe L`.
 * `narrowing_exact`: under the same premises, the wide kernel and the kernel narrowed at
   `kernel.sizeArgs` observe the same loads and store (`Narrowing.Kernel.narrowing_exact_of_safe`).
@@ -189,17 +188,8 @@ theorem side_10 (s27 : Int) (s77 : Int)
   -- certificate: claim = 0.166667 * g0 + nonnegative multiples of the lower-bound shifts and m0..
   narrowing_side
 
-/-- intermediate fits i32: e3. -/
-theorem side_11 (s27 : Int) (s77 : Int)
-    (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
-    (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
-    : 0 ≤ 2147483648 - s77 := by
-  have m0 := shift_mul2 h_s27 h_s77
-  -- certificate: claim = 0.2 * g0 + nonnegative multiples of the lower-bound shifts and m0..
-  narrowing_side
-
 /-- size argument 2 fits int32; intermediate fits i32: (.cast .i32 (.size 2 .i64)). -/
-theorem side_12 (s27 : Int) (s77 : Int)
+theorem side_11 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
     : 0 ≤ s27 + 2147483648 := by
@@ -207,7 +197,7 @@ theorem side_12 (s27 : Int) (s77 : Int)
   narrowing_side
 
 /-- intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)); intermediate fits i32: (.add e1 (.mul (.weak (-1)) (.size 2 .i64))); intermediate fits i32: (.add (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (.mul (.size 2 .i64. -/
-theorem side_13 (s27 : Int) (s77 : Int)
+theorem side_12 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
     : 0 ≤ 2147483648 - s27 := by
@@ -216,7 +206,7 @@ theorem side_13 (s27 : Int) (s77 : Int)
   narrowing_side
 
 /-- intermediate fits i32: (.mul (.weak (-1)) (.size 2 .i64)). -/
-theorem side_14 (s27 : Int) (s77 : Int)
+theorem side_13 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
     : 0 ≤ s27 + 2147483647 := by
@@ -224,7 +214,7 @@ theorem side_14 (s27 : Int) (s77 : Int)
   narrowing_side
 
 /-- point factor >= 0. -/
-theorem side_15 (s27 : Int) (s77 : Int)
+theorem side_14 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
     : 0 ≤ s27 := by
@@ -232,7 +222,7 @@ theorem side_15 (s27 : Int) (s77 : Int)
   narrowing_side
 
 /-- intermediate fits i32: (.mul (.size 2 .i64) e2). -/
-theorem side_16 (s27 : Int) (s77 : Int)
+theorem side_15 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
     : 0 ≤ 2147483647 - (s27 * s77) - 3 * s27 := by
@@ -241,7 +231,7 @@ theorem side_16 (s27 : Int) (s77 : Int)
   narrowing_side
 
 /-- intermediate fits i32: (.add (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (.mul (.size 2 .i64. -/
-theorem side_17 (s27 : Int) (s77 : Int)
+theorem side_16 (s27 : Int) (s77 : Int)
     (h_s27 : 2 ≤ s27) (h_s77 : 2 ≤ s77)
     (g0 : 0 ≤ 2147483635 - (s27 * s77) - 4 * s27 - 3 * s77) (g1 : 0 ≤ 2147483647 - (s27 * s77))
     : 0 ≤ 2147483648 - (s27 * s77) - 3 * s27 := by
@@ -332,136 +322,92 @@ theorem kernel_safe (s27 : Int) (s77 : Int) (hb : Bounds s27 s77) (hg : Guards s
               (Bounded.cast b36 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
             have b38 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (0) :=
               (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
-            have b39 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
-              (Bounded.weak (-1))
-            have b40 : Bounded kernel.sizeArgs L e2 (0) (s77 + 3) :=
-              (Bounded.floordiv b33 b34 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Quot.exact (s77 + 4) (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
-            have b41 : Bounded kernel.sizeArgs L (.add (.weak (-1)) e2) (-1) (s77 + 2) :=
-              (Bounded.add b39 b40 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
-            have b42 : Bounded kernel.sizeArgs L (.size 1 .i64) (s77) (s77) :=
-              (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
-            have b43 : Bounded kernel.sizeArgs L (.cast .i32 (.size 1 .i64)) (s77) (s77) :=
-              (Bounded.cast b42 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
-            have b45 : Bounded kernel.sizeArgs L (.add (.weak (-1)) e2) (-1) (s77 - 1) :=
-              b41.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk29; have h2 := b43.le; have := Bounded.cast_eval (t := .i32) b41 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)); have c44 := Bounded.cast (t := .i32) b41 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
-            have b46 : Bounded kernel.sizeArgs L e3 (-1) (s77 - 1) :=
-              (Bounded.cast b45 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_11 s27 s77 h_s27 h_s77 g0 g1; omega)))
-            have b47 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (s77 - 1) :=
-              b38.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk28; have h2 := b46.le; omega)
-            exact And.intro b37.agree b47.agree
-        · intro hk48
-          obtain ⟨hk49, hk50⟩ := Expr.ne_zero_of_mand_ne_zero hk48
-          obtain ⟨hk51, hk52⟩ := Expr.ne_zero_of_mand_ne_zero hk49
-          have b53 : Bounded kernel.sizeArgs L (.weak (-2)) (-2) (-2) :=
+            exact And.intro b37.agree b38.agree
+        · intro hk39
+          obtain ⟨hk40, hk41⟩ := Expr.ne_zero_of_mand_ne_zero hk39
+          obtain ⟨hk42, hk43⟩ := Expr.ne_zero_of_mand_ne_zero hk40
+          have b44 : Bounded kernel.sizeArgs L (.weak (-2)) (-2) (-2) :=
             (Bounded.weak (-2))
-          have b54 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+          have b45 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
             Bounded.xindex hL
-          have b55 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
+          have b46 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
             (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0 g1; omega)))
-          have b56 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) + 4 * s27 + 3 * s77 + 11) :=
-            b54.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b55.le; omega)
-          have b57 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27 + 3) (s27 + 3) :=
+          have b47 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) + 4 * s27 + 3 * s77 + 11) :=
+            b45.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk3; have h2 := b46.le; omega)
+          have b48 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27 + 3) (s27 + 3) :=
             (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1; omega)))
-          have b58 : Bounded kernel.sizeArgs L (.mod e0 (.size 0 .i64)) (0) (s27 + 2) :=
-            (Bounded.mod b56 b57 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Rem.divisor (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
-          have b59 : Bounded kernel.sizeArgs L e1 (-2) (s27) :=
-            (Bounded.add b53 b58 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
-          have b60 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (0) :=
+          have b49 : Bounded kernel.sizeArgs L (.mod e0 (.size 0 .i64)) (0) (s27 + 2) :=
+            (Bounded.mod b47 b48 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Rem.divisor (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+          have b50 : Bounded kernel.sizeArgs L e1 (-2) (s27) :=
+            (Bounded.add b44 b49 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+          have b51 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (0) :=
             (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
-          have b61 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
-            (Bounded.weak (-1))
-          have b62 : Bounded kernel.sizeArgs L e2 (0) (s77 + 3) :=
-            (Bounded.floordiv b56 b57 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Quot.exact (s77 + 4) (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
-          have b63 : Bounded kernel.sizeArgs L (.add (.weak (-1)) e2) (-1) (s77 + 2) :=
-            (Bounded.add b61 b62 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
-          have b64 : Bounded kernel.sizeArgs L (.size 1 .i64) (s77) (s77) :=
-            (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
-          have b65 : Bounded kernel.sizeArgs L (.cast .i32 (.size 1 .i64)) (s77) (s77) :=
-            (Bounded.cast b64 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
-          have b67 : Bounded kernel.sizeArgs L (.add (.weak (-1)) e2) (-1) (s77 - 1) :=
-            b63.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk52; have h2 := b65.le; have := Bounded.cast_eval (t := .i32) b63 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)); have c66 := Bounded.cast (t := .i32) b63 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
-          have b68 : Bounded kernel.sizeArgs L e3 (-1) (s77 - 1) :=
-            (Bounded.cast b67 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_11 s27 s77 h_s27 h_s77 g0 g1; omega)))
-          have b69 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (s77 - 1) :=
-            b60.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk51; have h2 := b68.le; omega)
-          have b71 : Bounded kernel.sizeArgs L e1 (0) (s27) :=
-            b59.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk50; have h2 := b69.ge; have := Bounded.cast_eval (t := .i32) b59 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); have c70 := Bounded.cast (t := .i32) b59 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
-          have b72 : Bounded kernel.sizeArgs L e4 (0) (s27) :=
-            (Bounded.cast b71 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
-          have b73 : Bounded kernel.sizeArgs L (.size 2 .i64) (s27) (s27) :=
-            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
-          have b74 : Bounded kernel.sizeArgs L (.cast .i32 (.size 2 .i64)) (s27) (s27) :=
-            (Bounded.cast b73 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
-          exact And.intro b72.agree b74.agree
-    · intro hm75
-      obtain ⟨hk76, hk77⟩ := Expr.ne_zero_of_mand_ne_zero hm75
-      obtain ⟨hk78, hk79⟩ := Expr.ne_zero_of_mand_ne_zero hk76
-      obtain ⟨hk80, hk81⟩ := Expr.ne_zero_of_mand_ne_zero hk78
-      obtain ⟨hk82, hk83⟩ := Expr.ne_zero_of_mand_ne_zero hk80
-      have b84 : Bounded kernel.sizeArgs L (.weak (-2)) (-2) (-2) :=
+          have b53 : Bounded kernel.sizeArgs L e1 (0) (s27) :=
+            b50.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk41; have h2 := b51.ge; have := Bounded.cast_eval (t := .i32) b50 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); have c52 := Bounded.cast (t := .i32) b50 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
+          have b54 : Bounded kernel.sizeArgs L e4 (0) (s27) :=
+            (Bounded.cast b53 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
+          have b55 : Bounded kernel.sizeArgs L (.size 2 .i64) (s27) (s27) :=
+            (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
+          have b56 : Bounded kernel.sizeArgs L (.cast .i32 (.size 2 .i64)) (s27) (s27) :=
+            (Bounded.cast b55 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
+          exact And.intro b54.agree b56.agree
+    · intro hm57
+      obtain ⟨hk58, hk59⟩ := Expr.ne_zero_of_mand_ne_zero hm57
+      obtain ⟨hk60, hk61⟩ := Expr.ne_zero_of_mand_ne_zero hk58
+      obtain ⟨hk62, hk63⟩ := Expr.ne_zero_of_mand_ne_zero hk60
+      obtain ⟨hk64, hk65⟩ := Expr.ne_zero_of_mand_ne_zero hk62
+      have b66 : Bounded kernel.sizeArgs L (.weak (-2)) (-2) (-2) :=
         (Bounded.weak (-2))
-      have b85 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      have b67 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
         Bounded.xindex hL
-      have b86 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
+      have b68 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
         (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0 g1; omega)))
-      have b87 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) + 4 * s27 + 3 * s77 + 11) :=
-        b85.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk77; have h2 := b86.le; omega)
-      have b88 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27 + 3) (s27 + 3) :=
+      have b69 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) + 4 * s27 + 3 * s77 + 11) :=
+        b67.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk59; have h2 := b68.le; omega)
+      have b70 : Bounded kernel.sizeArgs L (.size 0 .i64) (s27 + 3) (s27 + 3) :=
         (Bounded.size z0 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_2 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1; omega)))
-      have b89 : Bounded kernel.sizeArgs L (.mod e0 (.size 0 .i64)) (0) (s27 + 2) :=
-        (Bounded.mod b87 b88 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Rem.divisor (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
-      have b90 : Bounded kernel.sizeArgs L e1 (-2) (s27) :=
-        (Bounded.add b84 b89 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
-      have b91 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (0) :=
+      have b71 : Bounded kernel.sizeArgs L (.mod e0 (.size 0 .i64)) (0) (s27 + 2) :=
+        (Bounded.mod b69 b70 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Rem.divisor (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_9 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+      have b72 : Bounded kernel.sizeArgs L e1 (-2) (s27) :=
+        (Bounded.add b66 b71 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+      have b73 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (0) :=
         (Bounded.strong (by decide) (And.intro (by omega) (by omega)))
-      have b92 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
+      have b75 : Bounded kernel.sizeArgs L e1 (0) (s27) :=
+        b72.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk63; have h2 := b73.ge; have := Bounded.cast_eval (t := .i32) b72 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); have c74 := Bounded.cast (t := .i32) b72 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
+      have b76 : Bounded kernel.sizeArgs L (.size 2 .i64) (s27) (s27) :=
+        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
+      have b77 : Bounded kernel.sizeArgs L (.cast .i32 (.size 2 .i64)) (s27) (s27) :=
+        (Bounded.cast b76 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_11 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
+      have b79 : Bounded kernel.sizeArgs L e1 (0) (s27 - 1) :=
+        b75.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk61; have h2 := b77.le; have := Bounded.cast_eval (t := .i32) b75 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); have c78 := Bounded.cast (t := .i32) b75 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
+      have b80 : Bounded kernel.sizeArgs L (.weak (-1)) (-1) (-1) :=
         (Bounded.weak (-1))
-      have b93 : Bounded kernel.sizeArgs L e2 (0) (s77 + 3) :=
-        (Bounded.floordiv b87 b88 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Quot.exact (s77 + 4) (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
-      have b94 : Bounded kernel.sizeArgs L (.add (.weak (-1)) e2) (-1) (s77 + 2) :=
-        (Bounded.add b92 b93 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
-      have b95 : Bounded kernel.sizeArgs L (.size 1 .i64) (s77) (s77) :=
-        (Bounded.size z1 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
-      have b96 : Bounded kernel.sizeArgs L (.cast .i32 (.size 1 .i64)) (s77) (s77) :=
-        (Bounded.cast b95 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)))
-      have b98 : Bounded kernel.sizeArgs L (.add (.weak (-1)) e2) (-1) (s77 - 1) :=
-        b94.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk83; have h2 := b96.le; have := Bounded.cast_eval (t := .i32) b94 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)); have c97 := Bounded.cast (t := .i32) b94 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_6 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
-      have b99 : Bounded kernel.sizeArgs L e3 (-1) (s77 - 1) :=
-        (Bounded.cast b98 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_11 s27 s77 h_s27 h_s77 g0 g1; omega)))
-      have b100 : Bounded kernel.sizeArgs L (.strong .i64 0) (0) (s77 - 1) :=
-        b91.le_of_le (by have h1 := Expr.ge_of_cmp_ne_zero hk82; have h2 := b99.le; omega)
-      have b102 : Bounded kernel.sizeArgs L e1 (0) (s27) :=
-        b90.ge_of_ge (by have h1 := Expr.ge_of_cmp_ne_zero hk81; have h2 := b100.ge; have := Bounded.cast_eval (t := .i32) b90 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); have c101 := Bounded.cast (t := .i32) b90 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
-      have b103 : Bounded kernel.sizeArgs L (.size 2 .i64) (s27) (s27) :=
-        (Bounded.size z2 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
-      have b104 : Bounded kernel.sizeArgs L (.cast .i32 (.size 2 .i64)) (s27) (s27) :=
-        (Bounded.cast b103 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)))
-      have b106 : Bounded kernel.sizeArgs L e1 (0) (s27 - 1) :=
-        b102.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hk79; have h2 := b104.le; have := Bounded.cast_eval (t := .i32) b102 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); have c105 := Bounded.cast (t := .i32) b102 (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)); omega)
-      have b107 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 2 .i64)) (-s27) (-s27) :=
-        (Bounded.mul_npoint_left b92 b103 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_14 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
-      have b108 : Bounded kernel.sizeArgs L (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (-s27) (-1) :=
-        (Bounded.add b106 b107 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s27 s77 h_s27 h_s77 g0 g1; omega) (by omega)) (by omega) (by omega))
-      have b109 : Bounded kernel.sizeArgs L (.mul (.size 2 .i64) e2) (0) ((s27 * s77) + 3 * s27) :=
-        (Bounded.mul_point_left b103 b93 (by have := side_15 s27 s77 h_s27 h_s77 g0 g1; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_16 s27 s77 h_s27 h_s77 g0 g1; omega)) (by narrowing_poly) (by narrowing_poly))
-      have b110 : Bounded kernel.sizeArgs L (.add (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (.mul (.size 2 .i64) e2)) (-s27) ((s27 * s77) + 3 * s27 - 1) :=
-        (Bounded.add b108 b109 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_13 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_17 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
-      exact b110.agree
-  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1; omega)) (And.intro (And.intro (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)) (And.intro (And.intro (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)) True.intro))), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 True.intro), ?_, ?_, ?_⟩
-  · have b111 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+      have b81 : Bounded kernel.sizeArgs L (.mul (.weak (-1)) (.size 2 .i64)) (-s27) (-s27) :=
+        (Bounded.mul_npoint_left b80 b76 (by decide) (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_13 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+      have b82 : Bounded kernel.sizeArgs L (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (-s27) (-1) :=
+        (Bounded.add b79 b81 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by omega)) (by omega) (by omega))
+      have b83 : Bounded kernel.sizeArgs L e2 (0) (s77 + 3) :=
+        (Bounded.floordiv b69 b70 (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (Quot.exact (s77 + 4) (by omega) (by have := side_4 s27 s77 h_s27 h_s77 g0 g1; omega) (by narrowing_poly)) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_5 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+      have b84 : Bounded kernel.sizeArgs L (.mul (.size 2 .i64) e2) (0) ((s27 * s77) + 3 * s27) :=
+        (Bounded.mul_point_left b76 b83 (by have := side_14 s27 s77 h_s27 h_s77 g0 g1; omega) (WrapOK.of_fits32 (by decide) (by decide) (by omega) (by have := side_15 s27 s77 h_s27 h_s77 g0 g1; omega)) (by narrowing_poly) (by narrowing_poly))
+      have b85 : Bounded kernel.sizeArgs L (.add (.add e1 (.mul (.weak (-1)) (.size 2 .i64))) (.mul (.size 2 .i64) e2)) (-s27) ((s27 * s77) + 3 * s27 - 1) :=
+        (Bounded.add b82 b84 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_12 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_16 s27 s77 h_s27 h_s77 g0 g1; omega)) (by omega) (by omega))
+      exact b85.agree
+  refine ⟨SizesFit.fits_of_mem (ns := kernel.sizeArgs) (And.intro (And.intro (by have := side_2 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_3 s27 s77 h_s27 h_s77 g0 g1; omega)) (And.intro (And.intro (by have := side_7 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_8 s27 s77 h_s27 h_s77 g0 g1; omega)) (And.intro (And.intro (by have := side_11 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_10 s27 s77 h_s27 h_s77 g0 g1; omega)) True.intro))), Loads.agree_of_mem (ls := kernel.loads) (And.intro A0 True.intro), ?_, ?_, ?_⟩
+  · have b86 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
       Bounded.xindex hL
-    have b112 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
+    have b87 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
       (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0 g1; omega)))
-    exact And.intro b111.agree b112.agree
-  · intro hm113
-    have b114 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
+    exact And.intro b86.agree b87.agree
+  · intro hm88
+    have b89 : Bounded kernel.sizeArgs L e0 (0) (2147483647) :=
       Bounded.xindex hL
-    have b115 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
+    have b90 : Bounded kernel.sizeArgs L (.size 3 .i32) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) ((s27 * s77) + 4 * s27 + 3 * s77 + 12) :=
       (Bounded.size z3 (WrapOK.of_fits32 (by decide) (by decide) (by have := side_0 s27 s77 h_s27 h_s77 g0 g1; omega) (by have := side_1 s27 s77 h_s27 h_s77 g0 g1; omega)))
-    have b116 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) + 4 * s27 + 3 * s77 + 11) :=
-      b114.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm113; have h2 := b115.le; omega)
-    exact b116.agree
-  · intro hm117
+    have b91 : Bounded kernel.sizeArgs L e0 (0) ((s27 * s77) + 4 * s27 + 3 * s77 + 11) :=
+      b89.le_of_le (by have h1 := Expr.lt_of_cmp_ne_zero hm88; have h2 := b90.le; omega)
+    exact b91.agree
+  · intro hm92
     exact True.intro
 
 /-- **Narrowing is exact for this kernel**: under the lower bounds and guards, on every launched lane

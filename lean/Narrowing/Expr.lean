@@ -6,7 +6,8 @@ import Narrowing.Int
 One constructor per integer op of the workbench IR (`workbench/kir`): `tl.program_id(axis)`,
 `tl.num_programs(axis)`, a lane's element of `tl.arange` along a block, the block-size constexprs (`XBLOCK`,
 `YBLOCK`), size arguments, weak and strong constants, `+ - * // %`, comparisons, `& |` on masks,
-`tl.where` and `.to(dtype)`; and, for indirect indexing, an integer loaded from an index tensor (`Expr.load`,
+`tl.where`, `.to(dtype)`, integer `tl_math.abs` (two's complement: `INT_MIN` stays `INT_MIN`) and an integer
+computed from an index value in floating point (`Expr.fconv`); and, for indirect indexing, an integer loaded from an index tensor (`Expr.load`,
 read from the lane's memory `Lane.mem`) and a `tl.device_assert` premise on such a value (`Expr.assume`,
 whose value is the asserted value: Triton compiles the assert away). `Expr.eval` evaluates a term on one lane in one `Mode`: `wide` passes
 the size arguments with their declared type (Inductor's `int64`), `narrow S` passes the size arguments
@@ -79,9 +80,11 @@ integers), `roff`, the current reduction step's `r0_offset` (a reduction kernel'
 contents of the memory the kernel's index tensors live in (`mem p a` is the cell at offset `a` of pointer
 argument `p`, before wrapping to the tensor's element type), and `undef`, the unspecified value a
 masked-off integer load without `other=` yields in each kernel (it may differ between the two compiled
-kernels, so `Expr.Agree` never relies on it). A 1-D lane uses axis and block `0` only; a 2-D lane is
+kernels, so `Expr.Agree` never relies on it), and `fn`, the integer functions an index value goes through
+in floating point (`fn f v`: the float computation named `f` applied to the integer value `v`, then
+converted back to an integer: `Expr.fconv`). A 1-D lane uses axis and block `0` only; a 2-D lane is
 the position `(x, y)` its kernel computes from these. Theorems quantify over every lane, so over every
-memory content too. -/
+memory content and every such function too. -/
 structure Lane where
   pid : Nat → Int
   nprog : Nat → Int
@@ -91,6 +94,7 @@ structure Lane where
   roff : Int
   mem : Nat → Int → Int
   undef : Mode → Nat → Int
+  fn : String → Int → Int
 
 /-- Integer index expressions, one constructor per op of the workbench IR. -/
 inductive Expr where
@@ -118,6 +122,9 @@ inductive Expr where
   | floordiv (a b : Expr)
   /-- Triton `%` on integers: remainder with the sign of the dividend (`arith.remsi`). -/
   | mod (a b : Expr)
+  /-- `tl_math.abs` on a signed integer (`math.absi`: `llvm.abs` with `is_int_min_poison = false`): the exact
+  `|a|` wrapped to `a`'s type, so `INT_MIN` stays `INT_MIN` (two's complement). -/
+  | abs (a : Expr)
   | cmp (op : Cmp) (a b : Expr)
   /-- `&` on masks. -/
   | mand (a b : Expr)
@@ -127,6 +134,13 @@ inductive Expr where
   | select (c a b : Expr)
   /-- `.to(t)`. -/
   | cast (t : Ty) (a : Expr)
+  /-- An integer computed from an index value through floating point (`a.to(tl.float32)`, float math, then
+  `.to(t)`: T5's relative-position bucket `log(|d| / 8) * c` as an `int64`): `L.fn f` of `a`'s value, wrapped to
+  `t`. The float computation `f` (named by its text) is the same in both kernels and depends on `a`'s value
+  only (converting an integer to float depends on the value, not on the width it was held in), so it is an
+  uninterpreted function of that value. A float-to-integer conversion out of range (poison in LLVM) is
+  modelled as some value, the same in both kernels: a modelling choice, not a theorem. -/
+  | fconv (f : String) (t : Ty) (a : Expr)
   /-- An integer loaded from an index tensor, `tl.load(ptr + offset, mask, other=other)` with pointer
   argument `ptr` of element type `t` (`*i64` for Inductor's indices): the cell's contents `L.mem ptr
   offset` wrapped to `t` where the mask is set; `other` where it is not (`none`: no `other=`, so the value
@@ -154,11 +168,13 @@ def Expr.ty (m : Mode) : Expr → Ty
   | .mul a b => (a.ty m).promote (b.ty m)
   | .floordiv a b => (a.ty m).promote (b.ty m)
   | .mod a b => (a.ty m).promote (b.ty m)
+  | .abs a => a.ty m
   | .cmp _ _ _ => .i1
   | .mand _ _ => .i1
   | .mor _ _ => .i1
   | .select _ a b => (a.ty m).promote (b.ty m)
   | .cast t _ => t
+  | .fconv _ t _ => t
   | .load _ t _ _ _ => t
   | .assume v _ _ _ _ _ => v.ty m
 
@@ -177,12 +193,14 @@ def Expr.eval (m : Mode) (L : Lane) : Expr → Int
   | .mul a b => ((Expr.mul a b).ty m).wrap (a.eval m L * b.eval m L)
   | .floordiv a b => ((Expr.floordiv a b).ty m).wrap (Int.tdiv (a.eval m L) (b.eval m L))
   | .mod a b => ((Expr.mod a b).ty m).wrap (Int.tmod (a.eval m L) (b.eval m L))
+  | .abs a => ((Expr.abs a).ty m).wrap (iabs (a.eval m L))
   | .cmp op a b => if op.holds (a.eval m L) (b.eval m L) then 1 else 0
   | .mand a b => if a.eval m L ≠ 0 ∧ b.eval m L ≠ 0 then 1 else 0
   | .mor a b => if a.eval m L ≠ 0 ∨ b.eval m L ≠ 0 then 1 else 0
   | .select c a b =>
     ((Expr.select c a b).ty m).wrap (if c.eval m L ≠ 0 then a.eval m L else b.eval m L)
   | .cast t a => t.wrap (a.eval m L)
+  | .fconv f t a => t.wrap (L.fn f (a.eval m L))
   | .load p t off mask other =>
     if mask.eval m L ≠ 0 then t.wrap (L.mem p (off.eval m L))
     else match other with
@@ -221,6 +239,8 @@ def Expr.Agree (S : List Nat) (L : Lane) : Expr → Prop
   | .mod a b => a.Agree S L ∧ b.Agree S L ∧ 1 ≤ b.eval (.narrow S) L ∧
       SameWrap ((Expr.mod a b).ty .wide) ((Expr.mod a b).ty (.narrow S))
         (Int.tmod (a.eval (.narrow S) L) (b.eval (.narrow S) L))
+  | .abs a => a.Agree S L ∧
+      SameWrap ((Expr.abs a).ty .wide) ((Expr.abs a).ty (.narrow S)) (iabs (a.eval (.narrow S) L))
   | .cmp _ a b => a.Agree S L ∧ b.Agree S L
   | .mand a b => (a.Agree S L ∧ (a.eval (.narrow S) L ≠ 0 → b.Agree S L)) ∨
       (b.Agree S L ∧ (b.eval (.narrow S) L ≠ 0 → a.Agree S L))
@@ -231,6 +251,7 @@ def Expr.Agree (S : List Nat) (L : Lane) : Expr → Prop
       SameWrap ((Expr.select c a b).ty .wide) ((Expr.select c a b).ty (.narrow S))
         (if c.eval (.narrow S) L ≠ 0 then a.eval (.narrow S) L else b.eval (.narrow S) L)
   | .cast _ a => a.Agree S L
+  | .fconv _ _ a => a.Agree S L
   | .load _ _ off mask other => mask.Agree S L ∧ (mask.eval (.narrow S) L ≠ 0 → off.Agree S L) ∧
       (mask.eval (.narrow S) L = 0 → other.isSome = true)
   | .assume v _ _ _ _ _ => v.Agree S L
@@ -252,6 +273,7 @@ def Expr.DivisorsPos (m : Mode) (L : Lane) : Expr → Prop
   | .mul a b => a.DivisorsPos m L ∧ b.DivisorsPos m L
   | .floordiv a b => a.DivisorsPos m L ∧ b.DivisorsPos m L ∧ 1 ≤ b.eval m L
   | .mod a b => a.DivisorsPos m L ∧ b.DivisorsPos m L ∧ 1 ≤ b.eval m L
+  | .abs a => a.DivisorsPos m L
   | .cmp _ a b => a.DivisorsPos m L ∧ b.DivisorsPos m L
   | .mand a b => (a.DivisorsPos m L ∧ (a.eval m L ≠ 0 → b.DivisorsPos m L)) ∨
       (b.DivisorsPos m L ∧ (b.eval m L ≠ 0 → a.DivisorsPos m L))
@@ -260,6 +282,7 @@ def Expr.DivisorsPos (m : Mode) (L : Lane) : Expr → Prop
   | .select c a b => c.DivisorsPos m L ∧ (c.eval m L ≠ 0 → a.DivisorsPos m L) ∧
       (c.eval m L = 0 → b.DivisorsPos m L)
   | .cast _ a => a.DivisorsPos m L
+  | .fconv _ _ a => a.DivisorsPos m L
   | .load _ _ off mask _ => mask.DivisorsPos m L ∧ (mask.eval m L ≠ 0 → off.DivisorsPos m L)
   | .assume v _ _ _ _ _ => v.DivisorsPos m L
 
@@ -308,6 +331,12 @@ theorem Expr.eval_wide_eq_eval_narrow_of_agree (S : List Nat) (L : Lane) (e : Ex
     simp only [Expr.eval]
     rw [iha ha, ihb hb]
     exact SameWrap.wrap_eq hs
+  | abs a iha =>
+    simp only [Expr.Agree] at h
+    obtain ⟨ha, hs⟩ := h
+    simp only [Expr.eval]
+    rw [iha ha]
+    exact SameWrap.wrap_eq hs
   | cmp op a b iha ihb =>
     simp only [Expr.Agree] at h
     obtain ⟨ha, hb⟩ := h
@@ -352,6 +381,10 @@ theorem Expr.eval_wide_eq_eval_narrow_of_agree (S : List Nat) (L : Lane) (e : Ex
   | cast t a iha =>
     simp only [Expr.Agree] at h
     simp only [Expr.eval]
+    rw [iha h]
+  | fconv f t a iha =>
+    simp only [Expr.Agree] at h
+    show t.wrap (L.fn f (a.eval .wide L)) = t.wrap (L.fn f (a.eval (.narrow S) L))
     rw [iha h]
   | load p t off mask other iho ihm =>
     simp only [Expr.Agree] at h
@@ -415,6 +448,10 @@ theorem Expr.divisorsPos_of_agree (m : Mode) (S : List Nat) (hm : m = .wide ∨ 
     rcases hm with rfl | rfl
     · rw [Expr.eval_wide_eq_eval_narrow_of_agree S L b hb]; exact hd
     · exact hd
+  | abs a iha =>
+    simp only [Expr.Agree] at h
+    show a.DivisorsPos m L
+    exact iha h.1
   | cmp op a b iha ihb =>
     simp only [Expr.Agree] at h
     obtain ⟨ha, hb⟩ := h
@@ -460,6 +497,10 @@ theorem Expr.divisorsPos_of_agree (m : Mode) (S : List Nat) (hm : m = .wide ∨ 
       fun hz => ihb (hb (by rw [← he]; exact hz))⟩
   | cast t a iha =>
     simp only [Expr.Agree] at h
+    exact iha h
+  | fconv f t a iha =>
+    simp only [Expr.Agree] at h
+    show a.DivisorsPos m L
     exact iha h
   | load p t off mask other iho ihm =>
     simp only [Expr.Agree] at h

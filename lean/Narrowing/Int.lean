@@ -18,6 +18,8 @@ Status: not checked by Lean where it was written (see `docs/lean.md`).
 * `Narrowing.Ty.wrap`: two's-complement wraparound to a type.
 * `Narrowing.Fits32`: a value lies in `[-2^31, 2^31 - 1]`.
 * `Narrowing.Size32`: a bound-carrying `int32` size argument, in the style of core's `Int32.ofIntLE`.
+* `Narrowing.iabs`: the exact absolute value (before wrapping: `Expr.abs` wraps it to its type, so
+  `INT_MIN` stays `INT_MIN`, as `llvm.abs` with `is_int_min_poison = false` does).
 
 ## Main results
 * `Narrowing.wrap32_eq_self_of_fits32`, `Narrowing.wrap64_eq_self_of_fits32`: wrapping a value that fits
@@ -25,6 +27,8 @@ Status: not checked by Lean where it was written (see `docs/lean.md`).
 * `Narrowing.Ty.wrap_eq_self_of_fits32`: the same for every non-mask type.
 * `Narrowing.SameWrap.wrap_eq`: the condition under which the wide and narrow result types give the same
   value.
+* `Narrowing.iabs_of_nonneg`, `Narrowing.iabs_of_nonpos`, `Narrowing.iabs_nonneg`, `Narrowing.iabs_le`:
+  `|v|` on an interval (`|v| ≤ max(hi, -lo)`).
 -/
 
 namespace Narrowing
@@ -106,5 +110,34 @@ theorem SameWrap.wrap_eq {tw tn : Ty} {v : Int} (h : SameWrap tw tn v) : tw.wrap
   rcases h with rfl | ⟨hw, hn, hv⟩
   · rfl
   · rw [Ty.wrap_eq_self_of_fits32 hw hv, Ty.wrap_eq_self_of_fits32 hn hv]
+
+/-- The exact absolute value of an integer, before any wrap (`tl_math.abs` on a signed integer computes it
+and wraps it to the operand's type: `Narrowing.Expr.abs`). -/
+def iabs (v : Int) : Int := if v < 0 then -v else v
+
+theorem iabs_of_nonneg {v : Int} (h : 0 ≤ v) : iabs v = v := by
+  unfold iabs
+  first
+  | (split <;> omega)
+  | (by_cases hv : v < 0 <;> simp [hv] <;> omega)
+
+theorem iabs_of_nonpos {v : Int} (h : v ≤ 0) : iabs v = -v := by
+  unfold iabs
+  first
+  | (split <;> omega)
+  | (by_cases hv : v < 0 <;> simp [hv] <;> omega)
+
+theorem iabs_nonneg (v : Int) : 0 ≤ iabs v := by
+  unfold iabs
+  first
+  | (split <;> omega)
+  | (by_cases hv : v < 0 <;> simp [hv] <;> omega)
+
+/-- `|v| ≤ max(hi, -lo)` for `v ∈ [lo, hi]`: any `M` above both bounds `|v|`. -/
+theorem iabs_le {v lo hi M : Int} (h1 : lo ≤ v) (h2 : v ≤ hi) (hM1 : hi ≤ M) (hM2 : -lo ≤ M) : iabs v ≤ M := by
+  unfold iabs
+  first
+  | (split <;> omega)
+  | (by_cases hv : v < 0 <;> simp [hv] <;> omega)
 
 end Narrowing

@@ -10,13 +10,18 @@ kernel is an `(x, r)` pair at one step: `Lane.step L r j` is lane `L` at r posit
 `r0_offset = j * R0_BLOCK` (`Lane.roff`, read by `Expr.loopOffset`). Per `(x, r, step)` the kernel loads
 and stores as a pointwise kernel does; in addition it carries *accumulators* from step to step
 (`_tmp2 = tl.where(r0_mask & xmask, _tmp2 + tmp1, _tmp2)`: a `RCarry`, updated once per step, each
-accumulator at its own r position) and *reduces* a row (`tl.sum(_tmp2, 1)`: `RPayload.reduce`, the
-combination of an operand over every r position of the row).
+accumulator at its own r position), *reduces* a row (`tl.sum(_tmp2, 1)`, `triton_helpers.select_one`:
+`RPayload.reduce`, the combination of an operand over every r position of the row) and *scans* it
+(`tl.associative_scan((tmp2,), 1, combine)`: `RPayload.scan`, at r position `r` the combination of the operand
+over the positions `r' ≤ r` of the row, masked-off ones included).
 
 Values stay symbolic (`Val`), as for pointwise kernels: an accumulator's value after `n` steps is the
 term built by folding its update over the steps, and a row reduction is the term folding its operand's
 values over the row, in one fixed order (whatever order the hardware uses, it is the same function in
-both kernels, so equal operands give equal results). No floating-point claim is made.
+both kernels, so equal operands give equal results); a scan's value at `r` folds the operand's values at
+the row's positions up to `r` the same way (its combine helper is pure payload: `workbench/kir/scan.py`
+checks that it reads no memory and no size argument, so it is the same function in both kernels). No
+floating-point claim is made.
 
 What a lane observes (`RKernel.observe`): for every loop `ℓ = 1, …, loops`, every step `j` of the step
 list and every r position, the address of each of the loop's loads when its mask is set (`none`
@@ -63,14 +68,16 @@ def Lane.step (L : Lane) (j : Nat) : Int → Lane :=
 abbrev Accs := Int → Nat → Val
 
 /-- Payloads of a reduction kernel: those of `Narrowing.Payload`, plus an accumulator's value before the
-current step (`acc i`; after its loop, its final value) and a row reduction (`reduce f a`: `a` at every
-r position of the row, combined by the uninterpreted `f`, `"sum"`, `"max"`, …). -/
+current step (`acc i`; after its loop, its final value), a row reduction (`reduce f a`: `a` at every
+r position of the row, combined by the uninterpreted `f`, `"sum"`, `"max"`, …) and a row scan (`scan f a`:
+at r position `r`, `a` at the row's positions `r' ≤ r` combined by the uninterpreted `f`). -/
 inductive RPayload where
   | load (i : Nat)
   | int (e : Expr)
   | const (name : String)
   | acc (i : Nat)
   | reduce (f : String) (a : RPayload)
+  | scan (f : String) (a : RPayload)
   | un (f : String) (a : RPayload)
   | bin (f : String) (a b : RPayload)
   | select (c : Expr) (a b : RPayload)
@@ -84,14 +91,17 @@ def RPayload.eval (m : Mode) (loads : List Load) (A : Accs) (rs : List Int) (row
   | .const c, _ => .const c
   | .acc i, r => A r i
   | .reduce f a, _ => (rs.map fun r' => RPayload.eval m loads A rs row a r').foldl (Val.bin f) (.const f)
+  | .scan f a, r => ((rs.filter fun r' => decide (r' ≤ r)).map fun r' => RPayload.eval m loads A rs row a r').foldl
+      (Val.bin f) (.const f)
   | .un f a, r => .un f (RPayload.eval m loads A rs row a r)
   | .bin f a b, r => .bin f (RPayload.eval m loads A rs row a r) (RPayload.eval m loads A rs row b r)
   | .select c a b, r =>
     if c.eval m (row r) ≠ 0 then RPayload.eval m loads A rs row a r else RPayload.eval m loads A rs row b r
 
 /-- A payload's premise at r position `r`: the loads it reads agree there, its index values and `where`
-conditions agree (a `where` needs only the branch it selects), and a row reduction's operand agrees at
-every r position of the row. -/
+conditions agree (a `where` needs only the branch it selects), and a row reduction's or a scan's operand
+agrees at every r position of the row (the checker's rule for row operations: a scan reads only positions
+`r' ≤ r`, asking for all of them is stronger, and it is what `workbench/check/trusted/reduction.py` asks). -/
 def RPayload.Agree (S : List Nat) (loads : List Load) (rs : List Int) (row : Int → Lane) :
     RPayload → Int → Prop
   | .load i, r => match loads[i]? with
@@ -101,6 +111,7 @@ def RPayload.Agree (S : List Nat) (loads : List Load) (rs : List Int) (row : Int
   | .const _, _ => True
   | .acc _, _ => True
   | .reduce _ a, _ => ∀ r', r' ∈ rs → RPayload.Agree S loads rs row a r'
+  | .scan _ a, _ => ∀ r', r' ∈ rs → RPayload.Agree S loads rs row a r'
   | .un _ a, r => RPayload.Agree S loads rs row a r
   | .bin _ a b, r => RPayload.Agree S loads rs row a r ∧ RPayload.Agree S loads rs row b r
   | .select c a b, r => c.Agree S (row r) ∧
@@ -136,6 +147,17 @@ theorem RPayload.eval_wide_eq_eval_narrow_of_agree {S : List Nat} {loads : List 
       List.map_congr_left fun r' hr' => ih r' (h r' hr')
     show (rs.map fun r' => RPayload.eval .wide loads A rs row a r').foldl (Val.bin f) (.const f) =
       (rs.map fun r' => RPayload.eval (.narrow S) loads A rs row a r').foldl (Val.bin f) (.const f)
+    rw [hm]
+  | scan f a ih =>
+    intro r h
+    simp only [RPayload.Agree] at h
+    have hm : ((rs.filter fun r' => decide (r' ≤ r)).map fun r' => RPayload.eval .wide loads A rs row a r') =
+        (rs.filter fun r' => decide (r' ≤ r)).map fun r' => RPayload.eval (.narrow S) loads A rs row a r' :=
+      List.map_congr_left fun r' hr' => ih r' (h r' (List.mem_filter.mp hr').1)
+    show ((rs.filter fun r' => decide (r' ≤ r)).map fun r' => RPayload.eval .wide loads A rs row a r').foldl
+        (Val.bin f) (.const f) =
+      ((rs.filter fun r' => decide (r' ≤ r)).map fun r' => RPayload.eval (.narrow S) loads A rs row a r').foldl
+        (Val.bin f) (.const f)
     rw [hm]
   | un f a ih =>
     intro r h

@@ -25,7 +25,7 @@ Status: not checked by Lean where it was written (see `docs/lean.md`).
 ## Main results
 * `Narrowing.StepLaneOK.of_row`: a step lane of a launched lane is launched.
 * `Narrowing.Bounded.rindex`, `Narrowing.Bounded.loopOffset`, `Narrowing.Bounded.rpos`,
-  `Narrowing.Bounded.rpos_block`: leaf rules.
+  `Narrowing.Bounded.rpos_block`, `Narrowing.Bounded.rblock`, `Narrowing.Bounded.rblock_fixed`: leaf rules.
 * `Narrowing.AllOf.of_mem`: a premise for every element from one fact per element.
 -/
 
@@ -126,6 +126,21 @@ theorem Bounded.rpos_block (h : StepLaneOK L) {B : Int} (hB : L.block 2 = B) :
   have hq := h.lane.pos_nonneg 2
   have hq2 := h.lane.pos_lt 2
   have e : (Expr.arange 2).eval (.narrow S) L = L.pos 2 := rfl
+  exact ⟨True.intro, by omega, by omega⟩
+
+/-- The block constexpr `R0_BLOCK` (its alias `RBLOCK`, as in `select_one`'s `rbase == (RBLOCK - 1)`) on a
+step lane: a weak literal in `[1, 2^31]` (`tl.arange(0, R0_BLOCK)` bounds it by `2^20`; `StepLaneOK`'s
+`r0_offset + R0_BLOCK ≤ 2^31` is what is used here). -/
+theorem Bounded.rblock (h : StepLaneOK L) : Bounded S L (.block 2) 1 2147483648 := by
+  have h0 := h.roff_nonneg
+  have h1 := h.rindex_le
+  have hb := h.lane.block_pos 2
+  have e : (Expr.block 2).eval (.narrow S) L = L.block 2 := rfl
+  exact ⟨True.intro, by omega, by omega⟩
+
+/-- `R0_BLOCK` in a kernel that fixes `R0_BLOCK: tl.constexpr = B`: the point `B`. -/
+theorem Bounded.rblock_fixed {B : Int} (hB : L.block 2 = B) : Bounded S L (.block 2) B B := by
+  have e : (Expr.block 2).eval (.narrow S) L = L.block 2 := rfl
   exact ⟨True.intro, by omega, by omega⟩
 
 /-- `P` holds for every element of the list (one fact per element, as a conjunction). -/

@@ -193,24 +193,31 @@ def test_a_split_may_only_choose_a_uniform_comparison():
         check_certificate(k, premises_of(rec), _tampered(v.certificate, **{key: lane_atom}))
 
 
-def test_lean_refuses_a_case_split_by_name():
-    from workbench.lean.adapter import InstanceError, from_certificate
+def test_lean_proves_a_case_split_by_cases():
+    """The certificate's split reaches Lean (issue 13, item 3): the instance proves the offset's agreement by
+    cases on the split comparison (`by_cases` on its narrowed value), nested as the certificate splits
+    (tests/lean/test_lean_uniform.py has the mirror and the mutants)."""
+    from workbench.lean.adapter import from_certificate
+    from workbench.lean.emit import emit_instance
 
     rec = _max_undecided()
     v = check_kernel(rec, "observable", counterexample=False)
-    with pytest.raises(InstanceError, match="no Lean counterpart for the checker's case split"):
-        from_certificate(v.certificate, "test", record=rec, verify_hash=False)
+    inst = from_certificate(v.certificate, "test", record=rec, verify_hash=False)
+    assert inst.splits
+    text = emit_instance(inst)
+    assert "by_cases hu" in text and "Expr.lt_of_cmp_ge_not_ne_zero" in text
 
 
-def test_lean_names_dead_branch_when_it_has_no_select_rule():
-    from workbench.errors import UnsupportedError
+def test_lean_bounds_a_dead_branch_by_its_live_branch():
+    """DEAD_BRANCH reaches Lean: the decided condition is a `Bounded.cmp_const` whose claim is a side condition,
+    the integer where takes its live branch's interval (`Bounded.select_false`)."""
     from workbench.lean.adapter import from_certificate
     from workbench.lean.emit import emit_instance
 
     rec = load(MEAN2)
     v = check_kernel(rec, "observable", counterexample=False)
-    with pytest.raises(UnsupportedError, match="no Lean counterpart for DEAD_BRANCH"):
-        emit_instance(from_certificate(v.certificate, "test", record=rec))
+    text = emit_instance(from_certificate(v.certificate, "test", record=rec))
+    assert "Bounded.select_false" in text and "Bounded.cmp_const" in text
 
 
 # -- floors: the atom rule and floors by a size ---------------------------------------------------------------

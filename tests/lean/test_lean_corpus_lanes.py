@@ -5,7 +5,9 @@ reductions ``RKernel.Safe`` on rows and loop steps; for indirect kernels on ever
 satisfy the device_assert premise (``Asserts L``), with contents both inside and outside the bounds. 2-D kernels
 (``Grid2DWithYZOverflow``) are sampled the same way along each axis: ``x`` over ``program_id(0) * XBLOCK + i``
 and ``y`` over ``(program_id(1) + program_id(2) * num_programs(1)) * YBLOCK + j``, at the boundaries of
-``xnumel``/``ynumel``, of the launched grid and of every size argument, and at random positions."""
+``xnumel``/``ynumel``, of the launched grid and of every size argument, and at random positions. The zoo
+kernels kept for the checker's newer constructs (``tests/lean/data/zoo``: dead branches, floors, a scan, T5's
+integer abs and float-computed bucket under a device_assert) are sampled the same way."""
 
 from __future__ import annotations
 
@@ -28,7 +30,15 @@ from workbench.lean.emit import term_roots  # noqa: E402
 from workbench.lean.instance import assumes_in  # noqa: E402
 from workbench.lean.model import NARROW, WIDE, Lane, asserts, evaluate, observe, safe  # noqa: E402
 
-CERTS = sorted((Path(__file__).parent / "golden" / "certificates").glob("*.json"))
+HERE = Path(__file__).parent
+CERTS = sorted((HERE / "golden" / "certificates").glob("*.json"))
+ZOO_CERTS = sorted((HERE / "golden" / "zoo" / "certificates").glob("*.json"))
+
+
+def _record(cert: Path, data: dict):
+    if cert.parent.parent.name == "zoo":
+        return load_record(HERE / "data" / "zoo" / f"{data['kernel']}.json")
+    return load_record(record_path(data["program"], data["kernel"]))
 
 
 def _shapes(rec, premises):
@@ -121,8 +131,13 @@ def _reduction(cert, k, rec, inst, terms, premises, rng):
     of r positions (first, second, last) and the first and last loop steps."""
     from workbench.lean.rmodel import observe as robserve, safe as rsafe
 
+    from workbench.lean.rmodel import asserts as rasserts
+
     rk, narrowed = terms.reduction, frozenset(terms.narrowed)
-    checked = 0
+    checked = broken = 0
+    premised = bool(assumes_in(term_roots(inst)))
+    # Index tensors and float computations (every cell, every value the same): inside and outside the bounds.
+    worlds = [(c, f) for c in (0, 1, 31, 32, -1, 2**40) for f in (0, 20, -100, 2**40)] if premised else [(0, 0)]
     for sizes in _shapes(rec, premises):
         ln = kir.launch(k, sizes)
         args = dict(ln.args)
@@ -133,19 +148,29 @@ def _reduction(cert, k, rec, inst, terms, premises, rng):
         js, rs = sorted({0, steps - 1}), sorted({0, 1, rb - 1})
         x_last = ln.grid[0] * xb - 1
         for x in sorted({0, x_last, rng.randrange(x_last + 1)}):
-            lane = Lane((x // xb, 0, 0), (ln.grid[0], 1, 1), (x % xb, 0, 0), (xb, 1, rb), values)
-            assert rsafe(rk, narrowed, lane, rs, js), (cert.stem, sizes, x)
-            assert robserve(rk, WIDE, lane, rs, js) == robserve(rk, (NARROW, narrowed), lane, rs, js), (cert.stem, sizes, x)
-            checked += 1
+            for c, f in worlds:
+                lane = Lane((x // xb, 0, 0), (ln.grid[0], 1, 1), (x % xb, 0, 0), (xb, 1, rb), values,
+                            mem=lambda p, a, c=c: c, fn=lambda name, v, f=f: f)
+                if not rasserts(rk, lane, rs, js):  # the inputs break a device_assert premise: nothing is claimed
+                    broken += 1
+                    continue
+                assert rsafe(rk, narrowed, lane, rs, js), (cert.stem, sizes, x, c, f)
+                assert robserve(rk, WIDE, lane, rs, js) == robserve(rk, (NARROW, narrowed), lane, rs, js), \
+                    (cert.stem, sizes, x, c, f)
+                checked += 1
     assert checked > 0
+    if premised:
+        assert broken > 0  # some candidate inputs break the premise (it is not trivially true)
 
 
-@pytest.mark.parametrize("cert", CERTS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("cert", CERTS + ZOO_CERTS, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
 def test_lean_corpus_safe_on_sampled_lanes(cert):
-    """Every stored certificate: pointwise kernels (1-D and 2-D, indirect ones with index tensors holding
-    indices inside and outside the asserted bounds) and reductions (rows and steps, ``workbench.lean.rmodel``)."""
+    """Every stored certificate (corpus and zoo): pointwise kernels (1-D and 2-D, indirect ones with index
+    tensors holding indices inside and outside the asserted bounds) and reductions (rows and steps,
+    ``workbench.lean.rmodel``; with a device_assert, index tensors and float computations inside and outside
+    the asserted bounds)."""
     data = json.loads(cert.read_text())
-    rec = load_record(record_path(data["program"], data["kernel"]))
+    rec = _record(cert, data)
     inst = from_certificate(data, cert.name, record=rec, verify_hash=False)
     k = kir.parse(rec)
     terms = kernel_terms(k)

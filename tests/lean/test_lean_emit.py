@@ -24,6 +24,7 @@ from workbench.lean.instance import (
     arange,
     assume,
     block,
+    fconv,
     from_json,
     load_index,
     loop_offset,
@@ -124,7 +125,9 @@ def test_lean_emit_every_term_op_renders():
     t = (program_id() * block() + arange()) - strong(3, "i64") + y + r * block(2)
     t = where(t.lt(size(0)) & t.ge(0) | t.gt(1), (t // size(1)) % size(1), weak(-2)).to("i32")
     idx = assume(load_index(1, "i64", t, t.le(1)), t.le(1), weak(0), size(1))  # an asserted loaded index
-    extra = [t.le(1), Term(TermOp.EQ, (t, weak(0))), Term(TermOp.NE, (t, weak(0) + idx))]
+    a = Term(TermOp.ABS, (t - size(0),))  # integer tl_math.abs
+    f = fconv("log:fp32(to:fp32(x)):i64", "i64", a)  # an integer computed in floating point from an index value
+    extra = [t.le(1), Term(TermOp.EQ, (t, weak(0))), Term(TermOp.NE, (t, weak(0) + idx)), Term(TermOp.LT, (a, f))]
     inst = tile()
     inst2 = LeanInstance(**{**{f: getattr(inst, f) for f in LeanInstance.__dataclass_fields__},
                             "loads": tuple(Load(i, t, m) for i, m in enumerate(extra)),

@@ -176,3 +176,20 @@ def test_lean_terms_cover_2d_kernels(program):
         visit(terms.store.offset), visit(terms.store.mask)
         assert {(TermOp.PROGRAM_ID, 0), (TermOp.PROGRAM_ID, 1), (TermOp.PROGRAM_ID, 2), (TermOp.NUM_PROGRAMS, 1),
                 (TermOp.ARANGE, 0), (TermOp.ARANGE, 1), (TermOp.BLOCK, 0), (TermOp.BLOCK, 1)} <= leaves, (k.name, leaves)
+
+
+ZOO_POINTWISE = sorted((Path(__file__).parent / "data" / "zoo").glob("triton_poi_*.json"))
+
+
+@pytest.mark.parametrize("path", ZOO_POINTWISE, ids=lambda p: p.stem[:40])
+def test_lean_terms_of_zoo_pointwise_kernels_agree_with_kir_evaluator(path):
+    """The zoo's pointwise kernels kept for the newer constructs (div_floor_integer's dead branches, `Max(1, e)`
+    as comparisons, a floor by a size): their terms against kir's evaluator, wide and narrowed."""
+    rec = record.load(path)
+    k = kir.parse(rec)
+    terms = kernel_terms(k)
+    rng = random.Random(path.stem)
+    compared = 0
+    for sizes in _size_sets(rec, rng):
+        compared += _compare(k, terms, sizes, rng)
+    assert compared > 0

@@ -51,8 +51,8 @@ def test_lean_expr_constructors_match_term_ops():
     assert set(cmps) == {"lt", "le", "gt", "ge", "eq", "ne"}
     kernel = (PROJECT / "Narrowing" / "Kernel.lean").read_text()
     pblock = kernel[kernel.index("inductive Payload where"):kernel.index("/-- `tl.store")]
-    # Pointwise payloads have every payload op but the reduction ones (accumulators, row reductions) ...
-    assert set(re.findall(r"^\s*\| (\w+)", pblock, re.M)) == {op.value for op in PayloadOp} - {"acc", "reduce"}
+    # Pointwise payloads have every payload op but the reduction ones (accumulators, row reductions, scans) ...
+    assert set(re.findall(r"^\s*\| (\w+)", pblock, re.M)) == {op.value for op in PayloadOp} - {"acc", "reduce", "scan"}
     # ... and reduction kernels' payloads (Narrowing/Reduction.lean) have them all.
     red = (PROJECT / "Narrowing" / "Reduction.lean").read_text()
     rblock = red[red.index("inductive RPayload where"):red.index("/-- The value of a payload")]
@@ -60,15 +60,18 @@ def test_lean_expr_constructors_match_term_ops():
 
 
 def test_lean_generated_instances_are_current():
-    """lean/Instances holds exactly the corpus goldens and the certified reductions' goldens (emitted from the
-    stored certificates; hand-built instances are not shipped), and its index."""
+    """lean/Instances holds exactly the corpus goldens and the certified zoo test kernels' goldens (reductions,
+    and the newer constructs' kernels in tests/lean/data/zoo; emitted from the stored certificates; hand-built
+    instances are not shipped), and its index imports exactly them: what scripts/lean-regen.sh writes is what
+    is shipped."""
     from workbench.lean.emit import module_name
     from workbench.lean.hand_built import REDUCTIONS
 
     golden = Path(__file__).parent / "golden"
     hand = {f"{module_name(make())}.lean" for make in REDUCTIONS.values()}
     have = {p.name: p.read_text() for p in (PROJECT / "Instances").glob("*.lean")}
-    want = {p.name: p.read_text() for p in (*golden.glob("corpus/*.lean"), *golden.glob("reduction/*.lean"))
+    want = {p.name: p.read_text() for p in (*golden.glob("corpus/*.lean"), *golden.glob("reduction/*.lean"),
+                                            *golden.glob("zoo/*.lean"))
             if p.name not in hand}
     assert sorted(have) == sorted(want), "lean/Instances differs from tests/lean/golden/corpus: see docs/lean.md, Regenerating"
     for name in want:
@@ -82,8 +85,19 @@ def test_lean_library_names_state_conclusions():
     text = "".join(f.read_text() for f in PROJECT.glob("Narrowing/*.lean"))
     names = re.findall(r"^theorem (\S+)", text, re.M)
     assert "Kernel.narrowing_exact_of_safe" in names
-    # Interval rules are named after the node or the rule they state (`Bounded.floordiv`, `Quot.exact`).
-    rules = ("Bounded.", "WrapOK.", "Quot.", "Rem.", "shift_mul")
+    # Interval rules are named after the node or the rule they state (`Bounded.floordiv`, `Quot.exact`); facts
+    # about `iabs` after what they conclude (`iabs_nonneg`, `iabs_le`: Mathlib's `natAbs_nonneg` style).
+    rules = ("Bounded.", "WrapOK.", "Quot.", "Rem.", "shift_mul", "iabs_")
     for n in names:
         # `T.of_h` concludes `T` from `h` (Mathlib's convention: `StepLaneOK.of_row`, `AllOf.of_mem`).
         assert "_of_" in n or "_eq_" in n or ".of_" in n or n.endswith(("fits32", "wrap_eq")) or n.startswith(rules), n
+
+
+def test_lean_audited_theorems_are_declared():
+    """`workbench lean check` audits the axioms of these theorems by name: each is declared in the library."""
+    from workbench.lean.check import GENERIC_THEOREMS
+
+    text = "".join(f.read_text() for f in PROJECT.glob("Narrowing/*.lean"))
+    names = set(re.findall(r"^theorem (\S+)", text, re.M))
+    for full in GENERIC_THEOREMS:
+        assert full.removeprefix("Narrowing.") in names, full

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from workbench.lean.hand_built import nested_cat_add, tile
 import dataclasses
 
-from workbench.lean.instance import (Term, TermOp, arange, block, load_index, num_programs, program_id, size,
-                                     strong, weak, where)
+from workbench.lean.instance import (Term, TermOp, arange, block, fconv, load_index, num_programs, program_id,
+                                     size, strong, weak, where)
 from workbench.lean.instance import assume as asserted_index
 from workbench.lean.model import NARROW, WIDE, Lane, agree, assert_holds, evaluate, observe, safe, tdiv, tmod, wrap
 
@@ -64,7 +64,11 @@ def _extend(children):
                        st.one_of(st.none(), st.integers(-3, 3))).map(lambda x: load_index(*x))
     asserted = st.tuples(children, children, children, children, st.booleans(), st.booleans()).map(
         lambda x: asserted_index(x[0], x[1], x[2] if x[4] or not x[5] else None, x[3] if x[5] else None))
-    return st.one_of(binary, cast, sel, loaded, asserted)
+    # Integer abs (two's complement: |INT_MIN| wraps back) and an integer computed in floating point.
+    absolute = children.map(lambda x: Term(TermOp.ABS, (x,)))
+    floating = st.tuples(st.sampled_from(["log:fp32(to:fp32(x))", "exp:fp32(to:fp32(x))"]),
+                         st.sampled_from(["i32", "i64"]), children).map(lambda x: fconv(*x))
+    return st.one_of(binary, cast, sel, loaded, asserted, absolute, floating)
 
 
 TERMS = st.recursive(LEAVES, _extend, max_leaves=12)
@@ -100,7 +104,7 @@ def _divisors_pos(mode, lane, t):
     v = [evaluate(mode, lane, a) for a in t.args]
     if t.op is TermOp.LOAD:
         return d[1]() and (v[1] == 0 or d[0]())
-    if t.op is TermOp.ASSUME:
+    if t.op in (TermOp.ASSUME, TermOp.ABS, TermOp.FCONV):
         return d[0]()
     if t.op is TermOp.AND:
         return (d[0]() and (v[0] == 0 or d[1]())) or (d[1]() and (v[1] == 0 or d[0]()))

@@ -57,6 +57,27 @@ GRID_2D_NOTE = (
 )
 
 
+FCONV_NOTE = (
+    "An index value goes through floating point (`Expr.fconv`: `x.to(tl.float32)`, float math, back to an integer): "
+    "an uninterpreted function of the integer value, the same in both kernels; an out-of-range float-to-integer "
+    "conversion is modelled as some value, the same in both (a modelling choice, docs/lean.md)."
+)
+
+
+def _has_fconv(terms) -> bool:
+    from workbench.lean.instance import TermOp
+
+    seen: set = set()
+
+    def visit(t) -> bool:
+        if t in seen:
+            return False
+        seen.add(t)
+        return t.op is TermOp.FCONV or any(visit(a) for a in t.args)
+
+    return any(visit(t) for t in terms.by_node.values())
+
+
 def _lean_names(text: str) -> str:
     """The checker's auxiliary atoms ``_a0, _a1, ...`` as Lean-friendly names ``aux_a0, ...``."""
     return re.sub(r"(?<![A-Za-z0-9_])_a(\d+)", r"aux_a\1", text)
@@ -111,10 +132,10 @@ def from_certificate(data, where: str, *, record=None, verify_hash: bool = True)
         raise InstanceError(f"{where}: {exc}") from None
     if not cert.certified:
         raise InstanceError(f"{where}: {cert.kernel} is not certified ({cert.verdict}: {cert.reason}); only certified kernels get Lean instances")
-    splits = sorted(k for k, v in cert.choices if k.startswith(("agree:", "fits:")) and v != "none")
-    if splits:  # check/trusted/uniform.py: the obligations hold on each part of a case split; Lean has no split
-        raise InstanceError(f"{where}: {cert.kernel}: no Lean counterpart for the checker's case split on a uniform "
-                            f"condition ({', '.join(splits[:3])}); the derivation in Lean bounds each term once")
+    strict_splits = sorted(k for k, v in cert.choices if k.startswith("fits:") and v != "none")
+    if strict_splits:  # a strict-mode split of an intermediate's fit condition: Lean's instances are observable
+        raise InstanceError(f"{where}: {cert.kernel}: no Lean counterpart for the checker's strict-mode case split "
+                            f"({', '.join(strict_splits[:3])}); Lean instances state the observable theorem")
     if record is None:
         path = record_path(cert.program, cert.kernel)
         if not path.exists():
@@ -133,6 +154,8 @@ def from_certificate(data, where: str, *, record=None, verify_hash: bool = True)
     notes = [f"Issued by workbench.check ({cert.schema}, mode {cert.mode}): {cert.reason}."]
     if k.grid == "2d":
         notes.append(GRID_2D_NOTE)
+    if _has_fconv(terms):
+        notes.append(FCONV_NOTE)
     for a in premises.atoms:
         notes.append(f"{_lean_names(a.name)} stands for {a.text}; its defining inequalities are among the guards, "
                      "so each side condition holds for every value satisfying them, the true one included.")
@@ -172,18 +195,66 @@ def from_certificate(data, where: str, *, record=None, verify_hash: bool = True)
             aux[parse_size(_lean_names(a.text), lean_names, f"{where}: atom {a.name}")] = sympy.Symbol(_lean_names(a.name), integer=True)
         except InstanceError:
             continue
-    for name, expr, _value, typ in (*premises.size_args, *premises.numels):
+    for name, expr, poly, typ in (*premises.size_args, *premises.numels):
         if name in terms.scalars:
-            value = parse_size(_lean_names(expr), lean_names, f"{where}: size argument {name}")
-            value = sympy.expand(value.subs(aux)) if aux else value
+            value = _size_value(name, expr, poly, lean_names, aux, where)
             size_args.append(SizeArg(name, terms.scalars.index(name), value, str(typ or "i32"), name in cert.narrowed))
     return LeanInstance(
-        rules=_rules(k, terms, cert),
+        rules=_rules(k, terms, cert), splits=_splits(k, terms, cert, where),
         kernel=cert.kernel, program=cert.program, hash=cert.ir_hash, symbols=symbols, guards=tuple(guards),
         size_args=tuple(sorted(size_args, key=lambda a: a.index)), side_conditions=tuple(sides),
         loads=terms.loads, store=terms.store, mode=cert.mode, source=f"certificate {cert.schema}", notes=tuple(notes),
         reduction=terms.reduction,
     )
+
+
+def _size_value(name: str, expr: str, poly, names: tuple[str, ...], aux: dict, where: str):
+    """A size argument's value over the instance's symbols: its recorded expression (a polynomial or built from
+    ``floor(P / c)``, each floor replaced by the checker's auxiliary atom for it), or else the premises' value
+    ``poly`` over the symbols and atoms (a floor by a size, ``floor(16*s35/s21)``, is the atom ``_a0`` whose
+    defining inequalities are among the guards). Integer coefficients only: the value is exact, never scaled."""
+    import sympy
+
+    try:
+        value = parse_size(_lean_names(expr), names, f"{where}: size argument {name}")
+        return sympy.expand(value.subs(aux)) if aux else value
+    except InstanceError as exc:
+        first = exc
+    value = parse_poly(_lean_names(str(poly)), names, f"{where}: size argument {name} (premises' value {poly})")
+    syms = [sympy.Symbol(n, integer=True) for n in names]
+    if value.free_symbols and not all(c.is_integer for c in sympy.Poly(value, *syms).coeffs()) \
+            or not value.free_symbols and not value.is_integer:
+        raise first
+    return value
+
+
+def _splits(k, terms, cert, where: str) -> tuple:
+    """The certificate's case splits (``agree:<offset node>@<class>`` -> the uniform comparison's node key,
+    ``check/trusted/uniform.py``) per access offset term: the atoms split on, outermost first (a nested
+    split's class carries the outer atom, so it has more atoms). The Lean derivation splits on each of them in
+    that order in every part (splitting a part more than the certificate did is only more cases)."""
+    nodes = list(k.nodes()) if hasattr(k, "nodes") else list(kir_walk(k))
+    found: dict = {}
+    for key, choice in sorted(cert.choices, key=lambda kv: (kv[0].count(","), kv[0])):
+        m = re.fullmatch(r"agree:n(\d+)@.*", key)
+        if not m or choice == "none":
+            continue
+        u = re.fullmatch(r"n(\d+)", choice)
+        if not u or int(m.group(1)) >= len(nodes) or int(u.group(1)) >= len(nodes):
+            raise InstanceError(f"{where}: case split {key} -> {choice!r} names no node of the kernel")
+        offset, atom = (terms.by_node.get(id(nodes[int(x)])) for x in (m.group(1), u.group(1)))
+        if offset is None or atom is None:
+            raise InstanceError(f"{where}: case split {key} -> {choice}: the Lean terms have no node for it")
+        got = found.setdefault(offset, [])
+        if atom not in got:
+            got.append(atom)
+    return tuple((t, tuple(us)) for t, us in found.items())
+
+
+def kir_walk(k):
+    from workbench import kir
+
+    return kir.walk(*k.loads, *k.stores)
 
 
 def _rules(k, terms, cert) -> tuple:

@@ -50,6 +50,15 @@ GENERIC_THEOREMS = (
     # Indirect indexing (Narrowing/Indirect.lean): the device_assert premise bounds an asserted index.
     "Narrowing.Bounded.assume",
     "Narrowing.Expr.agree_load_of_mask",
+    # Integer abs, decided conditions (DEAD_BRANCH), hulls and case splits (Narrowing/Abs.lean, Uniform.lean).
+    "Narrowing.Bounded.abs",
+    "Narrowing.Bounded.abs_nonneg",
+    "Narrowing.Bounded.abs_nonpos",
+    "Narrowing.Bounded.select_true",
+    "Narrowing.Bounded.select_false",
+    "Narrowing.Bounded.select",
+    "Narrowing.Expr.ge_of_cmp_lt_not_ne_zero",
+    "Narrowing.Bounded.rblock",
     # Reduction kernels (Narrowing/Reduction.lean): the fold over steps.
     "Narrowing.RPayload.eval_wide_eq_eval_narrow_of_agree",
     "Narrowing.RKernel.loopTrace_wide_eq_narrow_of_safe",

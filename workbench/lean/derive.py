@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from workbench.errors import UnsupportedError
+from workbench.lean.branches import BranchRules
 from workbench.lean.indirect import IndirectRules
 from workbench.lean.instance import (
     LeanInstance,
@@ -72,7 +73,9 @@ class Scope:
 
     indent: str
     parent: Scope | None = None
-    atoms: tuple[tuple[Term, str], ...] = ()  # (comparison atom known nonzero, hypothesis name)
+    # (comparison atom known to hold, Lean term proving its inequality: `Expr.lt_of_cmp_ne_zero hk3`, or for a
+    # comparison known false, the opposite atom with `Expr.ge_of_cmp_lt_not_ne_zero hu4`: branches.py)
+    atoms: tuple[tuple[Term, str], ...] = ()
     own: tuple[Term, ...] = ()  # atoms added by this scope (not by its parents)
     facts: dict = field(default_factory=dict)
     lines: list = field(default_factory=list)
@@ -121,9 +124,9 @@ def _ty(t: Term, narrowed: frozenset[int] | None) -> str:
             return "weak"
         case TermOp.SIZE:
             return "i32" if narrowed is not None and t.value in narrowed else t.ty
-        case TermOp.STRONG | TermOp.CAST | TermOp.LOAD:
+        case TermOp.STRONG | TermOp.CAST | TermOp.LOAD | TermOp.FCONV:
             return t.ty
-        case TermOp.ASSUME:
+        case TermOp.ASSUME | TermOp.ABS:
             return _ty(t.args[0], narrowed)
         case TermOp.ADD | TermOp.SUB | TermOp.MUL | TermOp.FLOORDIV | TermOp.MOD:
             return _promote(_ty(t.args[0], narrowed), _ty(t.args[1], narrowed))
@@ -145,7 +148,7 @@ def _promote(a: str, b: str) -> str:
     return "i1"
 
 
-class Derivation(IndirectRules):
+class Derivation(IndirectRules, BranchRules):
     """Builds the side conditions and the proof of ``kernel_safe`` for one instance."""
 
     def __init__(self, inst: LeanInstance, render, poly_text, side_args: str) -> None:
@@ -162,6 +165,8 @@ class Derivation(IndirectRules):
         self.where = inst.kernel
         self.active: set[Term] = set()
         self.rules = dict(inst.rules)  # the certificate's quotient/remainder rule per division node
+        self.splits = dict(inst.splits)  # the certificate's case splits: offset term -> uniform atoms to split on
+        self.splitting: set[Term] = set()  # atoms split on along the current path
         self.rule_use: list[tuple[str | None, str]] = []  # (certificate's rule, rule applied) per node
         # The lane the current facts are about, its `LaneOK` proof, and (reduction kernels) its
         # `StepLaneOK` proof; `workbench.lean.rderive` moves them to the lanes of each reduction step.
@@ -300,12 +305,7 @@ class Derivation(IndirectRules):
                 fa, fb = self.bounded(t.args[0], scope), self.bounded(t.args[1], scope)
                 decided = self.decide_cmp(t.op, fa, fb)
                 if decided is not None:
-                    r, claim = decided
-                    ref = self.need(claim, "comparison decided by intervals")
-                    have = f"have := {ref}; " if ref else ""
-                    v = sympy.Integer(1 if r else 0)
-                    return (f"(Bounded.cmp_const {fa.name} {fb.name} {'true' if r else 'false'} (by intro x y h1 h2 h3 h4; "
-                            f"{have}first | (simp [Cmp.holds] <;> omega) | omega))", v, v)
+                    return self.cmp_const(t, fa, fb, *decided)
                 return f"(Bounded.cmp {fa.name}.agree {fb.name}.agree)", sympy.Integer(0), sympy.Integer(1)
             case TermOp.CAST:
                 fa = self.bounded(t.args[0], scope)
@@ -316,36 +316,17 @@ class Derivation(IndirectRules):
                 raise UnsupportedError(f"{self.where}: a loaded index {self.render(t)[:60]} has no interval (only an "
                                        "asserted one is bounded, by its device_assert premise)")
             case TermOp.WHERE:
-                # The checker bounds an integer where by its live branch when its uniform condition is decided
-                # (DEAD_BRANCH, check/trusted/uniform.py); Lean has no interval rule for select yet.
-                raise UnsupportedError(f"{self.where}: no Lean counterpart for DEAD_BRANCH: the integer select "
-                                       f"{self.render(t)[:80]} has no Lean interval rule")
+                # A decided condition (the checker's DEAD_BRANCH): the live branch; else the hull (branches.py).
+                return self.select_rule(t, scope, tw, tn, reason)
+            case TermOp.ABS:
+                return self.abs_rule(t, scope, tw, tn, reason)
+            case TermOp.BLOCK:
+                return self.block_rule(t)
+            case TermOp.FCONV:
+                raise UnsupportedError(f"{self.where}: the integer {self.render(t)[:60]} computed in floating point has "
+                                       "no interval (only its agreement is derived; an assert may bound a value built "
+                                       "from it)")
         raise UnsupportedError(f"{self.where}: no Lean interval rule for {t.op.value} in {self.render(t)[:80]}")
-
-    def decide_cmp(self, op: TermOp, fa: Fact, fb: Fact) -> tuple[bool, sympy.Expr] | None:
-        """``(result, claim ≥ 0)`` when the intervals decide ``a op b`` and the claim has a certificate."""
-        from workbench.errors import WorkbenchError
-        from workbench.lean.emit import side_plan
-
-        # Each option: the result and the claim (≥ 0) that makes it hold for every a, b in the intervals.
-        options = {
-            TermOp.LT: ((True, fb.lo - fa.hi - 1), (False, fa.lo - fb.hi)),
-            TermOp.LE: ((True, fb.lo - fa.hi), (False, fa.lo - fb.hi - 1)),
-            TermOp.GT: ((True, fa.lo - fb.hi - 1), (False, fb.lo - fa.hi)),
-            TermOp.GE: ((True, fa.lo - fb.hi), (False, fb.lo - fa.hi - 1)),
-        }.get(op, ())
-        for r, claim in options:
-            claim = sympy.expand(claim)
-            if claim.is_number:
-                if claim >= 0:
-                    return r, claim
-                continue
-            try:
-                side_plan(claim, self.inst, f"{self.where} comparison")
-            except WorkbenchError:
-                continue
-            return r, claim
-        return None
 
     def mul(self, t, scope, tw, tn, reason):
         fa, fb = self.bounded(t.args[0], scope), self.bounded(t.args[1], scope)
@@ -484,8 +465,11 @@ class Derivation(IndirectRules):
         return True
 
     def refine(self, t: Term, fact: Fact, scope: Scope) -> Fact:
-        """Tighten ``t``'s interval by the comparison atoms known to hold in this scope."""
-        for atom, hyp in scope.atoms:
+        """Tighten ``t``'s interval by the comparison atoms known to hold in this scope (a constant is a point
+        already: refining it would only put the other side's interval on it)."""
+        if t.op in (TermOp.WEAK, TermOp.STRONG):
+            return fact
+        for atom, proof in scope.atoms:
             if atom.op not in _CMP_LEMMA:
                 continue
             a, b = atom.args
@@ -493,7 +477,7 @@ class Derivation(IndirectRules):
                 if _strip(side) != t or t in set(_subterms(other)) or _strip(other) in self.active:
                     continue
                 fo = self.bounded(other, scope)
-                facts = [f"have h1 := Expr.{_CMP_LEMMA[atom.op]}_of_cmp_ne_zero {hyp}", f"have h2 := {fo.name}.le" if upper else f"have h2 := {fo.name}.ge"]
+                facts = [f"have h1 := {proof}", f"have h2 := {fo.name}.le" if upper else f"have h2 := {fo.name}.ge"]
                 facts += self.cast_eqs(side, fact)
                 strict = atom.op in (TermOp.LT, TermOp.GT)
                 name = self.fresh()
@@ -527,7 +511,10 @@ class Derivation(IndirectRules):
 
     # -- agreement goals ----------------------------------------------------------------------------------
     def agree(self, t: Term, scope: Scope) -> None:
-        """Emit tactic lines closing ``t.Agree kernel.sizeArgs L``."""
+        """Emit tactic lines closing ``t.Agree kernel.sizeArgs L`` (by cases on the certificate's split atoms of
+        ``t`` first, if it chose any: ``branches.BranchRules.case_split``)."""
+        if self.case_split(t, scope):
+            return
         match t.op:
             case TermOp.AND | TermOp.OR:
                 first_right = t.op is TermOp.AND and self._is_range(t.args[1]) and not self._is_range(t.args[0])
@@ -584,16 +571,16 @@ class Derivation(IndirectRules):
             self.split(mask.args[0], h1, scope)
             self.split(mask.args[1], h2, scope)
         elif mask.op in _CMP_LEMMA:
-            scope.atoms = scope.atoms + ((mask, hyp),)
+            scope.atoms = scope.atoms + ((mask, f"Expr.{_CMP_LEMMA[mask.op]}_of_cmp_ne_zero {hyp}"),)
             scope.own = scope.own + (mask,)
 
     def agree_payload(self, p: Payload, scope: Scope) -> None:
         match p.op:
             case PayloadOp.LOAD | PayloadOp.CONST:
                 scope.w("exact True.intro")
-            case PayloadOp.ACC | PayloadOp.REDUCE:
-                raise UnsupportedError(f"{self.where}: accumulators and row reductions belong to reduction kernels, "
-                                       "not to a pointwise Kernel.Safe derivation")
+            case PayloadOp.ACC | PayloadOp.REDUCE | PayloadOp.SCAN:
+                raise UnsupportedError(f"{self.where}: accumulators, row reductions and scans belong to reduction "
+                                       "kernels, not to a pointwise Kernel.Safe derivation")
             case PayloadOp.INT:
                 self.agree(p.cond, scope)
             case PayloadOp.UN:

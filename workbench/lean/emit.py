@@ -139,6 +139,10 @@ def _render_node(t: Term, sub) -> str:
             return f"(.select {sub(t.args[0])} {sub(t.args[1])} {sub(t.args[2])})"
         case TermOp.CAST:
             return f"(.cast {LEAN_TY[t.ty]} {sub(t.args[0])})"
+        case TermOp.ABS:
+            return f"(.abs {sub(t.args[0])})"
+        case TermOp.FCONV:
+            return f"(.fconv {_string(t.name)} {LEAN_TY[t.ty]} {sub(t.args[0])})"
         case TermOp.LOAD:
             other = "none" if t.other is None else f"(some {_int(t.other)})"
             return f"(.load {t.value} {LEAN_TY[t.ty]} {sub(t.args[0])} {sub(t.args[1])} {other})"
@@ -165,6 +169,8 @@ def _render_payload(p: Payload, sub) -> str:
             return f"(.acc {p.index})"
         case PayloadOp.REDUCE:
             return f"(.reduce {_string(p.name)} {_render_payload(p.args[0], sub)})"
+        case PayloadOp.SCAN:
+            return f"(.scan {_string(p.name)} {_render_payload(p.args[0], sub)})"
         case PayloadOp.CONST:
             return f"(.const {_string(p.name)})"
         case PayloadOp.UN:
@@ -301,6 +307,10 @@ def emit_instance(inst: LeanInstance) -> str:
         + (", narrowed to i32)" if a.narrowed else ")") for a in inst.size_args) + ".")
     for note in inst.notes:
         w(f"Note: {_doc(note)}")
+    if inst.splits:
+        atoms = {u for _, us in inst.splits for u in us}
+        w(f"Case splits (the certificate's `agree:` choices): {len(inst.splits)} offset(s) proved by cases on "
+          f"{len(atoms)} uniform comparison(s) (`by_cases` in `kernel_safe`; every lane is in one part).")
     if d.rule_use:
         same = sum(1 for want, got in d.rule_use if want == got)
         w(f"Quotient/remainder rules: {same} of {len(d.rule_use)} division steps of `kernel_safe` apply the certificate's "

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from workbench.errors import UnsupportedError
-from workbench.lean.reduction import RCarry, RKernelTerms, RLoad, RStore, acc, reduce
+from workbench.lean.reduction import RCarry, RKernelTerms, RLoad, RStore, acc, reduce, scan
 from workbench.lean.instance import (
     Load,
     Payload,
@@ -30,6 +30,7 @@ from workbench.lean.instance import (
     arange,
     assume,
     block,
+    fconv,
     load_index,
     load_value,
     num_programs,
@@ -58,6 +59,16 @@ class KernelTerms:
 
 _DATA_BINARY = {"add": TermOp.ADD, "sub": TermOp.SUB, "mul": TermOp.MUL, "lt": TermOp.LT, "le": TermOp.LE,
                 "gt": TermOp.GT, "ge": TermOp.GE, "eq": TermOp.EQ, "ne": TermOp.NE, "and": TermOp.AND, "or": TermOp.OR}
+
+
+_INT_MINMAX = {"triton_helpers.minimum": TermOp.LT, "triton_helpers.maximum": TermOp.GT,
+               "tl.minimum": TermOp.LT, "tl.maximum": TermOp.GT}
+
+
+def _is_float(t) -> bool:
+    from workbench.kir.types import FloatType
+
+    return isinstance(t, FloatType)
 
 
 def _index_ty(t, where: str) -> str:
@@ -134,7 +145,7 @@ class _Converter:
             case Op.NEG:
                 t = Term(TermOp.SUB, (weak(0), self.term(n.args[0])))  # semantic.minus: 0 - x in x's type
             case Op.ABS:
-                raise UnsupportedError(f"{self.where(n)}: integer abs (tl_math.abs) has no Lean counterpart yet")
+                t = Term(TermOp.ABS, (self.term(n.args[0]),))  # Narrowing.Expr.abs: |x| wrapped (INT_MIN stays)
             case Op.LT | Op.LE | Op.GT | Op.GE | Op.EQ | Op.NE:
                 t = Term(_CMP[n.op.name], (self.term(n.args[0]), self.term(n.args[1])))
             case Op.AND | Op.OR:
@@ -177,13 +188,7 @@ class _Converter:
         Op = self.Op
         match n.op:
             case Op.LOAD:
-                other = n.args[2]
-                if other.op is Op.UNDEF:
-                    value = None
-                elif other.op is Op.CONST:
-                    value = int(other.attr[0])
-                else:
-                    raise UnsupportedError(f"{self.where(n)}: a loaded index's other= of this form is not modelled")
+                value = self.index_other(n.args[2], n)
                 t = load_index(self.pointers.index(n.attr), _index_ty(n.type, self.where(n)), self.term(n.args[0]),
                                self.term(n.args[1]), value)
             case Op.PAYLOAD if n.attr in _DATA_BINARY and len(n.args) == 2:
@@ -194,8 +199,20 @@ class _Converter:
                     raise UnsupportedError(f"{self.where(n)}: bitwise {n.attr} on integer data (only masks are modelled)")
             case Op.PAYLOAD if n.attr == "neg" and len(n.args) == 1:
                 t = Term(TermOp.SUB, (weak(0), self.data(n.args[0])))
+            case Op.PAYLOAD if n.attr == "to" and len(n.args) == 1 and _is_float(n.args[0].type):
+                # an integer computed in floating point from one index value (T5's relative-position bucket)
+                name, x = self.float_chain(n.args[0])
+                if x is None:
+                    raise UnsupportedError(f"{self.where(n)}: a float computation with no integer input has no Lean "
+                                           "counterpart as an index value")
+                t = fconv(f"{name}:{n.type}", _ty(n.type, self.where(n)), self.term(x))
             case Op.PAYLOAD if n.attr == "to" and len(n.args) == 1:
                 t = self.data(n.args[0]).to(_ty(n.type, self.where(n)))
+            case Op.PAYLOAD if n.attr in _INT_MINMAX and len(n.args) == 2:
+                # integer minimum/maximum (arith.minsi/maxsi) is tl.where(a < b, a, b) / tl.where(a > b, a, b)
+                a, b = (self.data(x) for x in n.args)
+                self._no_hidden_promotion(n, (a, b))
+                t = Term(TermOp.WHERE, (Term(_INT_MINMAX[n.attr], (a, b)), a, b))
             case Op.WHERE:
                 c, a, b = (self.data(x) for x in n.args)
                 self._no_hidden_promotion(n, (a, b))
@@ -212,6 +229,30 @@ class _Converter:
                                        "may use + - *, comparisons, masks, where and integer casts of loaded data)")
         self.memo[id(n)] = t
         return t
+
+    def float_chain(self, n, found=None) -> tuple[str, object]:
+        """The text of a float computation of one integer index value (``x.to(tl.float32)``, float payload
+        math, float literals) and that index node; anything else (a float load, two integer inputs, a
+        multi-output payload) is refused by name."""
+        Op = self.Op
+        found = [] if found is None else found
+        if n.op is Op.FCONST:
+            return str(n.attr[0]), (found[0] if found else None)
+        if n.op is Op.BROADCAST:
+            return self.float_chain(n.args[0], found)
+        if n.op is Op.PAYLOAD and n.attr == "to" and len(n.args) == 1 and not n.args[0].payload:
+            x = n.args[0]
+            if found and found[0] is not x:
+                raise UnsupportedError(f"{self.where(n)}: a float computation of two index values has no Lean "
+                                       "counterpart (Expr.fconv takes one)")
+            found.append(x)
+            return f"to:{n.type}(x)", x
+        if n.op is Op.PAYLOAD and isinstance(n.attr, str) and _is_float(n.type) and n.args:
+            parts = [self.float_chain(a, found)[0] for a in n.args]
+            return f"{n.attr}:{n.type}({', '.join(parts)})", (found[0] if found else None)
+        raise UnsupportedError(f"{self.where(n)}: {n.op.name} {n.attr!r} in a float computation of an index value "
+                               "has no Lean counterpart (one integer input converted to float, float payload math "
+                               "and float literals only)")
 
     def _no_hidden_promotion(self, n, operands) -> None:
         """kir writes an implicit promotion of loaded data as ``.to`` (it cannot tell it from an explicit one); an
@@ -249,7 +290,12 @@ class _Converter:
                     fn, k = n.attr
                     p = reduce(f"{fn}#{k}:{n.type}", self._apply("row", [self.payload(a) for a in n.args]))
                 case Op.SCAN:
-                    raise UnsupportedError(f"{self.where(n)}: a scan (tl.associative_scan) has no Lean counterpart yet")
+                    # Output k of tl.associative_scan: at r position r, one uninterpreted combination per (helper, k)
+                    # of the operands' values at the row's positions r' <= r (Narrowing.RPayload.scan). kir checked
+                    # the helper is pure payload; the name carries the helper so two scans combine alike only
+                    # when the helper is the same one.
+                    fn, _text, k = n.attr
+                    p = scan(f"{fn}#{k}:{n.type}", self._apply("row", [self.payload(a) for a in n.args]))
                 case Op.WHERE if not n.args[0].payload:
                     cond = self.term(n.args[0])
                     p = Payload(PayloadOp.WHERE, (self.payload(n.args[1]), self.payload(n.args[2])), cond=cond)
@@ -281,6 +327,7 @@ class _Converter:
         raise UnsupportedError(f"{self.where(n)}: accumulator {n.attr!r} has no carry")  # pragma: no cover
 
     def other(self, n) -> str:
+        """A load's ``other=`` as the name of the constant a masked-off lane reads (``Load.other``)."""
         Op = self.Op
         match n.op:
             case Op.FCONST:
@@ -289,7 +336,29 @@ class _Converter:
                 return "undef"
             case Op.CONST:
                 return str(n.attr[0])
+            case Op.PAYLOAD if n.attr == "to" and len(n.args) == 1 and n.args[0].op in (Op.FCONST, Op.CONST):
+                # ``other=0.0`` on an ``*i64`` tensor: Triton converts the constant to the element type; the
+                # converted constant is one named value, the same in both kernels.
+                return f"to:{n.type}({n.args[0].attr[0]})"
         raise UnsupportedError(f"{self.where(n)}: load `other=` of this form is not modelled")
+
+    def index_other(self, n, load) -> int | None:
+        """A loaded index's ``other=`` as the integer a masked-off lane reads (``Expr.load``'s ``other``): none
+        (unspecified), an integer constant, or a float constant Triton converts to the integer element type
+        (``other=0.0`` on ``*i64``: ``fptosi``, exact for an integral value)."""
+        import math
+
+        Op = self.Op
+        if n.op is Op.UNDEF:
+            return None
+        if n.op is Op.CONST:
+            return int(n.attr[0])
+        if n.op is Op.PAYLOAD and n.attr == "to" and len(n.args) == 1 and n.args[0].op in (Op.FCONST, Op.CONST):
+            x = float(n.args[0].attr[0])
+            if math.isfinite(x) and x.is_integer() and -(2**31) <= x <= 2**31 - 1:
+                return int(x)
+        raise UnsupportedError(f"{self.where(load)}: a loaded index's other= of this form is not modelled "
+                               f"({n.op.name} {n.attr!r})")
 
 
 def kernel_terms(kernel) -> KernelTerms:

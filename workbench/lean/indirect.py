@@ -32,7 +32,7 @@ _SAME_TYPE = "(Or.inl (by first | rfl | decide))"  # SameWrap with equal types i
 def is_data(t: Term) -> bool:
     """Whether ``t``'s value depends on a loaded index other than through an assume node (which is an index
     term: its value is bounded by its premise)."""
-    if t.op is TermOp.LOAD:
+    if t.op in (TermOp.LOAD, TermOp.FCONV):
         return True
     if t.op is TermOp.ASSUME:
         return False
@@ -128,6 +128,8 @@ class IndirectRules:
                 return self.agree_load(t, scope)
             case TermOp.CAST:
                 return self.agree_data(args[0], scope)  # `(.cast t a).Agree` is `a.Agree`
+            case TermOp.FCONV:
+                return self.agree_data(args[0], scope)  # `(.fconv f t a).Agree` is `a.Agree`
             case op if op in _CMPS:
                 return f"(And.intro {self.agree_data(args[0], scope)} {self.agree_data(args[1], scope)})"
             case op if op in _DATA_ARITH:

@@ -43,6 +43,8 @@ class TermOp(enum.Enum):
     # Truncating division and remainder with the dividend's sign (arith.divsi / arith.remsi).
     FLOORDIV = "floordiv"
     MOD = "mod"
+    # tl_math.abs on a signed integer: the exact |x| wrapped to x's type (INT_MIN stays INT_MIN).
+    ABS = "abs"
     # Comparisons: yield an i1 mask.
     LT = "lt"
     LE = "le"
@@ -55,6 +57,9 @@ class TermOp(enum.Enum):
     OR = "mor"
     WHERE = "select"
     CAST = "cast"
+    # An integer computed from an index value through floating point (``x.to(tl.float32)``, float math,
+    # ``.to(ty)``): ``name`` is the float computation's text, an uninterpreted function of the value.
+    FCONV = "fconv"
     # Indirect indexing. An integer loaded from an index tensor: ``value`` is the pointer's position, ``ty`` its
     # element type, args (offset, mask), ``other`` the ``other=`` constant (None: unspecified when masked off).
     LOAD = "load"
@@ -81,9 +86,10 @@ class Term:
     value: int | None = None
     ty: str | None = None
     other: int | None = None  # LOAD: the ``other=`` constant (None: none given)
+    name: str | None = None  # FCONV: the float computation's text
 
     def __post_init__(self) -> None:
-        arity = {TermOp.WHERE: 3, TermOp.CAST: 1, TermOp.ASSUME: 4}.get(self.op, 0 if self.op in LEAVES else 2)
+        arity = {TermOp.WHERE: 3, TermOp.CAST: 1, TermOp.ABS: 1, TermOp.FCONV: 1, TermOp.ASSUME: 4}.get(self.op, 0 if self.op in LEAVES else 2)
         if len(self.args) != arity:
             raise InstanceError(f"term {self.op.value} takes {arity} operands, got {len(self.args)}")
         if self.op in (TermOp.SIZE, TermOp.WEAK, TermOp.STRONG) and self.value is None:
@@ -93,7 +99,7 @@ class Term:
         if self.op in (TermOp.ARANGE, TermOp.BLOCK) and self.value not in BLOCKS.values():
             raise InstanceError(f"term {self.op.value} needs a block number in {sorted(BLOCKS.values())} "
                                 f"(0 = XBLOCK, 1 = YBLOCK, 2 = R0_BLOCK), got {self.value!r}")
-        if self.op in (TermOp.SIZE, TermOp.STRONG, TermOp.CAST) and self.ty not in TYPES:
+        if self.op in (TermOp.SIZE, TermOp.STRONG, TermOp.CAST, TermOp.FCONV) and self.ty not in TYPES:
             raise InstanceError(f"term {self.op.value} needs a type in {TYPES}, got {self.ty!r}")
         if self.op is TermOp.LOAD and (not isinstance(self.value, int) or self.value < 0 or self.ty not in ("i32", "i64")):
             raise InstanceError(f"term load needs a pointer position and an index type i32/i64, got {self.value!r}, {self.ty!r}")
@@ -101,6 +107,8 @@ class Term:
             raise InstanceError(f"term assume needs bound flags 1 (lower), 2 (upper) or 3 (both), got {self.value!r}")
         if self.other is not None and self.op is not TermOp.LOAD:
             raise InstanceError(f"term {self.op.value} takes no `other`")
+        if (self.name is not None) != (self.op is TermOp.FCONV):
+            raise InstanceError(f"term {self.op.value}: a name is given exactly to fconv terms (got {self.name!r})")
 
     # Builders keep hand-written kernels readable (`x0 = xindex % ks0`).
     def _bin(self, op: TermOp, other: Term | int) -> Term:
@@ -152,6 +160,8 @@ class Term:
             out["ty"] = self.ty
         if self.other is not None:
             out["other"] = self.other
+        if self.name is not None:
+            out["name"] = self.name
         return out
 
     @staticmethod
@@ -163,7 +173,8 @@ class Term:
         value = d.get("value")
         if value is None and op in GRID_LEAVES:
             value = 0  # files written before 2-D grids: axis 0 / XBLOCK was the only one
-        return Term(op, tuple(Term.from_json(a) for a in d.get("args", ())), value, d.get("ty"), d.get("other"))
+        return Term(op, tuple(Term.from_json(a) for a in d.get("args", ())), value, d.get("ty"), d.get("other"),
+                    d.get("name"))
 
 
 def _lift(x: Term | int) -> Term:
@@ -214,6 +225,11 @@ def load_index(ptr: int, ty: str, offset: Term, mask: Term, other: int | None = 
     return Term(TermOp.LOAD, (offset, mask), value=ptr, ty=ty, other=other)
 
 
+def fconv(name: str, ty: str, a: Term) -> Term:
+    """An integer of type ``ty`` computed from ``a``'s value through the float computation ``name``."""
+    return Term(TermOp.FCONV, (a,), ty=ty, name=name)
+
+
 def assume(v: Term, mask: Term, lo: Term | None, hi: Term | None) -> Term:
     """``tl.device_assert(((lo <= v) & (v < hi)) | ~(mask))``: its value is ``v``; the bounds are a premise."""
     flags = (1 if lo is not None else 0) | (2 if hi is not None else 0)
@@ -242,14 +258,15 @@ def assumes_in(roots) -> tuple[Term, ...]:
 
 class PayloadOp(enum.Enum):
     """Payload (tensor value) ops, kept symbolic: one per ``Narrowing.RPayload`` constructor (reduction
-    kernels, ``lean/Narrowing/Reduction.lean``); ``Narrowing.Payload`` (pointwise) has all but ``acc`` and
-    ``reduce``."""
+    kernels, ``lean/Narrowing/Reduction.lean``); ``Narrowing.Payload`` (pointwise) has all but ``acc``,
+    ``reduce`` and ``scan``."""
 
     LOAD = "load"
     INT = "int"  # an index value used as data; the term is in ``cond``
     CONST = "const"
     ACC = "acc"  # a loop-carried accumulator's value before the step (``index``: its carry); reductions only
     REDUCE = "reduce"  # ``name`` of ``args[0]`` over every r position of the row; reductions only
+    SCAN = "scan"  # ``name`` of ``args[0]`` over the row's r positions up to this one; reductions only
     UN = "un"
     BIN = "bin"
     WHERE = "select"
@@ -370,6 +387,9 @@ class LeanInstance:
     # The certificate's quotient/remainder rule per division node (``exact``, ``const``, ``numerator``,
     # ``divisor``), where every lane class of that node chose the same one; the Lean derivation tries it first.
     rules: tuple[tuple[Term, str], ...] = field(default=())
+    # The certificate's case splits (``agree:`` choices, check/trusted/uniform.py): per access offset term, the
+    # uniform comparisons it is split on, outermost first; the Lean derivation proves its agreement by cases.
+    splits: tuple[tuple[Term, tuple[Term, ...]], ...] = field(default=())
     # A reduction kernel (``workbench.lean.reduction.RKernelTerms``): its loads, stores and accumulators
     # replace ``loads``/``store`` (then ``()`` and a placeholder); emitted as a ``Narrowing.RKernel``.
     reduction: object | None = None
@@ -401,6 +421,7 @@ class LeanInstance:
                 for ld in self.loads
             ],
             "rules": [{"term": t.to_json(), "rule": r} for t, r in self.rules],
+            "splits": [{"term": t.to_json(), "on": [u.to_json() for u in us]} for t, us in self.splits],
             "store": {
                 "ptr": self.store.ptr,
                 "offset": self.store.offset.to_json(),
@@ -498,6 +519,8 @@ def from_json(data: dict, where: str = "instance") -> LeanInstance:
             size_args=size_args, side_conditions=sides, loads=loads, store=store, mode=data.get("mode", "observable"),
             source=data.get("source", where), notes=tuple(data.get("notes", ())),
             rules=tuple((Term.from_json(r["term"]), str(r["rule"])) for r in data.get("rules", ())),
+            splits=tuple((Term.from_json(x["term"]), tuple(Term.from_json(u) for u in x["on"]))
+                         for x in data.get("splits", ())),
         )
     except KeyError as exc:
         raise InstanceError(f"{where}: missing field {exc.args[0]!r} (see workbench/lean/instance.py for the schema)") from exc

@@ -1,7 +1,7 @@
 """A Python mirror of the Lean definitions in ``lean/Narrowing`` (stage: prove; for testing, no Lean).
 
 Each function transcribes one Lean definition, clause by clause: ``wrap`` (``Ty.wrap``), ``promote``
-(``Ty.promote``), ``ty`` (``Expr.ty``), ``evaluate`` (``Expr.eval``), ``agree`` (``Expr.Agree``), ``observe``
+(``Ty.promote``), ``ty`` (``Expr.ty``), ``evaluate`` (``Expr.eval``), ``agree`` (``Expr.Agree``; ``iabs`` is ``Narrowing.iabs``), ``observe``
 (``Kernel.observe``), ``safe`` (``Kernel.Safe``) and ``assert_holds`` (``AssertHolds``, the device_assert
 premise on a lane's memory ``Lane.mem``; ``asserts`` is an instance's ``Asserts L``). Tests use it to exercise the generic theorem's statement
 on random terms and the hand-built instances on sampled lanes, which is the evidence available where Lean
@@ -41,6 +41,9 @@ class Lane:
     # Narrowing.Lane.undef: a masked-off load's unspecified value, ``undef(is_wide, ptr)``; by default it
     # differs between the two kernels (nothing may rely on it).
     undef: Callable[[bool, int], int] | None = None
+    # Narrowing.Lane.fn: the float computations an index value goes through, ``fn(name, value) -> int`` (None: a
+    # fixed arbitrary function of both, deterministic).
+    fn: Callable[[str, int], int] | None = None
 
     @classmethod
     def x(cls, pid: int, i: int, xblock: int, sizes: tuple[int, ...], num_programs: int | None = None) -> Lane:
@@ -74,6 +77,13 @@ class Lane:
 
     def read(self, ptr: int, offset: int) -> int:
         return self.mem(ptr, offset) if self.mem is not None else 0
+
+    def float_fn(self, name: str, v: int) -> int:
+        if self.fn is not None:
+            return self.fn(name, v)
+        import zlib
+
+        return zlib.crc32(f"{name}|{v}".encode()) % 2**16 - 2**15
 
     def unspecified(self, mode, ptr: int) -> int:
         wide = mode == WIDE
@@ -109,6 +119,11 @@ def promote(a: str, b: str) -> str:
     if "i32" in (a, b):
         return "i32"
     return "i1"
+
+
+def iabs(v: int) -> int:
+    """``Narrowing.iabs``: the exact ``|v|`` (``Expr.abs`` wraps it, so ``|INT_MIN|`` is ``INT_MIN`` again)."""
+    return -v if v < 0 else v
 
 
 def tdiv(a: int, b: int) -> int:
@@ -151,9 +166,9 @@ def ty(mode: str, t: Term) -> str:
             if mode == WIDE:
                 return t.ty
             return "i32" if not isinstance(mode, tuple) or t.value in mode[1] else t.ty
-        case TermOp.STRONG | TermOp.CAST | TermOp.LOAD:
+        case TermOp.STRONG | TermOp.CAST | TermOp.LOAD | TermOp.FCONV:
             return t.ty
-        case TermOp.ASSUME:
+        case TermOp.ASSUME | TermOp.ABS:
             return ty(mode, t.args[0])
         case TermOp.ADD | TermOp.SUB | TermOp.MUL | TermOp.FLOORDIV | TermOp.MOD:
             return promote(ty(mode, t.args[0]), ty(mode, t.args[1]))
@@ -179,6 +194,8 @@ def _raw(op: TermOp, vals: list[int]) -> int:
             return vals[1] if vals[0] != 0 else vals[2]
         case TermOp.CAST:
             return vals[0]
+        case TermOp.ABS:
+            return iabs(vals[0])
     raise InstanceError(f"no evaluation rule for {op}")  # pragma: no cover
 
 
@@ -215,6 +232,8 @@ def evaluate(mode: str, lane: Lane, t: Term, memo: dict | None = None) -> int:
                 v = wrap(t.ty, lane.unspecified(mode, t.value))
         case TermOp.ASSUME:
             v = evaluate(mode, lane, t.args[0], memo)  # the assert is compiled away: the value, unchecked
+        case TermOp.FCONV:
+            v = wrap(t.ty, lane.float_fn(t.name, evaluate(mode, lane, t.args[0], memo)))
         case _:
             v = wrap(ty(mode, t), _raw(t.op, [evaluate(mode, lane, a, memo) for a in t.args]))
     memo[key] = (t, v)  # keep t alive so its id is not reused
@@ -244,7 +263,7 @@ def _agree(lane: Lane, t: Term, memo: dict, mode=NARROW) -> bool:
         if evaluate(mode, lane, mask, memo) != 0:
             return agree(lane, off, memo, mode)
         return t.other is not None  # an unspecified value never agrees
-    if t.op is TermOp.ASSUME:
+    if t.op in (TermOp.ASSUME, TermOp.FCONV):
         return agree(lane, t.args[0], memo, mode)  # the value; the premise is not needed for agreement
     if not t.args:
         return True
@@ -262,7 +281,7 @@ def _agree(lane: Lane, t: Term, memo: dict, mode=NARROW) -> bool:
         return False
     if t.op in (TermOp.FLOORDIV, TermOp.MOD) and vals[1] < 1:
         return False
-    if t.op in (TermOp.ADD, TermOp.SUB, TermOp.MUL, TermOp.FLOORDIV, TermOp.MOD, TermOp.WHERE):
+    if t.op in (TermOp.ADD, TermOp.SUB, TermOp.MUL, TermOp.FLOORDIV, TermOp.MOD, TermOp.WHERE, TermOp.ABS):
         return same_wrap(ty(WIDE, t), ty(mode, t), _raw(t.op, vals))
     return True  # comparisons, masks and casts add no condition of their own
 
@@ -280,7 +299,7 @@ def _payload(mode: str, lane: Lane, inst: LeanInstance, p: Payload, memo: dict):
             return ("int", evaluate(mode, lane, p.cond, memo))
         case PayloadOp.CONST:
             return ("const", p.name)
-        case PayloadOp.ACC | PayloadOp.REDUCE:
+        case PayloadOp.ACC | PayloadOp.REDUCE | PayloadOp.SCAN:
             raise InstanceError(f"{p.op.value} is a reduction payload: evaluate it with workbench.lean.rmodel")
         case PayloadOp.UN:
             return ("un", p.name, _payload(mode, lane, inst, p.args[0], memo))

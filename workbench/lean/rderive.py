@@ -12,8 +12,8 @@ then one case per loop), every r position of the row (``intro r hr``) at the ste
 stores' masks, offsets and values, and its accumulator updates; the inits at ``L.step 0 r``; the accesses
 after the loops likewise. New leaf rules: ``r0_index = r0_offset + tl.arange(0, R0_BLOCK)``
 (``Bounded.rindex``), ``r0_offset`` (``Bounded.loopOffset``), ``tl.arange(0, R0_BLOCK)`` (``Bounded.rpos``).
-Payloads add ``acc`` (nothing to prove) and ``reduce`` (its operand at every r position of the row: a new
-lane scope per position). Each filtered access list is computed by ``rfl`` and its premise given as one
+Payloads add ``acc`` (nothing to prove), ``reduce`` and ``scan`` (the operand at every r position of the row:
+a new lane scope per position). Each filtered access list is computed by ``rfl`` and its premise given as one
 fact per element (``AllOf.of_mem``).
 
 Nothing here runs Lean: the text is a proof only once ``lake build`` accepts it (docs/lean.md).
@@ -103,7 +103,7 @@ class RDerivation(Derivation):
                     scope.bullet(s)
             case PayloadOp.WHERE:
                 self.agree_select(p.cond, list(p.args), scope, integer=False)
-            case PayloadOp.REDUCE:
+            case PayloadOp.REDUCE | PayloadOp.SCAN:
                 r, hr = self.fresh("r"), self.fresh("hr")
                 scope.w(f"intro {r} {hr}")
                 with self.at(r, hr, scope) as inner:

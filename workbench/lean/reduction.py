@@ -5,7 +5,7 @@ each with the loop it sits in (``0`` outside every loop, ``1, 2, ...`` in source
 accumulators (``RCarry``: ``init`` before the loop, ``update`` after one step, in terms of
 ``PayloadOp.ACC`` leaves), and the number of loops (``0``: a persistent ``triton_per_*`` kernel). Index
 terms are ``workbench.lean.instance.Term`` (``TermOp.LOOP_OFFSET`` is ``r0_offset``, block 2 is
-``R0_BLOCK``); values are ``Payload`` with ``acc`` and ``reduce``.
+``R0_BLOCK``); values are ``Payload`` with ``acc``, ``reduce`` and ``scan``.
 """
 
 from __future__ import annotations
@@ -57,4 +57,10 @@ def reduce(f: str, a: Payload) -> Payload:
     return Payload(PayloadOp.REDUCE, (a,), name=f)
 
 
-__all__ = ["R_BLOCK", "RCarry", "RKernelTerms", "RLoad", "RStore", "acc", "reduce"]
+def scan(f: str, a: Payload) -> Payload:
+    """``Narrowing.RPayload.scan f a``: at r position ``r``, ``a`` over the row's positions ``r' <= r``, combined
+    by ``f`` (``tl.associative_scan`` with a pure combine helper)."""
+    return Payload(PayloadOp.SCAN, (a,), name=f)
+
+
+__all__ = ["R_BLOCK", "RCarry", "RKernelTerms", "RLoad", "RStore", "acc", "reduce", "scan"]

@@ -61,6 +61,11 @@ def peval(mode, loads: Sequence[Load], accs: dict, rs: Sequence[int], row: Row, 
             for r2 in rs:  # List.foldl (Val.bin f) (.const f)
                 v = ("bin", p.name, v, peval(mode, loads, accs, rs, row, p.args[0], r2))
             return v
+        case PayloadOp.SCAN:
+            v = ("const", p.name)
+            for r2 in (x for x in rs if x <= r):  # (rs.filter (· ≤ r)).map … |>.foldl (Val.bin f) (.const f)
+                v = ("bin", p.name, v, peval(mode, loads, accs, rs, row, p.args[0], r2))
+            return v
         case PayloadOp.UN:
             return ("un", p.name, peval(mode, loads, accs, rs, row, p.args[0], r))
         case PayloadOp.BIN:
@@ -86,7 +91,7 @@ def pagree(mode, loads: Sequence[Load], rs: Sequence[int], row: Row, p: Payload,
             return agree(row(r), p.cond, mode=mode)
         case PayloadOp.CONST | PayloadOp.ACC:
             return True
-        case PayloadOp.REDUCE:
+        case PayloadOp.REDUCE | PayloadOp.SCAN:
             return all(pagree(mode, loads, rs, row, p.args[0], r2) for r2 in rs)
         case PayloadOp.UN | PayloadOp.BIN:
             return all(pagree(mode, loads, rs, row, a, r) for a in p.args)

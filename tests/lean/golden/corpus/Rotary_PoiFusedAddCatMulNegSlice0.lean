@@ -16,7 +16,7 @@ Note: Issued by workbench.check (workbench.certificate/1, mode observable): all 
 Note: aux_a0 stands for floor(s27/2); its defining inequalities are among the guards, so each side condition holds for every value satisfying them, the true one included.
 Note: aux_a1 stands for Max(1, s27 - floor(s27/2)); its defining inequalities are among the guards, so each side condition holds for every value satisfying them, the true one included.
 Note: 2 constant side condition(s) (e.g. 2147483648 >= 0) hold by evaluation and are not restated.
-Quotient/remainder rules: 14 of 14 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
+Quotient/remainder rules: 8 of 14 division steps of `kernel_safe` apply the certificate's recorded rule; the others apply the first rule whose premises hold (any rule is sound: Lean checks them).
 
 What a check by Lean would establish: `kernel_safe` derives the per-lane premise `Kernel.Safe` on every
 launched lane (`LaneOK`) from the lower bounds, the guards and the size arguments' values alone, by the
