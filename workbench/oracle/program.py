@@ -277,7 +277,10 @@ def libdevice_namespace() -> types.SimpleNamespace:
             return getattr(tl.math, name)(*args, **kwargs)  # looked up at call time: the patched builtin
         call.__name__ = name
         return call
-    return types.SimpleNamespace(**{k: bind(v) for k, v in LIBDEVICE.items()})
+    def tanh(x):  # LIBDEVICE_COMPOSED["tanh"]: 1 - 2 / (exp(2x) + 1)
+        return 1.0 - 2.0 / (tl.math.exp(x * 2.0) + 1.0)
+
+    return types.SimpleNamespace(tanh=tanh, **{k: bind(v) for k, v in LIBDEVICE.items()})
 
 
 def execute(fn, args: dict, grid: list[int], pid: list[int], layout: Layout, tables: Tables,
