@@ -410,8 +410,11 @@ SMALL_PROBES = [
          "verdicts as for the captured kernel (strict refuses 6*xindex as before)."),
 ]
 
-FINDINGS += RED_FINDINGS + SMALL_FINDINGS
-PROBES += RED_PROBES + SMALL_PROBES
+from red2_cases import cases as _red2_cases  # noqa: E402  (issue 13 red team red2: premises, scans, uniform rules)
+
+RED2_FINDINGS, RED2_PROBES = _red2_cases(Case)
+FINDINGS += RED_FINDINGS + SMALL_FINDINGS + RED2_FINDINGS
+PROBES += RED_PROBES + SMALL_PROBES + RED2_PROBES
 ALL = FINDINGS + PROBES
 
 
