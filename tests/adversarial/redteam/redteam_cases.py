@@ -406,8 +406,10 @@ SMALL_PROBES = [
          (C, C), "reductions", "the same index under the update's r0_mask: bounded by r0_numel - 1 + ks0*x0, "
          "which the numel guard keeps in int32."),
     Case("probe/red-persistent-block-below-numel", edited(GN_PER, src("R0_BLOCK: tl.constexpr = 8", "R0_BLOCK: tl.constexpr = 4")),
-         (R, C), "reductions", "R0_BLOCK = 4 < r0_numel = 6: lanes 4 and 5 are never read, by either kernel; "
-         "verdicts as for the captured kernel (strict refuses 6*xindex as before)."),
+         (C, C), "reductions", "R0_BLOCK = 4 < r0_numel = 6: lanes 4 and 5 are never read, by either kernel; "
+         "verdicts as for the captured kernel. (Written on branch small as (refused, certified): strict refused "
+         "6*xindex there; on the merged main 6*xindex <= 24*s21 - 6 is proved from 24*s21 <= 2**31-1 and strict "
+         "certifies, as the small model agrees at 7-9 bits.)"),
 ]
 
 from red2_cases import cases as _red2_cases  # noqa: E402  (issue 13 red team red2: premises, scans, uniform rules)
