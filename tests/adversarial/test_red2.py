@@ -1,7 +1,7 @@
 """Red team ``red2``: the independent oracle confirms every finding and agrees with every certified probe.
 
 The verdicts themselves are asserted by ``test_redteam.py`` (the cases are part of its table); here each
-finding's committed record runs through ``workbench.oracle`` (Triton's interpreter on the record's own text,
+finding's committed record (those without a fixed oracle lane) runs through ``workbench.oracle`` (Triton's interpreter on the record's own text,
 size arguments typed int64 vs int32, its own shape search over shapes that satisfy every guard, sharing no code
 with ``workbench.kir``/``workbench.check``): a finding must be ``not-equivalent`` there (the narrowing the
 checker certified before its fix is unsafe), and a certified probe must be ``ok``.
@@ -32,14 +32,20 @@ def _oracle(case, modes=("observable",)):
     return got
 
 
-@pytest.mark.parametrize("case", RED2_FINDINGS, ids=[c.id for c in RED2_FINDINGS])
+# Findings with a fixed lane (``case.oracle``) are confirmed by ``test_redteam.py::test_oracle_confirms_findings``
+# (the red-team interpreter oracle at that lane and block size: the workbench oracle's block rotation
+# includes tiles Triton refuses for them); the others here, by the workbench oracle's own shape search.
+SEARCHED = [c for c in RED2_FINDINGS if c.oracle is None]
+
+
+@pytest.mark.parametrize("case", SEARCHED, ids=[c.id for c in SEARCHED])
 def test_the_oracle_confirms_each_finding(case):
     got = _oracle(case)
     assert got.verdict.value == "not-equivalent", (case.id, got.verdict, got.findings[:2])
     assert got.disagreements > 0
 
 
-CERTIFIED_PROBES = [c for c in RED2_PROBES if c.expect == ("certified", "certified")]
+CERTIFIED_PROBES = [c for c in RED2_PROBES if c.expect == ("certified", "certified") and c.oracle is None]
 
 
 @pytest.mark.parametrize("case", CERTIFIED_PROBES, ids=[c.id for c in CERTIFIED_PROBES])

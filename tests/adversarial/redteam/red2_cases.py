@@ -33,6 +33,56 @@ def masked_by_size(guard: str):
                           {"s27": 2, "s77": 2, "s99": 2}, [guard, "s99 <= 2147483647"])
 
 
+# A persistent row sum whose 1-D result (no ``[:, None]``) is stored through a 2-D pointer: Triton broadcasts
+# the [XBLOCK] value right-aligned, along the r axis, so with XBLOCK == R0_BLOCK the element (i, j) stores
+# row j's sum at row i's address. Row j may be a tail row (x >= xnumel) whose operand was never checked:
+# (x0 + ks0 - ks0) * 125 is int64 in W and wraps in N there (s77 <= 17179870 keeps it in int32 on active rows
+# only: 125 * 17179870 > 2**31 - 1).
+SIG_PER = {"in_ptr0": "*fp32", "out_ptr0": "*fp32", "ks0": "i64", "xnumel": "i32", "r0_numel": "i32",
+           "XBLOCK": "constexpr"}
+PER_HEAD = '''def triton_per_fused_sum_0(in_ptr0, out_ptr0, ks0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    r0_numel = 8
+    R0_BLOCK: tl.constexpr = 8
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    rbase = r0_index
+    r0_1 = r0_index
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (r0_1 + 8*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp1 = tmp0 + ((x0 + ks0 - ks0) * 125).to(tl.float32)
+    tmp2 = tl.broadcast_to(tmp1, [XBLOCK, R0_BLOCK])
+'''
+ROW_SUM = "    tmp3 = tl.sum(tmp2, 1){sub}\n    tl.store(out_ptr0 + (x0 + 0*r0_1), tmp3, r0_mask & xmask)\n"
+ROW_SELECT = ("    tmp3, = tl.associative_scan((tmp2,), 1, _triton_helper_fn_add0)\n"
+              "    tmp4 = triton_helpers.select_one((tmp3), rbase == (RBLOCK - 1), dim=-1, keep_dims={keep})\n"
+              "    tl.store(out_ptr0 + (x0 + 0*r0_1), tmp4, r0_mask & xmask)\n")
+HELPER = "@triton.jit\ndef _triton_helper_fn_add0(arg0_0, arg1_0):\n    tmp0 = arg0_0 + arg1_0\n    return tmp0\n\n"
+LAST_ROWS = {"args": {"ks0": 2, "xnumel": 17179870, "r0_numel": 8}, "pid": 2147483, "xblock": 8,
+             "prelude": "from torch._inductor.runtime import triton_helpers\n"}
+
+
+def row_result(tail: str, helper: bool = False):
+    def make():
+        from workbench.capture.record import source_hash
+
+        d = record("triton_per_fused_sum_0", PER_HEAD + tail, SIG_PER, {"ks0": "s27"},
+                   {"xnumel": "s77", "r0_numel": "8"}, {"s27": 2, "s77": 2}, ["s77 <= 17179870", "s27 <= 1000"])
+        d["source"] = d["source"].replace("@triton_heuristics.pointwise(", "@triton_heuristics.persistent_reduction(")
+        if helper:
+            d["source"] += "\n\n" + HELPER.rstrip("\n") + "\n"  # after the kernel: the oracle runs from its @triton.jit on
+        d["source_hash"] = source_hash(d["source"], d["name"])
+        return d
+    return make
+
+
 def cases(Case):
     """The findings and probes, built with the table's ``Case`` class."""
     findings = [
@@ -50,8 +100,28 @@ def cases(Case):
              "1/2 at odd s27: r <= 0 turned the guard into s27 <= 2147483645, so SIZE_ARG_FITS was proved: "
              "CERTIFIED both modes. At s27 = 2147483649 (odd) the guard holds (2147483649 - 4 <= 2147483645) and "
              "ks0 leaves int32: the oracle finds the shape and the store masked off in N only."),
+        Case("red2-row-sum-without-subscript", row_result(ROW_SUM.format(sub="")), NOT_CERTIFIED,
+             "block layout: a row operation's 1-D result",
+             "kir read every subscript as the identity, so tl.sum(tmp2, 1) without [:, None] was the row's own sum "
+             "on every lane; Triton broadcasts the [XBLOCK] result right-aligned (along r): with XBLOCK = R0_BLOCK "
+             "= 8, element (i, j) of the store holds row j's sum at row i's address. Rows past xnumel were never "
+             "checked (the reduction's operand agrees on active rows only) and (x0 + ks0 - ks0) * 125 wraps in N "
+             "there: CERTIFIED both modes. Triton's interpreter (ks0 = 2, xnumel = 17179870, last block): the "
+             "store lanes 6, 7, 14, 15, ... (row 17179864's address, rows 17179870-71's sums) hold "
+             "17179869184.0 in W and -17179868160.0 in N; with [:, None] they agree.", LAST_ROWS),
+        Case("red2-select-one-without-keep-dims", row_result(ROW_SELECT.format(keep="False"), helper=True),
+             NOT_CERTIFIED, "block layout: a row operation's 1-D result",
+             "the same through the scan branch's select_one: keep_dims=False (the helper's default) returns the "
+             "[XBLOCK] row selection, read by kir as 2-D: CERTIFIED both modes; the interpreter stores the tail "
+             "rows' prefix sums at active rows' addresses, differing in W and N.", LAST_ROWS),
     ]
     probes = [
+        Case("probe/red2-row-sum-subscripted", row_result(ROW_SUM.format(sub="[:, None]")), (C, C),
+             "block layout: a row operation's result", "with Inductor's [:, None] each row stores its own sum: "
+             "certified; the interpreter agrees at the finding's lanes.", dict(LAST_ROWS, agree=True)),
+        Case("probe/red2-select-one-keep-dims", row_result(ROW_SELECT.format(keep="True"), helper=True), (C, C),
+             "block layout: a row operation's result", "keep_dims=True keeps [XBLOCK, 1]: certified; the "
+             "interpreter agrees.", dict(LAST_ROWS, agree=True)),
         Case("probe/red2-nonint-max-strict-guard", masked_by_size("Max(1, s27/3) < 715827883"), (R, R),
              "premises: strict guards over atoms that need not be integers",
              "a strict guard over a non-integer atom gives only d >= 0 (never d - 1 >= 0): s27 <= 2147483649 "
