@@ -15,8 +15,8 @@ the arange wherever it is placed. That is exact only when every arange lies alon
 
 A placement against these rules is refused by name ("block layout"). Reductions over r (``tl.sum(v, 1)``)
 leave values that vary along axis 0 only, so the blocks of a value placed on axis 0 are read through them
-without R0_BLOCK. Limit: a 1-D reduction result used *without* ``[:, None]`` is not checked here (Inductor
-always writes the subscript).
+without R0_BLOCK. A reduction's 1-D result (:class:`~workbench.kir.reduction.Row`) is usable only through
+``[:, None]`` (the parser refuses every other use by the same name, "block layout").
 """
 
 from __future__ import annotations
