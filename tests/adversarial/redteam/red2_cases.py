@@ -83,6 +83,44 @@ def row_result(tail: str, helper: bool = False):
     return make
 
 
+# A persistent kernel storing through x0[:, None] where x0 = xindex is already [XBLOCK, 1]: Triton makes it
+# [XBLOCK, 1, 1], so ks0*x0[:, None] + x0 is [XBLOCK, XBLOCK, 1] and element (a, b, .) adds row b's x0 to row a's
+# ks0*x0, with b a tail row (the mask xmask[:, None] holds for row a); kir read the subscript as the identity
+# (2*ks0... on row a only). (ks0 + 1)*xnumel <= 2**31 - 1 bounds it on active rows, not with b past xnumel.
+SUB_BODY = '''def triton_per_fused_0(in_ptr0, out_ptr0, ks0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    r0_numel = 8
+    R0_BLOCK: tl.constexpr = 8
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    r0_1 = r0_index
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (r0_1 + 8*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tl.store(out_ptr0 + ({off}), tmp0, {mask})
+'''
+
+
+def subscripted(off: str, mask: str):
+    def make():
+        from workbench.capture.record import source_hash
+
+        d = record("triton_per_fused_0", SUB_BODY.format(off=off, mask=mask), SIG_PER, {"ks0": "s27"},
+                   {"xnumel": "s77", "r0_numel": "8"}, {"s27": 2, "s77": 2},
+                   ["s27*s77 + s77 <= 2147483647", "8*s77 <= 2147483647"])
+        d["source"] = d["source"].replace("@triton_heuristics.pointwise(", "@triton_heuristics.persistent_reduction(")
+        d["source_hash"] = source_hash(d["source"], d["name"])
+        return d
+    return make
+
+
+LAST_SUB = {"args": {"ks0": 2, "xnumel": 715827882, "r0_numel": 8}, "pid": 89478485, "xblock": 8}
+
+
 def cases(Case):
     """The findings and probes, built with the table's ``Case`` class."""
     findings = [
@@ -114,8 +152,19 @@ def cases(Case):
              "the same through the scan branch's select_one: keep_dims=False (the helper's default) returns the "
              "[XBLOCK] row selection, read by kir as 2-D: CERTIFIED both modes; the interpreter stores the tail "
              "rows' prefix sums at active rows' addresses, differing in W and N.", LAST_ROWS),
+        Case("red2-subscript-of-2d-value", subscripted("ks0*x0[:, None] + x0 + 0*r0_1", "xmask[:, None]"),
+             NOT_CERTIFIED, "block layout: a subscript that adds a third axis",
+             "x0 = xindex is already [XBLOCK, 1], so x0[:, None] is [XBLOCK, 1, 1] and the offset "
+             "ks0*x0[:, None] + x0 is [XBLOCK, XBLOCK, 1]: element (a, b) is ks0*x0[a] + x0[b], b a tail row while "
+             "xmask[:, None] holds for row a. kir read every subscript as the identity (ks0*x0 + x0 on row a): "
+             "CERTIFIED both modes. Triton's interpreter (ks0 = 2, xnumel = 715827882, XBLOCK = 8, last block): "
+             "store lanes 112-119 (row 715827881's mask, row 715827887's x0) at offset 2147483648 in W and "
+             "-2147483648 in N.", LAST_SUB),
     ]
     probes = [
+        Case("probe/red2-subscript-of-1d-only", subscripted("ks0*x0 + x0 + 0*r0_1", "xmask"), (C, C),
+             "block layout: subscripts", "the same store without the extra subscript (a 2-D tile): certified, "
+             "and the interpreter agrees at the finding's lanes.", dict(LAST_SUB, agree=True)),
         Case("probe/red2-row-sum-subscripted", row_result(ROW_SUM.format(sub="[:, None]")), (C, C),
              "block layout: a row operation's result", "with Inductor's [:, None] each row stores its own sum: "
              "certified; the interpreter agrees at the finding's lanes.", dict(LAST_ROWS, agree=True)),
