@@ -536,6 +536,12 @@ class _Parser(CallRules, ReductionRules, ScanRules):
         if len(parts) > 2:
             raise self.refuse("3-D block", ast.unparse(sl))
         kind = layout.placement(parts)
+        if kind in (layout.COL, layout.ROW) and not (isinstance(got, Row) or layout.one_dimensional(v)):
+            # ``[:, None]`` / ``[None, :]`` add an axis: on a value that already has two (``x0[:, None]`` with
+            # ``x0 = xindex`` laid out [XBLOCK, 1]) Triton builds a 3-D block whose lanes the IR does not model
+            raise self.refuse("block layout", f"{ast.unparse(v)[:40]}[{ast.unparse(sl)}]: a new axis on a value that "
+                              "may already have two (a 3-D block)", "subscript only a tl.arange, a 1-D tl.full or a "
+                              "reduction's result, as Inductor does")
         if isinstance(got, Row):
             # a reduction's 1-D result: [:, None] lays it along x (each row its own value); [:] keeps it 1-D
             if kind == layout.FLAT:
