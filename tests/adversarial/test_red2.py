@@ -35,7 +35,10 @@ def _oracle(case, modes=("observable",)):
 # Findings with a fixed lane (``case.oracle``) are confirmed by ``test_redteam.py::test_oracle_confirms_findings``
 # (the red-team interpreter oracle at that lane and block size: the workbench oracle's block rotation
 # includes tiles Triton refuses for them); the others here, by the workbench oracle's own shape search.
-SEARCHED = [c for c in RED2_FINDINGS if c.oracle is None]
+# red2-dead-branch-divisor-zero-in-n differs in no access or stored value (the interpreter's integer division by
+# zero returns 0): its evidence is the narrowed kernel's LLVM IR (test below).
+LLVM_IR = {"red2-dead-branch-divisor-zero-in-n"}
+SEARCHED = [c for c in RED2_FINDINGS if c.oracle is None and c.id not in LLVM_IR]
 
 
 @pytest.mark.parametrize("case", SEARCHED, ids=[c.id for c in SEARCHED])
@@ -52,3 +55,35 @@ CERTIFIED_PROBES = [c for c in RED2_PROBES if c.expect == ("certified", "certifi
 def test_the_oracle_agrees_with_each_certified_probe(case):
     got = _oracle(case, ("strict", "observable"))
     assert got.verdict.value == "ok", (case.id, got.verdict, got.findings[:2])
+
+
+def test_the_dead_branch_division_is_by_zero_in_the_narrowed_llvm_ir(tmp_path):
+    """red2-dead-branch-divisor-zero-in-n: Triton compiles both branches of tl.where; in the narrowed kernel the
+    divisor ks0*ks0 is an i32 product (0 at ks0 = 65536, which the guard s27 <= 100000 admits) feeding an
+    unconditional sdiv: undefined in LLVM, while the wide kernel divides by 2**32 in i64."""
+    import importlib.util
+    import re
+
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource, compile
+
+    from workbench.capture.record import jit_function_text
+
+    case = next(c for c in RED2_FINDINGS if c.id == "red2-dead-branch-divisor-zero-in-n")
+    (path,) = sorted(directory(case).glob("*.json"))
+    d = json.loads(path.read_text())
+    mod = tmp_path / "kernel_text.py"
+    mod.write_text("import triton\nimport triton.language as tl\n\n@triton.jit\n" + jit_function_text(d["source"], d["name"]))
+    spec = importlib.util.spec_from_file_location("kernel_text", mod)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    fn = getattr(m, d["name"])
+    ir = {}
+    for width in ("i64", "i32"):
+        sig = {k: (width if k == "ks0" else v) for k, v in d["signature"].items()}
+        ir[width] = compile(ASTSource(fn, sig, constexprs={"XBLOCK": 128}), target=GPUTarget("cuda", 89, 32)).asm["llir"]
+    for width, bits in (("i64", 64), ("i32", 32)):
+        prod = re.search(rf"(%\w+) = mul i{bits} (%\w+), \2", ir[width])
+        assert prod, ir[width][:2000]
+        assert re.search(rf"= sdiv i{bits} %\w+, {prod.group(1)}\b", ir[width]), (width, ir[width][:2000])
+    assert (65536 * 65536) % 2**32 == 0 and 65536 <= 100000 and 65536 * 65536 == 2**32

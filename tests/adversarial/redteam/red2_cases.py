@@ -121,6 +121,23 @@ def subscripted(off: str, mask: str):
 LAST_SUB = {"args": {"ks0": 2, "xnumel": 715827882, "r0_numel": 8}, "pid": 89478485, "xblock": 8}
 
 
+# A dead branch (decided by the premises) holding a division by a uniform divisor: ks0*ks0 is 2**32 in W and 0
+# in N at ks0 = 65536; tl.where computes both branches, so N executes sdiv i32 by 0 on every lane.
+DEAD_DIV = '''def triton_poi_fused_0(in_ptr0, out_ptr0, ks0, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (tl.where({cond}, x0, x0 // (ks0*ks0))), xmask)
+    tl.store(out_ptr0 + (x0), tmp0, xmask)
+'''
+
+
+def dead_division(cond: str):
+    return lambda: record("triton_poi_fused_0", DEAD_DIV.format(cond=cond), SIG1, {"ks0": "s27"}, {"xnumel": "s99"},
+                          {"s27": 2, "s77": 2, "s99": 2}, ["s27 <= 100000", "s99 <= 2147483647"])
+
+
 def cases(Case):
     """The findings and probes, built with the table's ``Case`` class."""
     findings = [
@@ -160,8 +177,22 @@ def cases(Case):
              "CERTIFIED both modes. Triton's interpreter (ks0 = 2, xnumel = 715827882, XBLOCK = 8, last block): "
              "store lanes 112-119 (row 715827881's mask, row 715827887's x0) at offset 2147483648 in W and "
              "-2147483648 in N.", LAST_SUB),
+        Case("red2-dead-branch-divisor-zero-in-n", dead_division("ks0 > 1"), (R, R),
+             "uniform divisors on every launched lane (DEAD_BRANCH)",
+             "a uniform divisor must be >= 1 on every launched lane (trusted/intervals.py bounds it on the "
+             "class of all lanes: a truncated divisor must never be 0 in N where W's is not), but the branch "
+             "holding x0 // (ks0*ks0) is decided dead (ks0 > 1 from ks0 >= 2), its class is EMPTY, and nothing "
+             "was asked of the division: CERTIFIED observable. tl.where computes both branches: Triton's LLVM "
+             "IR of the narrowed kernel (cuda:89) has `mul i32 %ks0, %ks0` and `sdiv i32 %x, %that` before the "
+             "`select` (i64 in W), and at ks0 = 65536 (s27 <= 100000 holds) the i32 product is 0: a division by "
+             "zero, undefined in LLVM, in N only (W divides by 2**32). Expected: refused in both modes, as for "
+             "a lane condition (the probe below)."),
     ]
     probes = [
+        Case("probe/red2-live-branch-divisor", dead_division("x0 >= 0"), (R, R),
+             "uniform divisors on every launched lane",
+             "the same division under a lane condition (never decided): the uniform divisor ks0*ks0 must fit and "
+             "be >= 1 on every launched lane, which s27 <= 100000 does not give: refused."),
         Case("probe/red2-subscript-of-1d-only", subscripted("ks0*x0 + x0 + 0*r0_1", "xmask"), (C, C),
              "block layout: subscripts", "the same store without the extra subscript (a 2-D tile): certified, "
              "and the interpreter agrees at the finding's lanes.", dict(LAST_SUB, agree=True)),
