@@ -10,6 +10,9 @@ kept with their outcome (regressions).
 from __future__ import annotations
 
 from redteam_build import record
+from adv_records import base, chain, src
+
+from workbench.capture.record import source_hash
 
 NOT_CERTIFIED = "not-certified"
 C, R, O = "certified", "refused", "out-of-class"
@@ -138,6 +141,19 @@ def dead_division(cond: str):
                           {"s27": 2, "s77": 2, "s99": 2}, ["s27 <= 100000", "s99 <= 2147483647"])
 
 
+XENT1 = "cross_entropy/triton_red_fused__log_softmax_nll_loss_forward_1.json"  # the one-row (xnumel = 1) kernel
+XENT_LOAD = "tmp7 = tl.load(in_ptr2 + (r0_0), r0_mask"
+XENT_STORE = "tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp23, None)"
+
+
+def edited(rel, *edits):
+    def make():
+        d = chain(*edits)(base(rel))
+        d["source_hash"] = source_hash(d["source"], d["name"])
+        return d
+    return make
+
+
 def cases(Case):
     """The findings and probes, built with the table's ``Case`` class."""
     findings = [
@@ -189,6 +205,19 @@ def cases(Case):
              "a lane condition (the probe below)."),
     ]
     probes = [
+        Case("probe/red2-one-row-dead-branch-offset", edited(XENT1, src(XENT_LOAD, XENT_LOAD.replace(
+            "(r0_0)", "(r0_0 + tl.where(ks0 > 1, 0, ks0*ks0*ks0))"))), (R, C),
+             "one-row kernels x DEAD_BRANCH",
+             "an x-uniform (xnumel = 1) kernel whose load offset adds a branch decided dead (ks0 >= 2): the "
+             "overflowing ks0**3 is never selected and holds no division, so observable certifies; strict asks "
+             "every intermediate to fit: refused. The interpreter agrees (ks0 = 3, r0_numel = 40, R0_BLOCK = 8).",
+             {"args": {"ks0": 3, "r0_numel": 40}, "pid": 0, "xblock": 1, "blocks": {"R0_BLOCK": 8, "xnumel": 1},
+              "agree": True, "prelude": "from torch._inductor.runtime import triton_helpers\n"
+                                        "from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math\n"}),
+        Case("probe/red2-one-row-uniform-store-offset", edited(XENT1, src(XENT_STORE, XENT_STORE.replace(
+            "broadcast_to(XBLOCK, 1))", "broadcast_to(XBLOCK, 1) + ks0*ks0)"))), (R, R),
+             "one-row kernels", "a store with no x lane in its address, at ks0*ks0: every lane of the launch "
+             "performs it, so ks0*ks0 must fit on all of them (no mask bounds it): refused."),
         Case("probe/red2-live-branch-divisor", dead_division("x0 >= 0"), (R, R),
              "uniform divisors on every launched lane",
              "the same division under a lane condition (never decided): the uniform divisor ks0*ks0 must fit and "
