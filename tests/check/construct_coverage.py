@@ -106,10 +106,10 @@ GAPS = {
         "no interpreter cross-check: the evaluator keeps float data symbolic, so it has no value for a "
         "reduction's result (the small model enumerates the asserted value itself instead)",
     "online softmax helpers (`online_softmax_combine`, `online_softmax_reduce`)":
-        "no kernel with them is in class: Inductor writes `tmp4 = tmp4[:, None]` after `online_softmax_reduce` "
-        "(a name rebound after use) and uses `online_softmax_combine_with_sum`, which kir's table lacks; the "
-        "captured kernels (tests/check/data/families/softmax_dim1_3000) are refused by name "
-        "(`test_construct_mutants.py::test_online_softmax_helper_kernels_are_out_of_class`)",
+        "the looped kernel of tests/check/data/families/softmax_dim1_3000 uses `online_softmax_combine_with_sum`, "
+        "which kir's table lacks (refused by name); the persistent one (`online_softmax_reduce`) is certified "
+        "and its small model agrees (`test_construct_mutants.py::test_online_softmax_helper_kernels`), but no "
+        "interpreter cross-check or refused mutant covers the helpers",
 }
 
 # -- which test runs which records ----------------------------------------------------------------------------

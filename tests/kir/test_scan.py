@@ -75,10 +75,15 @@ def test_index_accumulators_and_one_row_kernels_parse():
 
 def test_rebinding_a_name_to_its_own_value_is_accepted_and_other_rebinding_is_not():
     kir.parse(load(MAXIDX))  # tmp2 = tmp2[:, None]: the same node
-    rec = mutate(MAXIDX, "    tmp2 = tmp2[:, None]\n", "    tmp2 = tmp2 + 1.0\n")
+    rec = mutate(MAXIDX, "    tmp2 = tmp2[:, None]\n", "    tmp2 = tmp2[:, None] + 1.0\n")
     with pytest.raises(RefusedConstruct) as info:
         kir.parse(rec)
     assert info.value.construct == "name reassigned after use"
+    # the 1-D row result itself, used without [:, None] (Triton would broadcast it along r): refused by name
+    rec = mutate(MAXIDX, "    tmp2 = tmp2[:, None]\n", "    tmp2 = tmp2 + 1.0\n")
+    with pytest.raises(RefusedConstruct) as info:
+        kir.parse(rec)
+    assert info.value.construct == "block layout"
 
 
 @pytest.mark.parametrize("body, detail", [

@@ -248,9 +248,8 @@ def _z3_env(premises: Premises, solver, ctx):
             if s not in env and not is_aux(s):
                 env[s] = z3.Int(s, ctx)
     for a in premises.atoms:
-        if a.kind == "opaque" or (a.kind != "floor" and any(
-                c.denominator != 1 for x in a.args for c in x.terms.values())):
-            continue  # not integer-valued in general: facts mentioning it are not asserted
+        if not a.integer:
+            continue  # not integer-valued in general (premises.Atom.integer): facts mentioning it are not asserted
         env[a.name] = z3.Int(a.name, ctx)
         args = [x.scaled_integral().to_z3(env, ctx) if all(s in env for s in x.symbols()) else None for x in a.args]
         if a.kind == "floor" and args[0] is not None:

@@ -49,6 +49,9 @@ class Atom:
     text: str  # the sympy text it stands for
     args: tuple[Poly, ...]  # floordiv: (numerator, divisor), both integer-valued polynomials
     denominator: int  # for floor: value = floor(args[0] / denominator); args[0] has integer coefficients
+    # Its value is an integer at every integer point of the symbols: floor and floordiv always; Max, Min and
+    # Mod when their arguments are integer-valued (integer coefficients, atoms that are integers); opaque never.
+    integer: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +100,11 @@ class _AtomTable:
         self.facts: list[Fact] = []
         self.polys: dict[sympy.Expr, Poly] = {}  # to_poly's memo (sympy expressions compare structurally)
 
-    def _new(self, key, kind, text, args, den, facts, lo) -> Poly:
+    def _new(self, key, kind, text, args, den, facts, lo, integer: bool) -> Poly:
         if key in self.atoms:
             return Poly.sym(self.atoms[key].name)
         name = f"{AUX_PREFIX}{len(self.atoms)}"
-        atom = Atom(name, kind, text, tuple(args), den)
+        atom = Atom(name, kind, text, tuple(args), den, integer)
         self.atoms[key] = atom
         a = Poly.sym(name)
         for i, f in enumerate(facts(a)):
@@ -114,22 +117,31 @@ class _AtomTable:
         return {a.name for a in self.atoms.values() if a.kind == "opaque"}
 
     def nonint_names(self) -> set[str]:
-        """Atoms that need not be integers: opaque ones, and Max/Min/Mod of rational-coefficient arguments."""
-        return self.opaque_names() | {
-            a.name for a in self.atoms.values()
-            if any(c.denominator != 1 for x in a.args for c in x.terms.values()) and a.kind != "floor"}
+        """Atoms that need not be integers (:attr:`Atom.integer`)."""
+        return {a.name for a in self.atoms.values() if not a.integer}
+
+    def integer_valued(self, p: Poly) -> bool:
+        """``p`` is an integer at every integer point: integer coefficients and only atoms that are integers
+        (``Max(1, s/3)`` has integer coefficients but is not an integer at ``s = 2``)."""
+        return all(c.denominator == 1 for c in p.terms.values()) and not (p.symbols() & self.nonint_names())
 
     def floor(self, q: Poly, text: str) -> Poly:
+        """``f = floor(q)``. With ``q = p/den`` (``p`` of integer coefficients): ``den*f <= p < den*f + den``.
+        For an integer-valued ``p`` the strict side is ``den*f - p + den - 1 >= 0`` (and ``floor(p) = p`` when
+        ``den == 1``); a ``p`` that mentions an atom that need not be an integer (``floor(Max(1, s/3))``) only
+        gives ``den*f - p + den >= 0`` (dropping the strictness is sound, assuming integrality is not: red team
+        ``red2-floor-of-nonint-max``)."""
         if q.symbols() & self.opaque_names():
             # floor of something not integer-valued polynomial: nothing known.
-            return self._new(("opaque", text), "opaque", text, (), 1, lambda a: (), None)
+            return self._new(("opaque", text), "opaque", text, (), 1, lambda a: (), None, False)
         den = 1
         for c in q.terms.values():
             den = den * c.denominator // math.gcd(den, c.denominator)
         p = q * den
         if p.is_const():
             return Poly.const(math.floor(p.const_value() / den))
-        if den == 1:
+        exact = self.integer_valued(p)
+        if den == 1 and exact:
             return p
         if ("floor", p, den) in self.atoms:
             return Poly.sym(self.atoms[("floor", p, den)].name)
@@ -138,9 +150,10 @@ class _AtomTable:
         if p.symbols() <= set(self.lower) and all(c >= 0 for m, c in shifted.terms.items() if m):
             # p is monotone above its symbols' lower bounds: its least value is there
             lo = math.floor(shifted.const_value() / den)
+        slack = den - 1 if exact else den
         return self._new(
             ("floor", p, den), "floor", text, (p,), den,
-            lambda a: (p - a * den, a * den - p + (den - 1)), lo,
+            lambda a: (p - a * den, a * den - p + slack), lo, True,
         )
 
     def floordiv(self, num: Poly, den: Poly, text: str) -> Poly:
@@ -153,45 +166,51 @@ class _AtomTable:
         value is consistent with them, which is sound). Lower bound 0 when also ``num >= 0`` that way."""
         if (num.symbols() | den.symbols()) & self.nonint_names() or any(
                 c.denominator != 1 for x in (num, den) for c in x.terms.values()):
-            return self._new(("opaque", text), "opaque", text, (), 1, lambda a: (), None)
+            return self._new(("opaque", text), "opaque", text, (), 1, lambda a: (), None, False)
         lo_den, lo_num = _const_lower(den, self.lower), _const_lower(num, self.lower)
         positive = lo_den is not None and lo_den >= 1
         facts = (lambda f: (num - den * f, den * f - num + den - 1)) if positive else (lambda f: ())
         lo = 0 if positive and lo_num is not None and lo_num >= 0 else None
-        return self._new(("floordiv", num, den), "floordiv", text, (num, den), 1, facts, lo)
+        return self._new(("floordiv", num, den), "floordiv", text, (num, den), 1, facts, lo, True)
 
     def max(self, args: list[Poly], text: str) -> Poly:
         if any(a.symbols() & self.opaque_names() for a in args):
-            return self._new(("opaque", text), "opaque", text, (), 1, lambda a: (), None)
+            return self._new(("opaque", text), "opaque", text, (), 1, lambda a: (), None, False)
+        integer = all(self.integer_valued(a) for a in args)
         los = [v for v in (_const_lower(a, self.lower) for a in args) if v is not None]
         lo = max(los) if los else None
-        if lo is not None:  # round up only when the value is an integer (integer-coefficient arguments)
-            lo = math.ceil(lo) if all(c.denominator == 1 for x in args for c in x.terms.values()) else math.floor(lo)
+        if lo is not None:  # round up only when the value is an integer (integer-valued arguments)
+            lo = math.ceil(lo) if integer else math.floor(lo)
         key = ("max", tuple(sorted(args, key=str)))
-        return self._new(key, "max", text, args, 1, lambda a: tuple(a - x for x in args), lo)
+        return self._new(key, "max", text, args, 1, lambda a: tuple(a - x for x in args), lo, integer)
 
     def min(self, args: list[Poly], text: str) -> Poly:
         """``m = Min(args)``: ``x - m >= 0`` for every argument (that it equals one of them is not needed for
         soundness: an upper bound by each is all the facts claim). A lower bound when every argument has one."""
         if any(a.symbols() & self.opaque_names() for a in args):
-            return self._new(("opaque", text), "opaque", text, (), 1, lambda a: (), None)
+            return self._new(("opaque", text), "opaque", text, (), 1, lambda a: (), None, False)
+        integer = all(self.integer_valued(a) for a in args)
         los = [_const_lower(a, self.lower) for a in args]
         lo = math.floor(min(los)) if los and all(v is not None for v in los) else None
         key = ("min", tuple(sorted(args, key=str)))
-        return self._new(key, "min", text, args, 1, lambda a: tuple(x - a for x in args), lo)
+        return self._new(key, "min", text, args, 1, lambda a: tuple(x - a for x in args), lo, integer)
 
     def mod(self, a: Poly, b: Poly, text: str) -> Poly:
         if (a.symbols() | b.symbols()) & self.opaque_names():
-            return self._new(("opaque", text), "opaque", text, (), 1, lambda r: (), None)
-        # sympy's Mod(a, b) takes the divisor's sign: [0, b-1] for b >= 1, (b, 0] for b <= -1. Only a divisor
-        # proved >= 1 (its constant lower bound) gives the facts and the lower bound 0; otherwise nothing.
+            return self._new(("opaque", text), "opaque", text, (), 1, lambda r: (), None, False)
+        # sympy's Mod(a, b) takes the divisor's sign: [0, b) for b >= 1, (b, 0] for b <= -1. Only a divisor
+        # proved >= 1 (its constant lower bound) gives the facts and the lower bound 0; otherwise nothing. The
+        # remainder is an integer, and at most b - 1, only for integer-valued a and b: Mod(s/2, 1) is 1/2 at
+        # odd s, so there only r <= b holds (red team red2-mod-of-rational-args).
         lo = _const_lower(b, self.lower)
         positive = lo is not None and lo >= 1
-        facts = (lambda r: (r, b - 1 - r)) if positive else (lambda r: ())
-        return self._new(("mod", a, b), "mod", text, (a, b), 1, facts, 0 if positive else None)
+        integer = self.integer_valued(a) and self.integer_valued(b)
+        top = 1 if integer else 0
+        facts = (lambda r: (r, b - top - r)) if positive else (lambda r: ())
+        return self._new(("mod", a, b), "mod", text, (a, b), 1, facts, 0 if positive else None, integer)
 
     def opaque(self, expr: sympy.Expr) -> Poly:
-        return self._new(("opaque", sympy.srepr(expr)), "opaque", str(expr), (), 1, lambda a: (), None)
+        return self._new(("opaque", sympy.srepr(expr)), "opaque", str(expr), (), 1, lambda a: (), None, False)
 
 
 def _const_lower(p: Poly, lower: dict[str, int]) -> Fraction | None:

@@ -123,6 +123,8 @@ def agreement(record: CapturedKernel, widths: Widths, shape_list, block: int = 4
         other, other_mode = k, widths.narrow
     blocks = {b: block for b, _ in k.blocks}
     if k.reduction is not None:
+        # a one-row (x-uniform) kernel reads no x arange, but its launch still has XBLOCK lanes
+        blocks.setdefault("XBLOCK", block)
         return _reduction_agreement(k, other, other_mode, widths, shape_list, blocks)
     lanes = 0
     for sizes in shape_list:

@@ -64,7 +64,7 @@ def device_assert(parser: Any, call: ast.Call) -> None:
         cond, mask_ast = cond.left, cond.right.operand
     lower_ast, upper_ast, v_ast = _bounds(parser, cond)
     if isinstance(v_ast, ast.Name) and v_ast.id in parser.env:
-        name, value = v_ast.id, parser.env[v_ast.id]
+        name, value = v_ast.id, parser._value(parser.env[v_ast.id])
     elif isinstance(v_ast, ast.Name) and v_ast.id not in parser.params:
         raise parser.refuse("device assert", f"{v_ast.id} is not a value assigned before the assert", _ASSERT_FIX)
     else:

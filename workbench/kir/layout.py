@@ -15,8 +15,11 @@ the arange wherever it is placed. That is exact only when every arange lies alon
 
 A placement against these rules is refused by name ("block layout"). Reductions over r (``tl.sum(v, 1)``)
 leave values that vary along axis 0 only, so the blocks of a value placed on axis 0 are read through them
-without R0_BLOCK. Limit: a 1-D reduction result used *without* ``[:, None]`` is not checked here (Inductor
-always writes the subscript).
+without R0_BLOCK. A reduction's 1-D result (:class:`~workbench.kir.reduction.Row`) is usable only through
+``[:, None]`` (the parser refuses every other use by the same name, "block layout"). ``[:, None]`` and
+``[None, :]`` add an axis, so they are read only on values written 1-D (:func:`one_dimensional`: a
+``tl.arange``, a ``tl.full([B], ...)``, a Row); on any other value they are refused, never read as the identity
+of a 2-D value (which Triton makes 3-D).
 """
 
 from __future__ import annotations
@@ -42,6 +45,19 @@ def placement(parts: list[ast.expr]) -> str:
         case ["colon", "colon"]:
             return FULL
     return "other"
+
+
+def one_dimensional(e: ast.expr) -> bool:
+    """``e`` is written as a 1-D block: ``tl.arange(...)`` or ``tl.full([B], ...)`` (a one-element shape). Only
+    such values (and a reduction's :class:`~workbench.kir.reduction.Row` result) may take ``[:, None]`` or
+    ``[None, :]``: on a 2-D value the subscript adds a third axis (red team ``red2-subscript-of-2d-value``)."""
+    if not isinstance(e, ast.Call):
+        return False
+    func = ast.unparse(e.func)
+    if func == "tl.arange":
+        return True
+    shape = e.args[0] if e.args else next((k.value for k in e.keywords if k.arg == "shape"), None)
+    return func == "tl.full" and isinstance(shape, (ast.List, ast.Tuple)) and len(shape.elts) == 1
 
 
 def tile_axes(parser: Any) -> tuple[frozenset[str], frozenset[str]] | None:

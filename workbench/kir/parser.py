@@ -49,7 +49,7 @@ from workbench.kir.calls import (  # noqa: F401 - re-exported: the refusal vocab
 from workbench.kir.errors import KernelSourceError, RefusedConstruct
 from workbench.kir.nodes import Binding, Kernel, Node, Param, type_sources, walk
 from workbench.kir.ops import Op
-from workbench.kir.reduction import ReductionRules
+from workbench.kir.reduction import ReductionRules, Row
 from workbench.kir.scan import ScanRules, combine_names, helper_defs
 from workbench.kir.types import TL_DTYPES, FloatType, IntType, PtrType, Type, parse_signature_type
 
@@ -336,7 +336,8 @@ class _Parser(CallRules, ReductionRules, ScanRules):
                         return
                     n = self.b.assigned(self._value(self._expr(value)))
                 else:
-                    n = self._value(self._expr(value))
+                    got = self._expr(value)
+                    n = got if isinstance(got, Row) else self._value(got)  # a name may hold a 1-D row result
                 self._assign(name, n)
             case ast.Assign(targets=[ast.Tuple(elts=elts)], value=value):
                 self._multi_assign(elts, value)
@@ -371,7 +372,20 @@ class _Parser(CallRules, ReductionRules, ScanRules):
             case _:
                 raise self.refuse(f"{type(s).__name__} statement", ast.unparse(s)[:60])
 
-    def _assign(self, name: str, n: Node) -> None:
+    def _assign(self, name: str, n: Node | Row) -> None:
+        held = self.env.get(name)
+        if isinstance(held, Row) and held.node is n:
+            # ``tmp4 = tmp4[:, None]``: the 1-D row result re-bound as the same value laid out [XBLOCK, 1]
+            self.env[name] = n
+            self.bindings.append(Binding(name, self.b.line or 0, n))
+            return
+        if isinstance(n, Row):
+            self._assign_node(name, n.node)
+            self.env[name] = n
+            return
+        self._assign_node(name, n)
+
+    def _assign_node(self, name: str, n: Node) -> None:
         if name in self.params and (self.params[name].kind == "numel" or (
                 self.params[name].kind == "constexpr" and re.fullmatch(r"[xy]numel", name))) \
                 and name not in self.used and n.op is Op.CONST and not n.attr[1]:
@@ -405,6 +419,10 @@ class _Parser(CallRules, ReductionRules, ScanRules):
     def _value(self, v: Any) -> Node:
         if isinstance(v, Node):
             return v
+        if isinstance(v, Row):
+            raise self.refuse("block layout", "a reduction's 1-D result used without [:, None] (Triton broadcasts it "
+                              "along the r axis: element (x, r) would read row r's value)",
+                              "subscript it with [:, None] as Inductor does, or use keep_dims=True")
         raise self.refuse("non-tensor value", f"{v!r} used as a value")
 
     def _expr(self, e: ast.expr) -> Any:
@@ -503,10 +521,10 @@ class _Parser(CallRules, ReductionRules, ScanRules):
             raise self.refuse("attribute outside the supported set", f"pointer .{attr}")
         raise self.refuse("attribute outside the supported set", f".{attr}")
 
-    def _subscript(self, v: ast.expr, sl: ast.expr) -> Node:
+    def _subscript(self, v: ast.expr, sl: ast.expr) -> Node | Row:
         self.placing.append(v)
         try:
-            base = self._value(self._expr(v))
+            got = self._expr(v)
         finally:
             self.placing.pop()
         parts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
@@ -517,7 +535,23 @@ class _Parser(CallRules, ReductionRules, ScanRules):
                 raise self.refuse("indexing a tensor", ast.unparse(sl), "only [:], [:, None], [None, :] reshape")
         if len(parts) > 2:
             raise self.refuse("3-D block", ast.unparse(sl))
-        layout.place(self, base, layout.placement(parts), ast.unparse(v)[:40] + f"[{ast.unparse(sl)}]")
+        kind = layout.placement(parts)
+        if kind in (layout.COL, layout.ROW) and not (isinstance(got, Row) or layout.one_dimensional(v)):
+            # ``[:, None]`` / ``[None, :]`` add an axis: on a value that already has two (``x0[:, None]`` with
+            # ``x0 = xindex`` laid out [XBLOCK, 1]) Triton builds a 3-D block whose lanes the IR does not model
+            raise self.refuse("block layout", f"{ast.unparse(v)[:40]}[{ast.unparse(sl)}]: a new axis on a value that "
+                              "may already have two (a 3-D block)", "subscript only a tl.arange, a 1-D tl.full or a "
+                              "reduction's result, as Inductor does")
+        if isinstance(got, Row):
+            # a reduction's 1-D result: [:, None] lays it along x (each row its own value); [:] keeps it 1-D
+            if kind == layout.FLAT:
+                return got
+            if kind != layout.COL:
+                raise self.refuse("block layout", f"{ast.unparse(v)[:40]}[{ast.unparse(sl)}]: a reduction's 1-D "
+                                  "result laid along the r axis", "subscript it with [:, None]")
+            got = got.node
+        base = self._value(got)
+        layout.place(self, base, kind, ast.unparse(v)[:40] + f"[{ast.unparse(sl)}]")
         return base  # shape only: the identity at each lane (each arange on its own axis: kir/layout.py)
 
     # -- calls --------------------------------------------------------------------------------------------

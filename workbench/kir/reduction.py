@@ -60,6 +60,21 @@ SCANS = frozenset({"cumsum", "cumprod", "reduce", "sort", "histogram", "topk", "
 SCAN = "tl.associative_scan"
 
 
+class Row:
+    """The 1-D result of a reduction over r (``tl.sum(x, 1)``, ``max_with_index``'s outputs, ``select_one``
+    without ``keep_dims=True``): one value per x lane, shape ``[XBLOCK]``. It has no lane model in the
+    ``[XBLOCK, R0_BLOCK]`` tile except through ``[:, None]`` (shape ``[XBLOCK, 1]``, broadcast along r), which
+    is what Inductor writes: Triton broadcasts a bare ``[XBLOCK]`` right-aligned, along the *r* axis, so in
+    ``v + w`` or a store at a 2-D address element ``(i, j)`` reads row ``j``'s result, not row ``i``'s (red team
+    ``red2-row-sum-without-subscript``). A name may hold it; every other use is refused by name
+    (:meth:`~workbench.kir.parser.Parser._value`)."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: Node):
+        self.node = node
+
+
 class ReductionRules:
     """Parser hooks for the reduction axis, loops, accumulators and reductions (see the module docstring)."""
 
@@ -167,7 +182,7 @@ class ReductionRules:
             if name in self.params or name in (R_NUMEL, R_BLOCK, R_OFFSET, "RBLOCK", "rnumel"):
                 raise self.refuse("name reassigned after use", f"{name} is re-assigned in a loop body",
                                   "a parameter or the reduction axis cannot be loop-carried")
-        inits = {name: before[name] for name in carried}
+        inits = {name: self._value(before[name]) for name in carried}
         accs = {name: node(Op.ACC, inits[name].type, (), (name, self.loop)) for name in carried}
         for name in carried:
             self.env[name] = accs[name]
@@ -180,7 +195,7 @@ class ReductionRules:
             self._statement(stmt)
         last = self.b.line or first
         for name in carried:
-            update = self.env[name]
+            update = self._value(self.env[name])
             if update.type != inits[name].type:
                 raise self.refuse("name reassigned after use", f"loop-carried {name} changes type "
                                   f"({inits[name].type} -> {update.type})")
@@ -225,11 +240,13 @@ class ReductionRules:
         if len(outs) != len(names):
             raise self.refuse("multiple or destructuring assignment", f"{func} gives {len(outs)} values, {len(names)} names")
         for name, n in zip(names, outs):
-            self._assign(name, n)  # type: ignore[arg-type]
+            # a reduction's outputs are 1-D rows; an elementwise tuple helper's keep the tile's shape
+            self._assign(name, Row(n) if n.op is Op.REDUCE else n)  # type: ignore[arg-type]
 
     # -- calls --------------------------------------------------------------------------------------------------
-    def _reduction_call(self, full: str, call: ast.Call) -> Node:
-        """A single-output reduction used as a value (``tl.sum(x, 1)``)."""
+    def _reduction_call(self, full: str, call: ast.Call) -> Node | Row:
+        """A single-output reduction used as a value (``tl.sum(x, 1)``: a :class:`Row`) or a scan (the tile's
+        shape)."""
         short = full.rsplit(".", 1)[-1]
         if full == SCAN:
             outs = self._scan(call)
@@ -245,7 +262,7 @@ class ReductionRules:
         outs = self._reduce_or_tuple(full, call)
         if len(outs) != 1:
             raise self.refuse("reduction", f"{full} gives {len(outs)} values; assign them to names")
-        return outs[0]
+        return Row(outs[0])
 
     def _reduce_or_tuple(self, full: str, call: ast.Call) -> list[Node]:
         if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
@@ -279,4 +296,4 @@ def _sum_type(t: Type) -> Type:
     return t
 
 
-__all__ = ["REDUCE_FUNCS", "ReductionRules", "TUPLE_HELPERS"]
+__all__ = ["REDUCE_FUNCS", "ReductionRules", "Row", "TUPLE_HELPERS"]

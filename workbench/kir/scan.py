@@ -17,7 +17,8 @@ Stage: kir. A mixin of the parser (:mod:`workbench.kir.parser`). What is read:
   (``ast.unparse``) is the node's attribute: two scans combine alike exactly when the texts are equal;
 * ``triton_helpers.select_one(x, mask, dim=-1, keep_dims=True)``: ``tl.sum(bitcast(x) * mask, dim)``
   bitcast back (``torch/_inductor/runtime/triton_helpers.py``), a reduction over the row of both operands,
-  read as :data:`Op.REDUCE` with attr ``("triton_helpers.select_one", 0)``.
+  read as :data:`Op.REDUCE` with attr ``("triton_helpers.select_one", 0)``; without ``keep_dims=True`` (the
+  helper's default is ``False``) its result is 1-D, a :class:`~workbench.kir.reduction.Row`.
 
 Refused by name: a combine helper that is missing, reads memory or anything but its parameters, has the
 wrong arity or returns the wrong number of values (``scan combine function``); a reverse scan, a scan over
@@ -118,7 +119,7 @@ class ScanRules:
         text = self._combine(fn_e.id, len(args))
         return [node(Op.SCAN, a.type, args, (fn_e.id, text, k)) for k, a in enumerate(args)]
 
-    def _select_one(self, call: ast.Call) -> Node:
+    def _select_one(self, call: ast.Call):
         """``triton_helpers.select_one(x, mask, dim=-1, keep_dims=True)``: a row reduction (module docstring)."""
         if not self.is_reduction:
             raise self.refuse("reduction", "triton_helpers.select_one outside a reduction kernel")
@@ -131,7 +132,13 @@ class ScanRules:
         x, mask = (self._value(self._expr(a[k])) for k in ("x", "mask"))
         if mask.type != self.b.true().type:
             raise self.refuse("reduction", f"select_one with a mask of type {mask.type}")
-        return node(Op.REDUCE, x.type, (x, mask), ("triton_helpers.select_one", 0))
+        n = node(Op.REDUCE, x.type, (x, mask), ("triton_helpers.select_one", 0))
+        keep = a.get("keep_dims")
+        if isinstance(keep, ast.Constant) and keep.value is True:
+            return n  # [XBLOCK, 1]: the row's value broadcast along r
+        from workbench.kir.reduction import Row
+
+        return Row(n)  # keep_dims=False (the default): 1-D, usable only through [:, None]
 
 
 def helper_defs(tree: ast.Module, kernel: ast.FunctionDef) -> dict[str, ast.FunctionDef]:

@@ -407,12 +407,16 @@ SMALL_PROBES = [
          "which the numel guard keeps in int32."),
     Case("probe/red-persistent-block-below-numel", edited(GN_PER, src("R0_BLOCK: tl.constexpr = 8", "R0_BLOCK: tl.constexpr = 4")),
          (C, C), "reductions", "R0_BLOCK = 4 < r0_numel = 6: lanes 4 and 5 are never read, by either kernel; "
-         "verdicts as for the captured kernel (strict certifies 6*xindex since xindex <= xnumel - 1 = 4*s21 - 1 "
-         "and the guard 24*s21 <= 2**31-1; it refused it before the refinement fix of 97d1c2a, a loose bound)."),
+         "verdicts as for the captured kernel. (Written on branch small as (refused, certified): strict refused "
+         "6*xindex there; on the merged main 6*xindex <= 24*s21 - 6 is proved from 24*s21 <= 2**31-1 and strict "
+         "certifies, as the small model agrees at 7-9 bits.)"),
 ]
 
-FINDINGS += RED_FINDINGS + SMALL_FINDINGS
-PROBES += RED_PROBES + SMALL_PROBES
+from red2_cases import cases as _red2_cases  # noqa: E402  (issue 13 red team red2: premises, scans, uniform rules)
+
+RED2_FINDINGS, RED2_PROBES = _red2_cases(Case)
+FINDINGS += RED_FINDINGS + SMALL_FINDINGS + RED2_FINDINGS
+PROBES += RED_PROBES + SMALL_PROBES + RED2_PROBES
 ALL = FINDINGS + PROBES
 
 

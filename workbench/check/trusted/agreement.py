@@ -126,11 +126,35 @@ class AgreementRules:
         int32 and is >= 1 on every launched lane (a truncated divisor must never become 0 in P)."""
         x, d = n.args
         self._fits(x, c, self.w.int32, Reason.OPERAND_FITS)
+        self.partial_divisor(d)
+
+    def partial_divisor(self, d: Node) -> None:
         everywhere: LaneClass = frozenset()
         self._fits(d, everywhere, self.w.int32, Reason.OPERAND_FITS)
         ld, _ = self.bound(d, everywhere)
         self.need(None if ld is None else ld - 1, Reason.DIVISOR, d, everywhere, "lower")
         self.agree(d, everywhere)
+
+    def division_sites(self) -> None:
+        """Every ``//`` and ``%`` of the kernel *executes* on every launched lane, whatever lane class its
+        value is needed on: ``tl.where`` computes both branches and a mask stops only memory accesses. A
+        uniform divisor (and, in partial mode, the divisor of every int64 site P rewrites) is therefore
+        bounded and required ``>= 1`` on every launched lane here, once per site, even when the division sits
+        where no lane needs it (a branch decided dead by DEAD_BRANCH has an EMPTY class, on which nothing is
+        asked: red team red2-dead-branch-divisor-zero-in-n, ``x0 // (ks0*ks0)`` under ``ks0 > 1`` divided by
+        an int32 product that is 0 at ks0 = 65536 in N only). Lane-dependent divisors keep the rule of
+        :meth:`~workbench.check.trusted.intervals.IntervalRules._arith`: ``>= 1`` where the value is needed."""
+        everywhere: LaneClass = frozenset()
+        for n in self.nodes:
+            if n.op not in (Op.FLOORDIV, Op.MOD):
+                continue
+            d = n.args[1]
+            if self.is_uniform(d):
+                ld, _ = self.bound(d, everywhere)  # with its own FITS_NARROW conditions
+                self.need(None if ld is None else ld - 1, Reason.DIVISOR, d, everywhere, "lower")
+                self.agree(d, everywhere)
+            if self.mode == "partial" and _bits(self.W[id(n)]) == self.w.int64:
+                self.partial_divisor(d)
 
     def access(self, n: Node, c: LaneClass) -> None:
         """A load (or a store's offset/mask): its mask agrees on ``c``; its offset on ``c`` and the mask
@@ -167,6 +191,7 @@ class AgreementRules:
                 self.need(value + (self.w.imax + 1), Reason.SIZE_ARG_FITS, origin_node, frozenset(), "lower")
         accesses = list(self.k.loads) + list(self.k.stores)
         self.check_reduction()
+        self.division_sites()
         for acc in accesses:
             # Tail lanes (index >= numel in the last block): where the range masks are conjuncts of an access's
             # mask, neither kernel performs it there (they are computed identically in W and N: int32 index and
