@@ -131,13 +131,13 @@ DEAD_DIV = '''def triton_poi_fused_0(in_ptr0, out_ptr0, ks0, xnumel, XBLOCK : tl
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
     xmask = xindex < xnumel
     x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (tl.where({cond}, x0, x0 // (ks0*ks0))), xmask)
+    tmp0 = tl.load(in_ptr0 + (tl.where({cond}, x0, x0 // ({divisor}))), xmask)
     tl.store(out_ptr0 + (x0), tmp0, xmask)
 '''
 
 
-def dead_division(cond: str):
-    return lambda: record("triton_poi_fused_0", DEAD_DIV.format(cond=cond), SIG1, {"ks0": "s27"}, {"xnumel": "s99"},
+def dead_division(cond: str, divisor: str = "ks0*ks0"):
+    return lambda: record("triton_poi_fused_0", DEAD_DIV.format(cond=cond, divisor=divisor), SIG1, {"ks0": "s27"}, {"xnumel": "s99"},
                           {"s27": 2, "s77": 2, "s99": 2}, ["s27 <= 100000", "s99 <= 2147483647"])
 
 
@@ -222,6 +222,15 @@ def cases(Case):
              "uniform divisors on every launched lane",
              "the same division under a lane condition (never decided): the uniform divisor ks0*ks0 must fit and "
              "be >= 1 on every launched lane, which s27 <= 100000 does not give: refused."),
+        Case("probe/lead-lane-divisor-in-unselected-branch", dead_division("x0 >= 0", "x0 + ks0*ks0"), (R, R),
+             "every divisor on every launched lane",
+             "a lane-dependent divisor in the branch tl.where never selects on a launched lane (x0 >= 0): "
+             "Triton still computes x0 // (x0 + ks0*ks0) there, and at ks0 = 65536 the i32 divisor is x0, 0 at "
+             "x0 = 0, in N only (W's is x0 + 2**32): undefined behaviour introduced by narrowing. Refused before "
+             "the lead's division_sites change too (the class xmask & not (x0 >= 0) was not seen to be empty, "
+             "so the divisor's fit was asked there), and now by construction: every divisor is bounded, >= 1 "
+             "and agreeing on every launched lane (agreement.division_sites). No captured kernel (329 corpus "
+             "and zoo records) has a lane-dependent divisor."),
         Case("probe/red2-subscript-of-1d-only", subscripted("ks0*x0 + x0 + 0*r0_1", "xmask"), (C, C),
              "block layout: subscripts", "the same store without the extra subscript (a 2-D tile): certified, "
              "and the interpreter agrees at the finding's lanes.", dict(LAST_SUB, agree=True)),

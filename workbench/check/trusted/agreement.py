@@ -137,22 +137,25 @@ class AgreementRules:
 
     def division_sites(self) -> None:
         """Every ``//`` and ``%`` of the kernel *executes* on every launched lane, whatever lane class its
-        value is needed on: ``tl.where`` computes both branches and a mask stops only memory accesses. A
-        uniform divisor (and, in partial mode, the divisor of every int64 site P rewrites) is therefore
-        bounded and required ``>= 1`` on every launched lane here, once per site, even when the division sits
-        where no lane needs it (a branch decided dead by DEAD_BRANCH has an EMPTY class, on which nothing is
-        asked: red team red2-dead-branch-divisor-zero-in-n, ``x0 // (ks0*ks0)`` under ``ks0 > 1`` divided by
-        an int32 product that is 0 at ks0 = 65536 in N only). Lane-dependent divisors keep the rule of
-        :meth:`~workbench.check.trusted.intervals.IntervalRules._arith`: ``>= 1`` where the value is needed."""
+        value is needed on: ``tl.where`` computes both branches and a mask stops only memory accesses, and
+        ``sdiv``/``srem`` by 0 is undefined behaviour in LLVM wherever it executes. So every divisor (and, in
+        partial mode, the divisor of every int64 site P rewrites) is bounded, required ``>= 1`` and required to
+        agree on every launched lane here, once per site, even when the division sits where no lane needs it:
+        a branch decided dead by DEAD_BRANCH has an EMPTY class, on which nothing is asked (red team
+        red2-dead-branch-divisor-zero-in-n, ``x0 // (ks0*ks0)`` under ``ks0 > 1`` divided by an int32 product
+        that is 0 at ks0 = 65536 in N only), and a lane-dependent divisor on a masked-off lane or in an
+        unselected branch would otherwise be asked nothing there (an N-only division by zero). A divisor that
+        cannot be bounded on every launched lane (one computed from data) is therefore refused; none of the
+        329 captured corpus and zoo kernels has a lane-dependent divisor (all divide by sizes and literals).
+        """
         everywhere: LaneClass = frozenset()
         for n in self.nodes:
             if n.op not in (Op.FLOORDIV, Op.MOD):
                 continue
             d = n.args[1]
-            if self.is_uniform(d):
-                ld, _ = self.bound(d, everywhere)  # with its own FITS_NARROW conditions
-                self.need(None if ld is None else ld - 1, Reason.DIVISOR, d, everywhere, "lower")
-                self.agree(d, everywhere)
+            ld, _ = self.bound(d, everywhere)  # with its own FITS_NARROW conditions
+            self.need(None if ld is None else ld - 1, Reason.DIVISOR, d, everywhere, "lower")
+            self.agree(d, everywhere)
             if self.mode == "partial" and _bits(self.W[id(n)]) == self.w.int64:
                 self.partial_divisor(d)
 
