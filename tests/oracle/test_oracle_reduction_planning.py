@@ -228,3 +228,25 @@ def test_libdevice_tanh_runs_as_a_composition_and_the_zoo_gelu_kernels_agree():
     [res] = oracle_check([Target(rec, ("strict", "observable"), ())])
     assert res.verdict.value == "ok", (res.verdict, res.findings[:2])
     assert res.disagreements == 0 and np.isfinite(res.lanes) and res.lanes > 0
+
+
+def test_an_assert_on_an_index_expression_alone_sets_no_lane_apart():
+    """gpt2's position-embedding kernels assert ``x0 < 512`` (a shape condition missing from the guards, not a
+    bound on loaded data): it is no premise of the checker, so lanes where it fails are compared, and the
+    narrowed kernel's assert must come out as the wide one's there; a premise assert (index form, fed by a
+    load) still sets its failing lanes apart."""
+    from workbench.oracle.compare import Comparison, compare_asserts, premise
+    from workbench.oracle.memory import AssertEvent
+
+    fails = np.array([True, False, True, False])
+    shape_only = AssertEvent((0, None, None), "x0 < 512", fails, fails, premise=False)
+    outside, errors = premise([shape_only], (4,), rows=False)
+    assert not errors and not outside.any()
+    data = AssertEvent((0, None, None), "(0 <= tmp0) & (tmp0 < 1000)", fails, fails, premise=True)
+    outside, _ = premise([data], (4,), rows=False)
+    assert outside.tolist() == [False, True, False, True]
+    # the narrowed kernel's shape-only assert evaluates differently on lane 1: a disagreement
+    narrowed = AssertEvent((0, None, None), "x0 < 512", np.array([True, True, True, False]), None, premise=False)
+    c = Comparison()
+    compare_asserts([shape_only], [narrowed], (4,), None, c)
+    assert c.disagreement_count == 1

@@ -140,7 +140,8 @@ def premise(events: list[AssertEvent], block: tuple[int, ...], rows: bool) -> tu
             errors.append(f"cannot evaluate the assert `{e.text}`: {e.error}")
             continue
         own = np.broadcast_to(e.own, block)
-        fail |= ~own
+        if e.premise:
+            fail |= ~own
         differ = int((np.broadcast_to(e.triton, block) != own).sum())
         if differ:
             errors.append(f"the oracle's evaluation of `{e.text}` differs from Triton's on {differ} lanes")
@@ -151,7 +152,8 @@ def premise(events: list[AssertEvent], block: tuple[int, ...], rows: bool) -> tu
 
 def compare_asserts(wide: list[AssertEvent], narrowed: list[AssertEvent], block: tuple[int, ...],
                     outside: np.ndarray | None, out: Comparison) -> None:
-    """Inside the premise, every assert of the narrowed kernel must hold where Triton evaluates it."""
+    """Inside the premise, every assert of the narrowed kernel must evaluate as the wide kernel's does (a
+    premise assert holds there in W, so it must hold in N)."""
     if [e.tag for e in wide] != [e.tag for e in narrowed]:
         out.disagreement_count += 1
         out.disagreements.append(Disagreement("assert count", Differs.COUNT, (), tuple(e.tag for e in wide),
@@ -162,7 +164,10 @@ def compare_asserts(wide: list[AssertEvent], narrowed: list[AssertEvent], block:
         shape = tuple(np.broadcast_shapes(w.triton.shape, n.triton.shape))
         flat_inside = _fit(inside, shape, block, np.all)  # the assert's own lanes ([XBLOCK, 1] has XBLOCK)
         out.asserts += int(flat_inside.sum())
-        bad = np.flatnonzero(flat_inside & ~np.broadcast_to(n.triton, shape).reshape(-1))
+        # inside the premise a premise assert holds in W, so this asks it of N; an assert that is no premise
+        # (on an index expression alone) must come out the same in both kernels
+        differs = np.broadcast_to(w.triton, shape) != np.broadcast_to(n.triton, shape)
+        bad = np.flatnonzero(flat_inside & differs.reshape(-1))
         out.disagreement_count += int(bad.size)
         for flat in bad[: max(0, MAX_PER_PROGRAM - len(out.disagreements))]:
             out.disagreements.append(Disagreement(f"assert {i} `{w.text}`", Differs.ASSERT, _lane(int(flat), shape),

@@ -168,6 +168,9 @@ def plan(rec: Record, values: dict[str, int], index: int, rng: random.Random,
 
 def _finish(rec, values, param_names, constexpr_names, pointer_names, scalars, blocks, grid, pids, tile, loop,
             marks) -> Launch:
+    # a numel declared constexpr (a one-row kernel's ``xnumel``, fixed again in its body) is passed its value,
+    # as Inductor's launcher passes it
+    blocks = {**blocks, **{c: scalars[c] for c in constexpr_names if c not in blocks and c in scalars}}
     unknown = [c for c in constexpr_names if c not in blocks]
     if unknown:
         raise OutOfClass(f"constexpr parameters {unknown} have no value the oracle knows (only XBLOCK, YBLOCK, "

@@ -80,6 +80,10 @@ class AssertEvent:
     triton: np.ndarray  # bool
     own: np.ndarray | None  # bool
     error: str | None = None
+    # the asserted index is computed from loaded values (Inductor's indirect-index form): the checker's
+    # premise. An assert on an index expression alone (gpt2's ``x0 < 512``) is no premise of the checker, so
+    # lanes where it fails are compared like any other.
+    premise: bool = True
 
 
 def bases(pointers: list[str]) -> dict[str, int]:

@@ -193,9 +193,10 @@ def intercepted(trace: Trace, layout: Layout, tables: Tables) -> Iterator[None]:
                                              "tl.device_assert statement (a helper's?)"))
             return
         try:
-            trace.asserts.append(AssertEvent(tag, a.text, triton, _own(a, frame, triton.shape)))
+            trace.asserts.append(AssertEvent(tag, a.text, triton, _own(a, frame, triton.shape),
+                                             premise=bool(a.pointers)))
         except AssertModelError as exc:
-            trace.asserts.append(AssertEvent(tag, a.text, triton, None, str(exc)))
+            trace.asserts.append(AssertEvent(tag, a.text, triton, None, str(exc), premise=bool(a.pointers)))
 
     def refuse(name):
         def _refused(*args, **kwargs):

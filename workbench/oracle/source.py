@@ -127,8 +127,11 @@ def read(text: str, name: str, where: str = "kernel") -> KernelText:
         check_body(h, where, names, helper=True)
     check_body(fn, where, names)
     params = tuple(a.arg for a in fn.args.args)
-    constexprs = tuple(a.arg for a in fn.args.args if _is_constexpr(a))
     meta = _meta_signature(fn) or {}
+    # a parameter triton_meta declares 'constexpr' is one even without the annotation (Inductor's one-row
+    # kernels: ``xnumel`` is 'constexpr' there and the body fixes ``xnumel = 1``)
+    constexprs = tuple(a.arg for a in fn.args.args if _is_constexpr(a)
+                       or (a.arg in meta and getattr(meta[a.arg], "value", None) == "constexpr"))
     ann = _annotations(fn)
     sig: dict[str, str] = {}
     for p in params:
