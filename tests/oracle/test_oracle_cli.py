@@ -87,12 +87,14 @@ def test_records_elsewhere_run_in_the_modes_the_checker_certifies(tmp_path):
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "oracle-records.py"), str(tmp_path), str(record),
                           "--", "--json"], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert "groupnorm_silu/triton_per_fused_native_group_norm_1: certified observable" in out.stderr
+    table = json.loads((tmp_path / "results.json").read_text())
+    (row,) = table["kernels"]  # what `workbench check` said, kept
+    modes = [m for m in ("strict", "observable") if row[m]["verdict"] == "certified"]
+    assert "observable" in modes  # the group-norm reduction is certified at least there
+    assert f"groupnorm_silu/triton_per_fused_native_group_norm_1: certified {', '.join(modes)}" in out.stderr
     doc = json.loads(out.stdout)
     (k,) = doc["kernels"]
-    assert k["checker_modes"] == ["observable"] and k["verdict"] == "ok" and k["narrowed"] == []
-    table = json.loads((tmp_path / "results.json").read_text())
-    assert table["kernels"][0]["strict"]["verdict"] == "refused"  # what `workbench check` said, kept
+    assert k["checker_modes"] == modes and k["verdict"] == "ok" and k["narrowed"] == []
 
 
 def test_the_outside_draw_reports_lanes_outside_the_premise(capsys):

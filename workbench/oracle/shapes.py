@@ -11,7 +11,8 @@ The search, per record:
   keeping the shape with the least slack (0 when an integer solution hits the bound, e.g. ``2*s*t <= 2**31-1``
   can only reach slack 1);
 * **balanced** — the numel's symbols grown together, then the last one saturated (large rows *and* columns);
-* **random** — a few valid shapes drawn log-uniformly under a random bit budget (seeded).
+* **random** — a few valid shapes drawn log-uniformly under a random bit budget (seeded; a draw that repeats
+  a kept shape is drawn again, up to :data:`RANDOM_REDRAWS` times).
 
 Saturation is a binary search for the largest value whose 8-value window ending there holds a valid shape,
 then a scan down to the valid one: that tolerates parity and ``Ne`` guards (``Eq(s, 2*(s//2))``) while
@@ -118,6 +119,9 @@ def _slacks(rec: Record) -> list[tuple[Fact, Fact]]:
     return out
 
 
+RANDOM_REDRAWS = 8  # draws per random shape before it is given up
+
+
 def _random(rec: Record, rng: random.Random, tries: int = 300) -> dict[str, int] | None:
     names = [s.name for s in rec.symbols]
     for _ in range(tries):
@@ -138,13 +142,15 @@ def search(rec: Record, seed: int = 0, randoms: int = 3, limit: int = 14) -> lis
     found: list[Shape] = []
     seen: set[tuple[tuple[str, int], ...]] = set()
 
-    def keep(label: str, values: dict[str, int] | None) -> None:
+    def keep(label: str, values: dict[str, int] | None) -> bool:
         if values is None or len(found) >= limit:
-            return
+            return False
         key = tuple(sorted(values.items()))
         if key not in seen and valid(rec, values):
             seen.add(key)
             found.append(Shape(label, key))
+            return True
+        return False
 
     memo: dict[tuple, dict[str, int] | None] = {}
 
@@ -184,6 +190,6 @@ def search(rec: Record, seed: int = 0, randoms: int = 3, limit: int = 14) -> lis
                 if valid(rec, trial):
                     values, grown = trial, True
         keep("balanced", sat(values, numel_syms[-1]))
-    for i in range(randoms):
-        keep(f"random {i}", _random(rec, rng))
+    for i in range(randoms):  # a draw that repeats a kept shape (likely with one small symbol) is drawn again
+        any(keep(f"random {i}", _random(rec, rng)) for _ in range(RANDOM_REDRAWS))
     return found
