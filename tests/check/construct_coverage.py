@@ -86,8 +86,9 @@ DETECTORS = {
         k, {"triton_helpers.welford", "triton_helpers.welford_reduce", "triton_helpers.welford_combine"}),
     "online softmax as Inductor emits it for a dynamic width (`prepare_softmax_online`: `max2`, then `sum`)":
         lambda k: "prepare_softmax_online" in k.name and _funcs(k, {"triton_helpers.max2"}) and _funcs(k, {"tl.sum"}),
-    "online softmax helpers (`online_softmax_combine`, `online_softmax_reduce`)": lambda k: _funcs(
-        k, {"triton_helpers.online_softmax_reduce", "triton_helpers.online_softmax_combine"}),
+    "online softmax helpers (`online_softmax_combine`, `online_softmax_combine_with_sum`, `online_softmax_reduce`)":
+        lambda k: _funcs(k, {"triton_helpers.online_softmax_reduce", "triton_helpers.online_softmax_combine",
+                             "triton_helpers.online_softmax_combine_with_sum"}),
     "2-D x×r tile (`[XBLOCK, R0_BLOCK]`)": lambda k: k.reduction is not None,
     "static r0_numel (`r0_numel = 64` in the body)": lambda k: bool(k.reduction and k.reduction.static_numel is not None),
     "static R0_BLOCK (`R0_BLOCK: tl.constexpr = 64`)": lambda k: bool(k.reduction and k.reduction.static_block is not None),
@@ -105,11 +106,6 @@ GAPS = {
     "reduction result feeding an index (asserted)":
         "no interpreter cross-check: the evaluator keeps float data symbolic, so it has no value for a "
         "reduction's result (the small model enumerates the asserted value itself instead)",
-    "online softmax helpers (`online_softmax_combine`, `online_softmax_reduce`)":
-        "the looped kernel of tests/check/data/families/softmax_dim1_3000 uses `online_softmax_combine_with_sum`, "
-        "which kir's table lacks (refused by name); the persistent one (`online_softmax_reduce`) is certified "
-        "and its small model agrees (`test_construct_mutants.py::test_online_softmax_helper_kernels`), but no "
-        "interpreter cross-check or refused mutant covers the helpers",
 }
 
 # -- which test runs which records ----------------------------------------------------------------------------
@@ -119,7 +115,9 @@ INTERPRETER = {
         [SOFT, LN11, RED / "triton_red_fused_native_group_norm_0.json", RED / "triton_per_fused_native_group_norm_1.json"],
     "kir/test_reduction_families.py::test_families_and_an_indirect_reduction_match_the_interpreter":
         [FAM / "amin_last" / "triton_red_fused_amin_0.json", ARGMAX, ARGMIN,
-         FAM / "softmax_dim1_64" / "triton_per_fused_prepare_softmax_online_0.json", INDIRECT_SUM],
+         FAM / "softmax_dim1_64" / "triton_per_fused_prepare_softmax_online_0.json", INDIRECT_SUM,
+         FAM / "softmax_dim1_3000" / "triton_red_fused_prepare_softmax_online_0.json",
+         FAM / "softmax_dim1_3000" / "triton_per_fused_prepare_softmax_online_1.json"],
     "kir/test_kir_indirect.py::test_the_interpreter_agrees_through_loaded_indices":
         [EMB, K / "index_tensor" / "triton_poi_fused_index_0.json"],
     "kir/test_kir_crosscheck.py::test_corpus_crosscheck_has_zero_mismatches_wide_and_narrowed": "corpus",

@@ -3,7 +3,7 @@ index (issue 13 construct coverage): ``kir.redcross`` against Triton's interpret
 narrowed, with index tensors in range of every premise (``crosscheck.index_data``, as for pointwise kernels).
 
 Data: ``tests/check/data/families`` (real captures: min2, argmax via maximum_with_index / max_with_index,
-persistent min_with_index, persistent max2 + sum) and the red-team probe ``probe-red-indirect-sum``.
+persistent min_with_index, persistent max2 + sum, Inductor's online-softmax helpers looped and persistent) and the red-team probe ``probe-red-indirect-sum``.
 """
 
 from pathlib import Path
@@ -15,10 +15,13 @@ from workbench.capture import load
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 FAMILIES = ROOT / "tests" / "check" / "data" / "families"
+FAM_ONLINE = FAMILIES / "softmax_dim1_3000"  # a static width of 3000, split in two kernels
 IN_CLASS = [FAMILIES / "amin_last" / "triton_red_fused_amin_0.json",
             FAMILIES / "argmax_last" / "triton_red_fused_argmax_0.json",
             FAMILIES / "argmin_dim1" / "triton_per_fused_argmin_0.json",
             FAMILIES / "softmax_dim1_64" / "triton_per_fused_prepare_softmax_online_0.json",
+            FAM_ONLINE / "triton_red_fused_prepare_softmax_online_0.json",  # online_softmax_combine_with_sum, looped
+            FAM_ONLINE / "triton_per_fused_prepare_softmax_online_1.json",  # online_softmax_reduce, persistent
             ROOT / "tests" / "adversarial" / "redteam" / "probe-red-indirect-sum" / "triton_red_fused_sum_9.json"]
 
 

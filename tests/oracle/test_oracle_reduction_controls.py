@@ -24,6 +24,7 @@ EMBEDDING = KERNELS / "embedding" / "triton_poi_fused_embedding_0.json"
 INDEX_SELECT = KERNELS / "index_select" / "triton_poi_fused_index_select_0.json"
 CUMSUM = KERNELS / "cumsum_last" / "triton_red_fused_cumsum_0.json"
 GPT2_CUMSUM = ROOT / "tests" / "kir" / "data" / "reduction" / "triton_red_fused_cumsum_ne_slice_sub_5.json"
+ONLINE = ROOT / "tests" / "check" / "data" / "families" / "softmax_dim1_3000"  # Inductor's online-softmax helpers
 
 SOFTMAX_LOAD = "tmp0 = tl.load(in_ptr0 + (r0_1 + ks0*x0), r0_mask & xmask"
 SOFTMAX_STORE = "tl.store(out_ptr2 + (r0_1 + ks0*x0), tmp13, r0_mask & xmask)"
@@ -90,6 +91,8 @@ def results():
     corpus = select(targets(), ["softmax_last", "embedding", "index_select"])
     edited = [_edited(name, path, old, new) for name, (path, old, new) in EDITS.items()]
     scans = [_target(CUMSUM), _target(GPT2_CUMSUM)]  # not certified on main yet: hand-listed
+    scans += [_target(ONLINE / "triton_red_fused_prepare_softmax_online_0.json", "online_combine_with_sum"),
+              _target(ONLINE / "triton_per_fused_prepare_softmax_online_1.json", "online_reduce")]
     out = {r.program: r for r in check(corpus + edited + scans, progress=False)}
     outside = [_target(EMBEDDING, "embedding_outside"), _edited("ind_premise_only_outside", *EDITS["ind_premise_only"])]
     out.update({r.program: r for r in check(outside, progress=False, draw="outside")})
@@ -97,7 +100,8 @@ def results():
 
 
 def test_certified_reductions_scans_and_indirect_kernels_agree(results):
-    for name in ("softmax_last", "cumsum_last", "gpt2", "embedding", "index_select", "red_int_accumulator_ok"):
+    for name in ("softmax_last", "cumsum_last", "gpt2", "embedding", "index_select", "red_int_accumulator_ok",
+                 "online_combine_with_sum", "online_reduce"):
         r = results[name]
         assert r.verdict == Verdict.OK and r.disagreements == 0 and r.lanes > 1000, (name, r.reason)
     sm = results["softmax_last"]

@@ -89,6 +89,11 @@ def _float_math_as_identity(globs: dict) -> None:
         if not name.startswith("_"):
             setattr(shim, name, lambda x, *rest, **kw: x)
     globs["libdevice"] = shim
+    # Inductor's helpers (``triton_helpers.exp`` in the online-softmax combines) call libdevice from their own
+    # module's globals; this worker process runs offsets only, so that module's name is shimmed as well.
+    helpers = globs.get("triton_helpers")
+    if isinstance(helpers, types.ModuleType) and isinstance(getattr(helpers, "libdevice", None), types.ModuleType):
+        helpers.libdevice = shim
 
 
 def run_offsets(job: dict) -> list:

@@ -53,7 +53,7 @@ REDUCE_FUNCS: dict[str, tuple[int, tuple[int | None, ...]]] = {
 TUPLE_HELPERS: dict[str, tuple[int, ...]] = {
     "triton_helpers.welford_reduce": (1, 2, 3), "triton_helpers.welford_combine": (0, 1, 2),
     "triton_helpers.maximum_with_index": (0, 1), "triton_helpers.minimum_with_index": (0, 1),
-    "triton_helpers.online_softmax_combine": (0, 1),
+    "triton_helpers.online_softmax_combine": (0, 1), "triton_helpers.online_softmax_combine_with_sum": (0, 1),
 }
 # Calls over a dimension the IR does not model (``associative_scan`` is read by kir/scan.py).
 SCANS = frozenset({"cumsum", "cumprod", "reduce", "sort", "histogram", "topk", "gather"})
