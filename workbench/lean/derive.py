@@ -581,6 +581,14 @@ class Derivation(IndirectRules, BranchRules):
             case PayloadOp.ACC | PayloadOp.REDUCE | PayloadOp.SCAN:
                 raise UnsupportedError(f"{self.where}: accumulators, row reductions and scans belong to reduction "
                                        "kernels, not to a pointwise Kernel.Safe derivation")
+            case PayloadOp.INT | PayloadOp.UN | PayloadOp.BIN | PayloadOp.WHERE:
+                self.agree_payload_structure(p, scope)
+
+    def agree_payload_structure(self, p: Payload, scope: Scope) -> None:
+        """The payload cases whose proof only recurses (the same in pointwise and reduction kernels): an integer
+        payload's term agrees; a unary or binary float operation's operands agree; a select's condition and
+        branches agree. ``agree_payload`` is the subclass's own for the leaves."""
+        match p.op:
             case PayloadOp.INT:
                 self.agree(p.cond, scope)
             case PayloadOp.UN:
@@ -593,6 +601,8 @@ class Derivation(IndirectRules, BranchRules):
                     scope.bullet(s)
             case PayloadOp.WHERE:
                 self.agree_select(p.cond, list(p.args), scope, integer=False)
+            case _:
+                raise UnsupportedError(f"{self.where}: payload {p.op.name} is a leaf, not a structure")
 
     def access(self, mask: Term, offset: Term | None, scope: Scope) -> None:
         """Lines closing ``Load.Agree`` (``⟨mask agrees, mask ≠ 0 → offset agrees⟩``)."""

@@ -220,6 +220,14 @@ def derive(inst: LeanInstance):
     return namer, d, proof
 
 
+def definition_lines(namer: _TermNamer) -> list[str]:
+    """One ``def e*`` per shared subterm of an instance (pointwise and reduction kernels alike)."""
+    lines: list[str] = []
+    for name, body in namer.definitions():
+        lines += ["/-- Shared subterm. -/", f"def {name} : Expr := {body}", ""]
+    return lines
+
+
 def kernel_lines(inst: LeanInstance, namer: _TermNamer | None = None) -> list[str]:
     """The ``def e*``, ``def load*`` and ``def kernel`` declarations of an instance (its kernel term)."""
     if inst.reduction is not None:
@@ -228,12 +236,8 @@ def kernel_lines(inst: LeanInstance, namer: _TermNamer | None = None) -> list[st
         return remit.kernel_lines(inst, namer or _TermNamer(remit.roots(inst.reduction)))
     if namer is None:
         namer = _TermNamer(term_roots(inst))
-    lines: list[str] = []
+    lines = definition_lines(namer)
     w = lines.append
-    for name, body in namer.definitions():
-        w("/-- Shared subterm. -/")
-        w(f"def {name} : Expr := {body}")
-        w("")
     for i, ld in enumerate(inst.loads):
         w(f"/-- Load {i}. -/")
         w(f"def load{i} : Load := {{ ptr := {ld.ptr}, offset := {namer.render(ld.offset)},")

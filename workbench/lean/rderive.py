@@ -91,18 +91,8 @@ class RDerivation(Derivation):
                 ld = self.rk.loads[p.index].load
                 scope.w(f"show load{p.index}.Agree kernel.sizeArgs {self.lane}")
                 self.access(ld.mask, ld.offset, scope)
-            case PayloadOp.INT:
-                self.agree(p.cond, scope)
-            case PayloadOp.UN:
-                self.agree_payload(p.args[0], scope)
-            case PayloadOp.BIN:
-                scope.w("refine And.intro ?_ ?_")
-                for a in p.args:
-                    s = scope.child("  ")
-                    self.agree_payload(a, s)
-                    scope.bullet(s)
-            case PayloadOp.WHERE:
-                self.agree_select(p.cond, list(p.args), scope, integer=False)
+            case PayloadOp.INT | PayloadOp.UN | PayloadOp.BIN | PayloadOp.WHERE:
+                self.agree_payload_structure(p, scope)
             case PayloadOp.REDUCE | PayloadOp.SCAN:
                 r, hr = self.fresh("r"), self.fresh("hr")
                 scope.w(f"intro {r} {hr}")

@@ -45,15 +45,11 @@ def roots(rk: RKernelTerms) -> list[Term]:
 
 def kernel_lines(inst: LeanInstance, namer) -> list[str]:
     """``def e*``, ``def load*``, ``def rload*``, ``def rstore*``, ``def carry*`` and ``def kernel : RKernel``."""
-    from workbench.lean.emit import _render_payload, _string
+    from workbench.lean.emit import _render_payload, _string, definition_lines
 
     rk: RKernelTerms = inst.reduction
-    lines: list[str] = []
+    lines = definition_lines(namer)
     w = lines.append
-    for name, body in namer.definitions():
-        w("/-- Shared subterm. -/")
-        w(f"def {name} : Expr := {body}")
-        w("")
     for i, rl in enumerate(rk.loads):
         ld = rl.load
         w(f"/-- Load {i} ({'loop ' + str(rl.loop) if rl.loop else 'outside the loops'}). -/")
