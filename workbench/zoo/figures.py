@@ -50,6 +50,7 @@ def verdict_mix(doc: dict, path: str | Path = FIGURES / "zoo-verdict-mix.png") -
         ax.barh(range(len(models)), widths, left=left, color=colour, label=label)
         left = [a + b for a, b in zip(left, widths)]
     ax.set_yticks(range(len(models)), [f"{m['model']} ({m['source']})" for m in models], fontsize=7)
+    ax.set_xlim(0, max(left, default=0) * 1.05 + 1)  # the longest bar is not clipped by the frame
     ax.invert_yaxis()
     ax.set_xlabel("Triton kernels", fontsize=8)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
@@ -65,11 +66,18 @@ def out_of_class_histogram(doc: dict, path: str | Path = FIGURES / "zoo-out-of-c
     plt = _plt()
     items = sorted(doc["totals"]["out_of_class"].items(), key=lambda kv: (-kv[1], kv[0]))
     fig, ax = plt.subplots(figsize=(7, 0.35 * max(len(items), 1) + 1.4))
+    ax.set_title("Why kernels are out of the checker's class", fontsize=9)
+    if not items:  # an empty bar chart reads as a broken one: say what it means
+        ax.text(0.5, 0.5, f"none: all {doc['totals']['kernels']} kernels are in class", ha="center", va="center",
+                fontsize=9, transform=ax.transAxes)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        fig.tight_layout()
+        return _save(fig, path)
     ax.barh(range(len(items)), [v for _, v in items], color="#878787")
     ax.set_yticks(range(len(items)), [k for k, _ in items], fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel("Triton kernels", fontsize=8)
-    ax.set_title("Why kernels are out of the checker's class", fontsize=9)
     fig.tight_layout()
     return _save(fig, path)
 
