@@ -104,8 +104,11 @@ DETECTORS = {
 
 GAPS = {
     "reduction result feeding an index (asserted)":
-        "no interpreter cross-check: the evaluator keeps float data symbolic, so it has no value for a "
-        "reduction's result (the small model enumerates the asserted value itself instead)",
+        "no kir-vs-interpreter cross-check: the evaluator keeps float data symbolic, so it has no value for a "
+        "reduction's result (the small model enumerates the asserted value itself instead); the independent "
+        "oracle runs it under Triton's interpreter, wide vs narrowed, with the interpreter's own sums "
+        "(`tests/oracle/test_oracle_reduction_controls.py::"
+        "test_a_reduction_result_feeding_an_asserted_index_agrees_inside_the_premise`: 0 disagreements)",
 }
 
 # -- which test runs which records ----------------------------------------------------------------------------

@@ -24,6 +24,7 @@ EMBEDDING = KERNELS / "embedding" / "triton_poi_fused_embedding_0.json"
 INDEX_SELECT = KERNELS / "index_select" / "triton_poi_fused_index_select_0.json"
 CUMSUM = KERNELS / "cumsum_last" / "triton_red_fused_cumsum_0.json"
 GPT2_CUMSUM = ROOT / "tests" / "kir" / "data" / "reduction" / "triton_red_fused_cumsum_ne_slice_sub_5.json"
+FEEDS_INDEX = ROOT / "tests" / "adversarial" / "redteam" / "probe-red-reduction-feeds-index" / "triton_red_fused_sum_0.json"
 ONLINE = ROOT / "tests" / "check" / "data" / "families" / "softmax_dim1_3000"  # Inductor's online-softmax helpers
 
 SOFTMAX_LOAD = "tmp0 = tl.load(in_ptr0 + (r0_1 + ks0*x0), r0_mask & xmask"
@@ -92,7 +93,8 @@ def results():
     edited = [_edited(name, path, old, new) for name, (path, old, new) in EDITS.items()]
     scans = [_target(CUMSUM), _target(GPT2_CUMSUM)]  # not certified on main yet: hand-listed
     scans += [_target(ONLINE / "triton_red_fused_prepare_softmax_online_0.json", "online_combine_with_sum"),
-              _target(ONLINE / "triton_per_fused_prepare_softmax_online_1.json", "online_reduce")]
+              _target(ONLINE / "triton_per_fused_prepare_softmax_online_1.json", "online_reduce"),
+              _target(FEEDS_INDEX, "reduction_feeds_index")]
     out = {r.program: r for r in check(corpus + edited + scans, progress=False)}
     outside = [_target(EMBEDDING, "embedding_outside"), _edited("ind_premise_only_outside", *EDITS["ind_premise_only"])]
     out.update({r.program: r for r in check(outside, progress=False, draw="outside")})
@@ -110,6 +112,14 @@ def test_certified_reductions_scans_and_indirect_kernels_agree(results):
     assert any(s.loop == "sampled" for s in sm.shapes)  # r0_numel near 2**30: chosen steps only, said so
     emb = results["embedding"]
     assert sum(s.asserts for s in emb.shapes) > 1000 and sum(s.outside_premise for s in emb.shapes) == 0
+
+
+def test_a_reduction_result_feeding_an_asserted_index_agrees_inside_the_premise(results):
+    """The row sum, truncated to int64, indexes a second load under a device_assert (red-team probe): the sums
+    are the interpreter's own; lanes whose sum lies inside the assert are compared, the others set apart."""
+    r = results["reduction_feeds_index"]
+    assert r.verdict == Verdict.OK and r.disagreements == 0, r.reason
+    assert sum(s.asserts for s in r.shapes) > 100 and sum(s.steps_run for s in r.shapes) > 1000
 
 
 def test_an_index_overflowing_only_in_int32_is_caught_with_its_step(results):
