@@ -87,3 +87,17 @@ def test_the_dead_branch_division_is_by_zero_in_the_narrowed_llvm_ir(tmp_path):
         assert prod, ir[width][:2000]
         assert re.search(rf"= sdiv i{bits} %\w+, {prod.group(1)}\b", ir[width]), (width, ir[width][:2000])
     assert (65536 * 65536) % 2**32 == 0 and 65536 <= 100000 and 65536 * 65536 == 2**32
+
+
+def test_the_oracle_reads_guards_over_non_integer_atoms_and_shows_the_refusal_was_needed():
+    """probe/red2-nonint-max-strict-guard (refused in both modes): its guard ``Max(1, s27/3) < 715827883`` has a
+    fractional slack, which the oracle's shape search once rejected as an input error. It now ranks shapes by the
+    exact fraction and finds the shape the guard admits where ks0 = s27 = 2**31 leaves int32: not-equivalent,
+    so refusing was needed. The floor probe with the guard one lower stays ``ok``."""
+    nonint = next(c for c in RED2_PROBES if c.id == "probe/red2-nonint-max-strict-guard")
+    assert nonint.expect == ("refused", "refused")
+    got = _oracle(nonint)
+    assert got.verdict.value == "not-equivalent" and got.disagreements > 0, (got.verdict, got.reason)
+    assert any(dict(s.values)["s27"] == 2**31 for s in got.shapes)
+    floor = next(c for c in RED2_PROBES if c.id == "probe/red2-floor-of-integer-max")
+    assert _oracle(floor).verdict.value == "ok"

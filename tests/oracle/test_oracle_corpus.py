@@ -57,7 +57,7 @@ def test_every_certified_kernel_agrees_on_every_active_lane():
 
     def near_the_guard(r, s) -> bool:  # numel past 2**30, or some inequality guard within 2**30 of its bound
         rec, values = records[(r.program, r.kernel)], dict(s.values)
-        slacks = [f.value(values) for g in rec.guards if (f := slack(g.text, "test")) is not None]
+        slacks = [f.number(values) for g in rec.guards if (f := slack(g.text, "test")) is not None]
         return s.numel > 2**30 or any(v < 2**30 for v in slacks)
 
     assert all(any(s.loop == "full" and near_the_guard(r, s) for s in r.shapes) for r in looped), \

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from fractions import Fraction
 
 from workbench.oracle.corpus import Record
 from workbench.oracle.symbolic import Fact, Undefined, slack
@@ -168,13 +169,13 @@ def search(rec: Record, seed: int = 0, randoms: int = 3, limit: int = 14) -> lis
     for name, values in saturated.items():
         keep(f"max {name}", values)
     for g, sl in _slacks(rec):
-        best: tuple[int, dict[str, int]] | None = (sl.value(base), base)  # a lower-bound guard is tightest here
+        best: tuple[Fraction | int, dict[str, int]] | None = (sl.number(base), base)  # a lower-bound guard is tightest here
         for name in sorted(g.symbols):
             for bump in range(BASES):
                 start = _repair(rec, {k: v + (bump if k != name else 0) for k, v in base.items()})
                 cand = sat(start, name) if start else None
                 if cand is not None:
-                    gap = sl.value(cand)
+                    gap = sl.number(cand)
                     if best is None or gap < best[0]:
                         best = (gap, cand)
         if best is not None:

@@ -203,6 +203,14 @@ class Fact:
             v = v.numerator
         return int(v)  # type: ignore[arg-type]
 
+    def number(self, shape: Shape) -> Fraction | int:
+        """Exact value at ``shape``, integer or not (a guard's slack over atoms like ``s/3``)."""
+        try:
+            v = self.fn(shape)
+        except ZeroDivisionError:
+            raise Undefined(f"{self.text}: division by zero") from None
+        return v if isinstance(v, Fraction) else int(v)  # type: ignore[arg-type]
+
     def holds(self, shape: Shape) -> bool:
         """Truth of a guard at ``shape``; undefined counts as false (the shape is not valid)."""
         try:
@@ -234,7 +242,9 @@ def relation(text: str, where: str) -> Fact:
 
 def slack(text: str, where: str) -> Fact | None:
     """For an inequality guard, the integer ``rhs - lhs`` oriented so that the guard holds iff it is >= 0
-    (``a < b`` gives ``b - a - 1``); ``None`` for ``Eq``/``Ne`` and folded guards. Zero means the guard is tight."""
+    (``a < b`` gives ``b - a - 1``); ``None`` for ``Eq``/``Ne`` and folded guards. Zero means the guard is tight.
+    Over atoms that need not be integers (``Max(1, s/3)``) the slack is a fraction (read it with
+    :meth:`Fact.number`; ``- 1`` then only ranks shapes, it is no longer the exact gap)."""
     rel = parse_relation(text, where)
     match rel.func:
         case sympy.LessThan:
