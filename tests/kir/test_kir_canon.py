@@ -121,7 +121,7 @@ def test_generated_kernels_render_and_parse_back_to_the_same_hash():
     import random
 
     from workbench.errors import WorkbenchError
-    from workbench.kir.crosscheck import random_kernel
+    from workbench.kir.differential import random_kernel
 
     rng = random.Random(3)
     checked = 0

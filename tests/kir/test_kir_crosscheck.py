@@ -9,7 +9,8 @@ import pytest
 from pathlib import Path
 
 from workbench.cli import main
-from workbench.kir.crosscheck import crosscheck, records_for, whole_kernel_runs
+from workbench.kir.crosscheck import crosscheck, records_for
+from workbench.kir.wholerun import whole_kernel_runs
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,7 +88,7 @@ def test_cli_crosscheck_and_ir(capsys):
 def test_generated_kernels_match_the_interpreter_at_extreme_values():
     """Differential test of promotion, wraparound and truncating division: random kernels mixing int32/int64
     arguments, weak literals, strong constants and casts, at argument values near the int32/int64 limits."""
-    from workbench.kir.crosscheck import differential
+    from workbench.kir.differential import differential
 
     kernels, lanes, mismatches, _undefined = differential(count=80, seed=11)
     assert kernels >= 40 and lanes >= 3000
