@@ -12,21 +12,9 @@ Stage: kir (after ``capture``, before ``check``). Public API (stable; see ``docs
 from __future__ import annotations
 
 from workbench.kir.errors import EvaluationError, KernelSourceError, RefusedConstruct, UndefinedBehaviour
-from workbench.kir.evaluator import (
-    NARROW,
-    WIDE,
-    Access,
-    Lane,
-    LaneResult,
-    Launch,
-    Mode,
-    Term,
-    evaluate,
-    instantiate,
-    launch,
-    truncdiv,
-    truncmod,
-)
+from workbench.kir.evaluator import Access, Lane, LaneResult, Launch, Term, evaluate, launch, truncdiv, truncmod
+from workbench.kir.instantiate import instantiate
+from workbench.kir.modes import NARROW, WIDE, Mode
 from workbench.kir.nodes import Binding, Kernel, Node, Param, node, walk
 from workbench.kir.ops import Op
 from workbench.kir.parser import parse

@@ -28,7 +28,8 @@ from pathlib import Path
 
 from workbench.errors import WorkbenchError
 from workbench.kir.errors import EvaluationError, UndefinedBehaviour
-from workbench.kir.evaluator import NARROW, WIDE, Lane, Mode, evaluate, launch
+from workbench.kir.evaluator import Lane, evaluate, launch
+from workbench.kir.modes import NARROW, WIDE, Mode
 from workbench.kir.nodes import Kernel
 from workbench.kir.types import IntType
 from workbench.kir.parser import parse

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from workbench.errors import WorkbenchError
 from workbench.kir.crosscheck import Mismatch, _bases, _Case, _job_kernel, _run_worker
 from workbench.kir.errors import UndefinedBehaviour
-from workbench.kir.evaluator import WIDE, Lane, evaluate, launch
+from workbench.kir.evaluator import Lane, evaluate, launch
+from workbench.kir.modes import WIDE
 from workbench.kir.parser import parse
 
 

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Union
 
-from workbench.kir.build import IMPLICIT, Builder
 from workbench.kir.errors import EvaluationError, UndefinedBehaviour
-from workbench.kir.nodes import Kernel, Node, Param, walk
+from workbench.kir.instantiate import instantiate
+from workbench.kir.modes import WIDE, Mode
+from workbench.kir.nodes import Kernel, Node, walk
 from workbench.kir.ops import ROW, Op
-from workbench.kir.types import IntType, PtrType, Type
+from workbench.kir.types import IntType, Type
 
 # A value term: ('load', pointer, offset) | ('undef', type) | ('const', text, type) | ('int', value, type)
 # | (payload op name, type, *argument terms) | ('where', condition term, then term, else term).
@@ -33,43 +34,6 @@ Term = Union[tuple, int]
 Data = Callable[[str, int], int]
 
 
-@dataclass(frozen=True, slots=True)
-class Mode:
-    """Widths: ``int32``/``int64`` stand for Triton's int32/int64 (index dtype, program ids, ``tl.arange``,
-    literals / the wide type); ``size_args`` is the width of the ``ks*`` size arguments (``None`` = as
-    declared). ``Mode()`` is the kernel as emitted, ``Mode(size_args=32)`` the narrowed kernel, and e.g.
-    ``Mode(int32=8, int64=16)`` vs ``Mode(int32=8, int64=16, size_args=8)`` a small model of the pair."""
-
-    int32: int = 32
-    int64: int = 64
-    size_args: int | None = None
-
-    def __post_init__(self) -> None:
-        if not (2 <= self.int32 <= self.int64) or (self.size_args is not None and self.size_args < 2):
-            raise EvaluationError(f"bad widths {self}: need 2 <= int32 <= int64 and size_args >= 2")
-
-    @property
-    def name(self) -> str:
-        base = "" if (self.int32, self.int64) == (32, 64) else f"i{self.int32}/i{self.int64} "
-        return base + ("declared" if self.size_args is None else f"size args i{self.size_args}")
-
-    def map_type(self, t: Type) -> Type:
-        if isinstance(t, IntType):
-            return IntType(self.int64) if t.bits == 64 else IntType(self.int32) if t.bits == 32 else t
-        if isinstance(t, PtrType):
-            return PtrType(self.map_type(t.element))  # type: ignore[arg-type]
-        return t
-
-    def param_type(self, p: Param) -> Type | None:
-        if p.type is None:
-            return None
-        if p.kind == "size" and self.size_args is not None:
-            return IntType(self.size_args)
-        return self.map_type(p.type)
-
-
-WIDE = Mode()
-NARROW = Mode(size_args=32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,125 +192,6 @@ def _parse_size(expr: str):
     syms = {s: sympy.Symbol(str(s), integer=True, positive=True)
             for s in e.free_symbols if re.fullmatch(r"[a-z]+\d+", str(s))}
     return e.xreplace(syms) if syms else e
-
-
-# -- instantiation at other widths ---------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=256)
-def _instantiate_cached(kernel_id: int, mode: Mode, kernel: Kernel) -> Kernel:
-    return _instantiate(kernel, mode)
-
-
-def instantiate(kernel: Kernel, mode: Mode) -> Kernel:
-    """The kernel re-typed for ``mode``: parameters take the mode's widths, every implicit conversion and
-    weak literal is re-derived by Triton's promotion rules (so narrowing ``ks*`` to int32 turns
-    ``ks1*x1`` into an int32 product, as in the real narrowed kernel); explicit casts keep their meaning
-    (``.to(tl.int64)`` becomes the mode's int64)."""
-    if mode == WIDE:
-        return kernel
-    return _instantiate_cached(id(kernel), mode, kernel)
-
-
-def _instantiate(kernel: Kernel, mode: Mode) -> Kernel:
-    params = tuple(replace(p, type=mode.param_type(p)) for p in kernel.params)
-    memo = instantiation_map(kernel, mode)
-
-    def get(n: Node) -> Node:
-        return memo[id(n)]
-
-    return replace(
-        kernel,
-        params=params,
-        loads=tuple(get(x) for x in kernel.loads),
-        stores=tuple(get(x) for x in kernel.stores),
-        bindings=(),
-        carries=tuple(replace(c, init=get(c.init), update=get(c.update)) for c in kernel.carries),
-    )
-
-
-def instantiation_map(kernel: Kernel, mode: Mode) -> dict[int, Node]:
-    """Every node of ``kernel`` (by ``id``) mapped to its counterpart in ``instantiate(kernel, mode)``.
-    Nodes are interned, so the counterparts *are* the instantiated kernel's nodes; an implicit cast maps to
-    its re-typed operand, because the re-typed parent re-derives its own conversion. The checker pairs the
-    wide and narrowed kernels' subexpressions through this map."""
-    b = Builder(kernel.name, IntType(mode.int32), IntType(mode.int64))
-    ptypes = {p.name: mode.param_type(p) for p in kernel.params}
-    memo: dict[int, Node] = {}
-
-    def get(n: Node) -> Node:
-        return memo[id(n)]
-
-    inits = {(c.name, c.loop): c.init for c in kernel.carries}
-    # carries' inits first (in loop order): an ACC leaf takes its *instantiated* init's type below
-    for n in walk(*(c.init for c in kernel.carries), *kernel.roots()):
-        a = n.args
-        match n.op:
-            case Op.CONST:
-                value, weak = n.attr
-                if weak:  # a Python bool literal stays a bool (int1), an int is re-typed by its value
-                    new = b.literal(bool(value) if n.type == IntType(1) else value)
-                else:
-                    new = b.full(value, mode.map_type(n.type))  # type: ignore[arg-type]
-            case Op.FCONST:
-                new = n
-            case Op.UNDEF:
-                new = _undef(mode.map_type(n.type))
-            case Op.ARG:
-                new = b.arg(n.attr, ptypes[n.attr])  # type: ignore[arg-type]
-            case Op.CONSTEXPR:
-                new = b.constexpr(n.attr)
-            case Op.PROGRAM_ID:
-                new = b.program_id(n.attr)
-            case Op.NUM_PROGRAMS:
-                new = b.num_programs(n.attr)
-            case Op.ARANGE:
-                new = b.arange(*n.attr)
-            case Op.ADD | Op.SUB | Op.MUL | Op.FLOORDIV | Op.MOD | Op.LT | Op.LE | Op.GT | Op.GE | Op.EQ | Op.NE | Op.AND | Op.OR:
-                new = b.binary(n.op, get(a[0]), get(a[1]))
-            case Op.NEG:
-                new = b.neg(get(a[0]))
-            case Op.ABS:
-                new = b.abs(get(a[0]))
-            case Op.CAST:
-                new = get(a[0]) if n.attr == IMPLICIT else b.cast(get(a[0]), mode.map_type(n.type))
-            case Op.BROADCAST:
-                new = b.broadcast(get(a[0]))
-            case Op.WHERE:
-                new = b.where(get(a[0]), get(a[1]), get(a[2]))
-            case Op.LOAD:
-                other = a[2]
-                other_new = None if other.op is Op.UNDEF else get(other)
-                new = b.load(n.attr, mode.map_type(n.type), get(a[0]), get(a[1]), other_new)  # type: ignore[arg-type]
-            case Op.STORE:
-                new = b.store(n.attr, mode.map_type(n.type), get(a[0]), get(a[1]), get(a[2]))  # type: ignore[arg-type]
-            case Op.PAYLOAD | Op.REDUCE | Op.SCAN:
-                from workbench.kir.nodes import node
-
-                new = node(n.op, mode.map_type(n.type), tuple(get(x) for x in a), n.attr)
-            case Op.ROFFSET:
-                from workbench.kir.nodes import node
-
-                new = node(Op.ROFFSET, IntType(mode.int32))
-            case Op.ACC:
-                from workbench.kir.nodes import node
-
-                # Triton types a loop-carried value by its init (the update must keep that type), so an
-                # accumulator whose init mixes in a narrowed size argument is int64 in W and int32 in N:
-                # its type is the instantiated init's, never the recorded one mapped by width.
-                new = node(Op.ACC, get(inits[n.attr]).type, (), n.attr)
-            case Op.ASSUME:
-                from workbench.kir.nodes import node
-
-                new = node(Op.ASSUME, get(a[0]).type, tuple(get(x) for x in a), n.attr)
-        memo[id(n)] = new
-    return memo
-
-
-def _undef(t: Type) -> Node:
-    from workbench.kir.nodes import node
-
-    return node(Op.UNDEF, t)
 
 
 # -- evaluation ----------------------------------------------------------------------------------------------

@@ -134,7 +134,7 @@ class Widths:
 def retype(kernel: Kernel, mode: Mode) -> dict[int, Node]:
     """Map every node of ``kernel`` to its counterpart in ``kir.instantiate(kernel, mode)`` (kir's own
     instantiation map: the checker pairs wide and narrowed subexpressions through it)."""
-    from workbench.kir.evaluator import instantiation_map
+    from workbench.kir.instantiate import instantiation_map
 
     return instantiation_map(kernel, mode)
 
