@@ -246,8 +246,9 @@ def _no_bound_detail(sc: SideCondition) -> str:
         case Reason.DEFINED_VALUE:
             return "a load without other= may be masked off where its value reaches the store"
         case Reason.PAYLOAD_TYPE:
-            return ("integer data combined with a narrowed size argument is computed in another type in the "
-                    "narrowed kernel, and its full value (not only the low bits of a store) is used")
+            return ("data combined with a narrowed size argument is computed in another type in the narrowed "
+                    "kernel (integer payload, or a reduction, scan or tuple helper over such operands), and more "
+                    "than the low bits of an integer store depend on it")
         case _:
             return "the interval analysis found no bound for this subexpression on this lane class"
 

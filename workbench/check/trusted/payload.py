@@ -24,6 +24,8 @@ when one of its operands is (its type in W differs from N), whatever their kinds
 
 from __future__ import annotations
 
+import ast
+
 from workbench import kir
 from workbench.check.sidecond import Reason
 from workbench.kir import Node, Op
@@ -38,6 +40,50 @@ EXACT_OF_VALUES = frozenset({"to", "lt", "le", "gt", "ge", "eq", "ne"})
 
 def _int_bits(n: Node) -> int | None:
     return n.type.bits if isinstance(n.type, kir.IntType) else None
+
+
+def _multi_output(n: Node) -> bool:
+    """A row reduction or scan, or an output of an elementwise tuple helper (``attr = (function, ..., k)``)."""
+    return n.op in ROW or (n.op is Op.PAYLOAD and isinstance(n.attr, tuple))
+
+
+# the arithmetic a combine helper may use and still keep the low-bits law (two's complement mod 2**k)
+_LOW_BITS_AST = (ast.Add, ast.Sub, ast.Mult, ast.BitAnd, ast.BitOr, ast.BitXor, ast.USub)
+
+
+def _low_bits_combine(text: str) -> bool:
+    """Whether a scan's combine body (kir's canonical text ``"(a, b): t = a + b; t"``) computes only with
+    low-bits operations: ``+ - * & | ^``, unary minus, its parameters and locals, integer literals. Anything
+    else (a comparison, ``tl.where``, a division, a call, a float literal) makes its result depend on more
+    than its operands' low bits."""
+    head, _, body = text.partition("): ")
+    try:
+        stmts = [ast.parse(part.strip(), mode="exec").body[0] for part in body.split("; ")]
+    except (SyntaxError, IndexError):
+        return False
+    for st in stmts:
+        for x in ast.walk(st):
+            if isinstance(x, (ast.Assign, ast.Expr, ast.Name, ast.Load, ast.Store, ast.BinOp, ast.UnaryOp,
+                              ast.Tuple, ast.Return) + _LOW_BITS_AST):
+                continue
+            if isinstance(x, ast.Constant) and isinstance(x.value, int) and not isinstance(x.value, bool):
+                continue
+            return False
+    return bool(head) and bool(stmts)
+
+
+def _root_keeps_low_bits(n: Node) -> bool:
+    """A node retyped by its own computation type keeps the low-bits law when its operation does: the payload
+    operations of :data:`LOW_BITS_PAYLOAD`, ``where``, a row sum, a scan whose combine is low-bits arithmetic.
+    Every other row operation or tuple helper (max/min/argmax, welford, online softmax, select_one) and every
+    other payload operation (a division, a float function) does not."""
+    if n.op is Op.WHERE:
+        return True
+    if n.op is Op.REDUCE:
+        return isinstance(n.attr, tuple) and n.attr[0] == "tl.sum"
+    if n.op is Op.SCAN:
+        return isinstance(n.attr, tuple) and len(n.attr) == 3 and _low_bits_combine(str(n.attr[1]))
+    return n.op is Op.PAYLOAD and not isinstance(n.attr, tuple) and n.attr in LOW_BITS_PAYLOAD
 
 
 class PayloadRules:
@@ -55,6 +101,13 @@ class PayloadRules:
                 continue  # a load's value has its pointer's element type whatever its offset's type
             if any(id(a) in out for a in n.args):
                 out.add(id(n))
+            elif _multi_output(n):
+                # a row operation or tuple helper computes internally in its operands' types (a running sum, a
+                # welford weight): whatever the kind of *this* output, float included, it is retyped when any
+                # operand's type changes (red team red3: float outputs of integer-weighted welford, of a scan
+                # whose combine adds integers)
+                if self._family_type(n) is None or self.W[id(n)].type != self.N[id(n)].type:
+                    out.add(id(n))
             elif _int_bits(n) is None or n.op is Op.WHERE or n.attr in EXACT_OF_VALUES:
                 # float math, an int converted, compared or selected: the same values give the same result
                 continue
@@ -143,6 +196,11 @@ class PayloadRules:
         retyped = self.retyped_payload()
         for n in self.nodes:
             if id(n) not in retyped:
+                continue
+            if not any(id(a) in retyped for a in n.args) and not _root_keeps_low_bits(n):
+                # retyped by its own computation type (no retyped operand): the law needs *its* low bits to be
+                # a function of its operands' low bits (red3: a scan clamping a running sum at 0 is not)
+                self.need(None, Reason.PAYLOAD_TYPE, n, self.active)
                 continue
             k = width_needed(n)
             # the narrowed kernel computes it at least as wide as a narrowed size argument (integer promotion)
