@@ -149,8 +149,8 @@ def witness(record, k: kir.Kernel, premises, analysis: Analysis, sc, shape: dict
 
     from workbench.check.api import Counterexample
 
-    if sc.reason is Reason.LOOP_BOUND:
-        return None  # a fact about r0_numel alone (its node is built for the condition, in neither kernel)
+    if sc.reason in (Reason.LOOP_BOUND, Reason.LAUNCH_BOUND):
+        return None  # a fact about r0_numel / ynumel alone (its node is built for the condition, in neither kernel)
     n, c = analysis.where[sc.key]
     ln = kir.launch(k, shape)
     args = dict(ln.args)

@@ -28,6 +28,7 @@ class Reason(Enum):
     PAYLOAD_TYPE = "integer payload computed in the same type in both kernels"  # structural (trusted/payload)
     LOOP_BOUND = "reduction loop's offset cannot wrap int32"  # r0_numel <= 2**31 - 2**20 (trusted/reduction)
     DEAD_BRANCH = "uniform condition decided by the premises"  # a where's other branch is dead (trusted/uniform)
+    LAUNCH_BOUND = "y launch index cannot pass int32"  # ynumel <= 2**31 - 2**22 (Grid2DWithYZOverflow, trusted/launch)
 
 
 class Status(Enum):

@@ -282,6 +282,11 @@ class ReductionRules:
             if not (isinstance(extra, ast.Constant) and isinstance(extra.value, (bool, int))):
                 raise self.refuse("reduction", f"{full}: non-literal argument {ast.unparse(extra)[:30]}")
         args = tuple(self._value(self._expr(a)) for a in call.args[:count])
+        if full == "tl.sum" and isinstance(args[0].type, IntType) and args[0].type.bits == 1:
+            # Triton's _pick_sum_dtype keeps the sign and int1 is unsigned: a bool block sums as uint32, and
+            # unsigned integers are not modelled (red team red4-sum-of-bool-is-uint32)
+            raise self.refuse("reduction", f"{full} of an int1 block (Triton sums it as uint32)",
+                              "unsigned integers are not modelled; Inductor casts bools to int64 before summing")
         out = []
         for k, i in enumerate(types):
             t = IntType(32) if i is None else _sum_type(args[i].type) if full == "tl.sum" else args[i].type

@@ -194,6 +194,7 @@ class AgreementRules:
                 self.need(value + (self.w.imax + 1), Reason.SIZE_ARG_FITS, origin_node, frozenset(), "lower")
         accesses = list(self.k.loads) + list(self.k.stores)
         self.check_reduction()
+        self.check_launch()
         self.division_sites()
         for acc in accesses:
             # Tail lanes (index >= numel in the last block): where the range masks are conjuncts of an access's

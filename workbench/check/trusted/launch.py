@@ -7,6 +7,9 @@ Stage: check (trusted). A mixin of :class:`~workbench.check.trusted.analysis.Ana
 
 from __future__ import annotations
 
+from workbench import kir
+from workbench.check.poly import Poly
+from workbench.check.sidecond import Reason
 from workbench.kir import Node, Op
 
 
@@ -64,6 +67,28 @@ class LaunchRules:
                     pid.op is Op.PROGRAM_ID and pid.attr == 1 and self.p.grid_type == "Grid2D")):
                 return "y"  # Grid2D: the y block id is program_id(1) itself (no z overflow)
         return ""
+
+    def check_launch(self) -> None:
+        """LAUNCH_BOUND: ``Grid2DWithYZOverflow`` launches ``y_grid * z_grid`` y blocks with ``z_grid =
+        cdiv(cdiv(ynumel, YBLOCK), 65535)`` and ``y_grid = cdiv(cdiv(ynumel, YBLOCK), z_grid)``, up to
+        ``z_grid - 1`` more than ``cdiv(ynumel, YBLOCK)`` (``torch/_inductor/runtime/triton_heuristics.py``).
+        Their lanes' ``yindex`` passes ``ynumel``, and near ``2**31`` it wraps negative in int32, where
+        ``yindex < ynumel`` holds (red team red4-yz-overflow-extra-y-blocks). The launch bound ``yindex <=
+        2**31 - 1`` holds when ``ynumel <= 2**31 - 2**22``: the last y lane is below ``(cdiv(ynumel, B) +
+        z_grid) * B <= ynumel + ynumel/65535 + 2*B + 1 < 2**31`` for any block ``B <= 2**20`` (Triton's
+        largest tensor). ``Grid1D`` and ``Grid2D`` launch exactly ``cdiv(numel, BLOCK)`` blocks per axis."""
+        if self.p.grid_type != "Grid2DWithYZOverflow" or not any(self.launch_axis(n) == "y" for n in self.nodes):
+            return
+        name = "ynumel"
+        literal = {b.name: b.node for b in self.k.bindings if b.name == name}
+        if name in literal:
+            origin, value = literal[name], Poly.const(literal[name].attr[0])
+        else:
+            origin = kir.node(Op.ARG, self.params[name].type, (), name)
+            value = self.p.size_value(name)
+        self.key.setdefault(id(origin), f"arg:{name}")
+        imax = 2 ** (self.w.int32 - 1) - 1
+        self.need(Poly.const(imax - (imax >> 9)) - value, Reason.LAUNCH_BOUND, origin, frozenset(), "upper")
 
     @staticmethod
     def _y_block_id(n: Node) -> bool:

@@ -83,6 +83,8 @@ def _root_keeps_low_bits(n: Node) -> bool:
         return isinstance(n.attr, tuple) and n.attr[0] == "tl.sum"
     if n.op is Op.SCAN:
         return isinstance(n.attr, tuple) and len(n.attr) == 3 and _low_bits_combine(str(n.attr[1]))
+    if n.op is Op.PAYLOAD and n.attr == "to" and _int_bits(n) == 1:
+        return False  # `x != 0`
     return n.op is Op.PAYLOAD and not isinstance(n.attr, tuple) and n.attr in LOW_BITS_PAYLOAD
 
 
@@ -159,6 +161,8 @@ class PayloadRules:
             return _int_bits(n) is not None
         if n.op is not Op.PAYLOAD or n.attr not in LOW_BITS_PAYLOAD:
             return False
+        if n.attr == "to" and _int_bits(n) == 1:
+            return False  # Triton casts to int1 as `x != 0`: every bit of x decides it (red4)
         return _int_bits(n) is not None and all(_int_bits(a) is not None for a in n.args)
 
     def check_payload_types(self) -> None:
@@ -167,8 +171,9 @@ class PayloadRules:
         for n in self.nodes:
             for i, a in enumerate(n.args):
                 users.setdefault(id(a), []).append((n, i))
-        for c in self.k.carries:  # an accumulator's update feeds every later step: all of its bits are used
-            users.setdefault(id(c.update), []).append((None, -1))
+        for c in self.k.carries:  # an accumulator's update feeds every later step, and its init the first step
+            users.setdefault(id(c.update), []).append((None, -1))  # and the accumulator's type: all bits used
+            users.setdefault(id(c.init), []).append((None, -1))  # (red4: an init of data times ks0)
         memo: dict[int, int | None] = {}
 
         def width_needed(n: Node) -> int | None:
