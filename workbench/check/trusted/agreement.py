@@ -194,6 +194,7 @@ class AgreementRules:
                 self.need(value + (self.w.imax + 1), Reason.SIZE_ARG_FITS, origin_node, frozenset(), "lower")
         accesses = list(self.k.loads) + list(self.k.stores)
         self.check_reduction()
+        self.check_literal_numels()
         self.check_launch()
         self.division_sites()
         for acc in accesses:

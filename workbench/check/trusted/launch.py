@@ -8,6 +8,7 @@ Stage: check (trusted). A mixin of :class:`~workbench.check.trusted.analysis.Ana
 from __future__ import annotations
 
 from workbench import kir
+from workbench.check.errors import OutOfClassError
 from workbench.check.poly import Poly
 from workbench.check.sidecond import Reason
 from workbench.kir import Node, Op
@@ -68,6 +69,27 @@ class LaunchRules:
                 return "y"  # Grid2D: the y block id is program_id(1) itself (no z overflow)
         return ""
 
+    def check_literal_numels(self) -> None:
+        """A literal extent in the body (``xnumel = 1024``) is the range masks' bound and the evaluator's
+        launch extent, but the launcher sizes the grid from the record's numel: the two must be the same
+        number, or the lanes past the literal are launched and unmasked (red team red5: ``xnumel = 1024`` over
+        a record numel of ``3*s27`` put lanes past ``2**31`` under the launch bound). Inductor writes a
+        literal only for a static extent, and its record says the same literal."""
+        for b in self.k.bindings:
+            if b.name not in ("xnumel", "ynumel") or b.node.op is not Op.CONST:
+                continue
+            literal = b.node.attr[0]
+            try:
+                value = self.p.size_value(b.name)
+            except KeyError:
+                raise OutOfClassError(f"{self.k.name}, line {b.line}: the body fixes {b.name} = {literal} but "
+                                      f"the record gives no {b.name} for the launch; recapture the kernel") from None
+            if not (value.is_const() and value.const_value() == literal):
+                raise OutOfClassError(
+                    f"{self.k.name}, line {b.line}: the body fixes {b.name} = {literal} but the launcher sizes the "
+                    f"grid from the record's {b.name} = {value}; the masks and the launch would disagree, so the "
+                    "kernel is outside what the checker models (recapture it)")
+
     def check_launch(self) -> None:
         """LAUNCH_BOUND: ``Grid2DWithYZOverflow`` launches ``y_grid * z_grid`` y blocks with ``z_grid =
         cdiv(cdiv(ynumel, YBLOCK), 65535)`` and ``y_grid = cdiv(cdiv(ynumel, YBLOCK), z_grid)``, up to
@@ -79,13 +101,9 @@ class LaunchRules:
         largest tensor). ``Grid1D`` and ``Grid2D`` launch exactly ``cdiv(numel, BLOCK)`` blocks per axis."""
         if self.p.grid_type != "Grid2DWithYZOverflow" or not any(self.launch_axis(n) == "y" for n in self.nodes):
             return
-        name = "ynumel"
-        literal = {b.name: b.node for b in self.k.bindings if b.name == name}
-        if name in literal:
-            origin, value = literal[name], Poly.const(literal[name].attr[0])
-        else:
-            origin = kir.node(Op.ARG, self.params[name].type, (), name)
-            value = self.p.size_value(name)
+        name = "ynumel"  # the record's: the launcher sizes the grid from it (a body literal equals it)
+        origin = kir.node(Op.ARG, kir.IntType(32), (), name)
+        value = self.p.size_value(name)
         self.key.setdefault(id(origin), f"arg:{name}")
         imax = 2 ** (self.w.int32 - 1) - 1
         self.need(Poly.const(imax - (imax >> 9)) - value, Reason.LAUNCH_BOUND, origin, frozenset(), "upper")
