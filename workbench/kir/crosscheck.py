@@ -332,6 +332,19 @@ def data_function(spec: dict[str, tuple[int, int]]):
     return data
 
 
+def element_sizes(k: Kernel) -> dict[str, int]:
+    """Bytes per element of each pointer parameter (at least 1: an int1 is stored as a byte)."""
+    return {p.name: max(1, p.type.element.bits // 8) for p in k.params if p.kind == "pointer"}  # type: ignore[union-attr]
+
+
+def by_program(lanes: Sequence[Lane]) -> list[tuple[tuple[int, int, int], list[Lane]]]:
+    """A case's lanes grouped by program id, in the order the worker runs the programs."""
+    groups: dict[tuple[int, int, int], list[Lane]] = {}
+    for lane in lanes:
+        groups.setdefault(lane.program_id, []).append(lane)
+    return sorted(groups.items())
+
+
 def _run_worker(job: dict, timeout: float = 1800) -> list:
     env = dict(os.environ, TRITON_INTERPRET="1", PYTHONWARNINGS="ignore")
     proc = subprocess.run(
@@ -392,13 +405,10 @@ def crosscheck(records: Sequence, lanes: int = 300, seed: int = 0, control: bool
             rep.mismatches.append(Mismatch(k.name, "-", (), Lane((0, 0, 0), ()), "interpreter error", (), (kres["error"],)))
             continue
         bases = _bases(k)
-        elem = {p.name: max(1, p.type.element.bits // 8) for p in k.params if p.kind == "pointer"}  # type: ignore[union-attr]
+        elem = element_sizes(k)
         for c, cres in zip(cases, kres):
             ln = launch(k, dict(c.sizes), dict(c.blocks))
-            groups: dict[tuple[int, int, int], list[Lane]] = {}
-            for lane in c.lanes:
-                groups.setdefault(lane.program_id, []).append(lane)
-            for (pid, lanes_), accesses in zip(sorted(groups.items()), cres):
+            for (pid, lanes_), accesses in zip(by_program(c.lanes), cres):
                 for li, lane in enumerate(lanes_):
                     try:
                         r = evaluate(k, ln, lane, CONTROL if control else c.mode, data=data_function(index_data(k, ln)))

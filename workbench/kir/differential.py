@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass
 
 from workbench.errors import WorkbenchError
-from workbench.kir.crosscheck import Mismatch, _bases, _Case, _job_kernel, _run_worker
+from workbench.kir.crosscheck import Mismatch, _bases, _Case, _job_kernel, _run_worker, by_program, element_sizes
 from workbench.kir.errors import UndefinedBehaviour
 from workbench.kir.evaluator import Lane, evaluate, launch
 from workbench.kir.modes import WIDE
@@ -129,14 +129,11 @@ def differential(count: int = 60, seed: int = 0, lanes: int = 32) -> tuple[int, 
             mismatches.append(Mismatch(k.name, "declared", (), Lane((0, 0, 0), ()), "interpreter error", (), (kres["error"],)))
             continue
         bases = _bases(k)
-        elem = {p.name: max(1, p.type.element.bits // 8) for p in k.params if p.kind == "pointer"}  # type: ignore[union-attr]
+        elem = element_sizes(k)
         for c, cres in zip(cases, kres):
             ln = launch(k, dict(c.sizes), dict(c.blocks))
             ln = type(ln)(ln.args, ln.blocks, (2**27, 1, 1))
-            groups: dict[tuple[int, int, int], list[Lane]] = {}
-            for lane in c.lanes:
-                groups.setdefault(lane.program_id, []).append(lane)
-            for (pid, lanes_), accesses in zip(sorted(groups.items()), cres):
+            for (pid, lanes_), accesses in zip(by_program(c.lanes), cres):
                 for li, lane in enumerate(lanes_):
                     try:
                         r = evaluate(k, ln, lane, c.mode)

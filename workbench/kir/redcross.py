@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from workbench.kir.crosscheck import (CONTROL, MODES, KernelReport, Mismatch, _bases, _numel, _run_worker, _shapes,
+from workbench.kir.crosscheck import (CONTROL, MODES, KernelReport, Mismatch, _bases, by_program, element_sizes, _numel, _run_worker, _shapes,
                                       data_function, index_data)
 from workbench.kir.errors import EvaluationError, UndefinedBehaviour
 from workbench.kir.evaluator import Lane, Launch, evaluate, launch
@@ -149,12 +149,9 @@ def crosscheck_reductions(pairs: Sequence[tuple[Kernel, object]], lanes: int = 4
             rep.mismatches.append(Mismatch(k.name, "-", (), Lane((0, 0, 0), ()), "interpreter error", (), (kres["error"],)))
             continue
         bases = _bases(k)
-        elem = {p.name: max(1, p.type.element.bits // 8) for p in k.params if p.kind == "pointer"}  # type: ignore[union-attr]
+        elem = element_sizes(k)
         for (label, sizes, ln, mode, chosen), cres in zip(cases, kres):
-            groups: dict[tuple[int, int, int], list[Lane]] = {}
-            for lane in chosen:
-                groups.setdefault(lane.program_id, []).append(lane)
-            for (_pid, lanes_), accesses in zip(sorted(groups.items()), cres):
+            for (_pid, lanes_), accesses in zip(by_program(chosen), cres):
                 for li, lane in enumerate(lanes_):
                     try:
                         ev = expected(k, ln, lane, CONTROL if control else mode)
