@@ -1,5 +1,5 @@
 # The two commands of the README's first screen. Both set up from scratch when needed.
-.PHONY: setup demo test lean-check
+.PHONY: setup demo test lean-check figures
 
 setup:
 	bash scripts/setup.sh
@@ -13,3 +13,7 @@ test:
 
 lean-check:
 	bash scripts/lean-check.sh
+
+# Developers only: redraw the shipped figures/ from data/ (commit the diff on purpose).
+figures: setup
+	.venv/bin/workbench figures --regenerate

@@ -25,6 +25,7 @@ STAGE_CLIS = (
     "workbench.floats.cli",
     "workbench.oracle.cli",
     "workbench.zoo.cli",
+    "workbench.figures_cli",
     "workbench.demo",
 )
 

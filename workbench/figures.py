@@ -1,4 +1,6 @@
-"""One function per report figure, each writing one PNG under ``figures/`` (or a folder given).
+"""One function per report figure, each writing one PNG into a folder given, else ``<workspace>/figures``.
+
+The checkout's ``figures/`` is written only on purpose: ``workbench figures --regenerate`` (``make figures``).
 
 Stage: figures. Every function takes computed data (run records, statistics, static counts), never measures
 anything itself, and labels what the figure is: report 1's L4 data measured by the report's authors (with the
@@ -16,7 +18,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.paths import FIGURES
 
 
 def _plt():
@@ -26,6 +27,16 @@ def _plt():
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def _folder(out: Path | None) -> Path:
+    """The folder given, else the workspace's ``figures/``: drawing a figure never writes into the checkout
+    unless the caller names its ``figures/`` (``workbench figures --regenerate``)."""
+    if out is not None:
+        return Path(out)
+    from workbench.workspace import figures
+
+    return figures()
 
 
 def _save(fig: Any, path: Path) -> Path:
@@ -70,7 +81,7 @@ def triple_ratios(record: Mapping[str, Any], pairs: Sequence[tuple[str, str]], o
                   "dot colour = process", fontsize=8)
     ax.set_title(source_label(record), fontsize=7)
     fig.tight_layout()
-    return _save(fig, (out or FIGURES) / "report1-l4-triple-ratios.png")
+    return _save(fig, _folder(out) / "report1-l4-triple-ratios.png")
 
 
 def shape_times(record: Mapping[str, Any], out: Path | None = None) -> Path:
@@ -97,7 +108,7 @@ def shape_times(record: Mapping[str, Any], out: Path | None = None) -> Path:
         ax.legend(fontsize=7)
     fig.suptitle(source_label(record), fontsize=7)
     fig.tight_layout()
-    return _save(fig, (out or FIGURES) / "report1-l4-shape-times.png")
+    return _save(fig, _folder(out) / "report1-l4-shape-times.png")
 
 
 def block_telemetry(record: Mapping[str, Any], out: Path | None = None) -> Path:
@@ -133,7 +144,7 @@ def block_telemetry(record: Mapping[str, Any], out: Path | None = None) -> Path:
     a2.legend(fontsize=7, loc="lower right")
     fig.suptitle(source_label(record), fontsize=7)
     fig.tight_layout()
-    return _save(fig, (out or FIGURES) / "report1-l4-telemetry.png")
+    return _save(fig, _folder(out) / "report1-l4-telemetry.png")
 
 
 def static_change(rows: Sequence[Any], arch: str = "sm_89", out: Path | None = None,
@@ -167,4 +178,4 @@ def static_change(rows: Sequence[Any], arch: str = "sm_89", out: Path | None = N
     fig.suptitle(f"{LABEL}\n{len(rs)} certified corpus kernels, {arch}, XBLOCK {rs[0].xblock if rs else '?'}",
                  fontsize=8)
     fig.tight_layout()
-    return _save(fig, (out or FIGURES) / name)
+    return _save(fig, _folder(out) / name)

@@ -15,7 +15,7 @@ from workbench.errors import UsageError
 from workbench.paths import ROOT
 
 ENV = "WORKBENCH_HOME"
-SUBDIRS = ("kernels", "certificates", "lean", "runs", "zoo", "floats")
+SUBDIRS = ("kernels", "certificates", "lean", "runs", "zoo", "floats", "figures")
 
 
 def workspace(explicit: str | os.PathLike | None = None) -> Path:
@@ -45,6 +45,12 @@ def subdir(name: str, explicit: str | os.PathLike | None = None) -> Path:
     path = workspace(explicit) / name
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def figures(explicit: str | os.PathLike | None = None) -> Path:
+    """Where figures drawn at run time go (notebooks, ``workbench figures``): ``<workspace>/figures``. The
+    checkout's ``figures/`` is written only by ``workbench figures --regenerate``."""
+    return subdir("figures", explicit)
 
 
 def add_argument(parser) -> None:

@@ -166,10 +166,15 @@ def position_lines(rec: dict[str, Any]) -> list[str]:
                   "(`sequence, wide first` / `narrow first`).", ""]
 
 
-def report(record_path: str | Path, out_dir: str | Path = "figures", plan_path: str | Path | None = None,
+def report(record_path: str | Path, out_dir: str | Path | None = None, plan_path: str | Path | None = None,
            progress: bool = False) -> Report:
-    """Verify the record, write the Markdown and the figures under ``out_dir``; ``progress`` shows a bar
-    counting the figures (the slow part: a few seconds each)."""
+    """Verify the record, write the Markdown and the figures under ``out_dir`` (default: the workspace's
+    ``figures/``, never the checkout's); ``progress`` shows a bar counting the figures (the slow part: a few
+    seconds each)."""
+    if out_dir is None:
+        from workbench.workspace import figures as workspace_figures
+
+        out_dir = workspace_figures()
     plan, rec = records.load(record_path)
     imported = bool(rec.get("imported"))
     plan_status = ("plan synthesized at import from the source record (not run by the workbench)" if imported

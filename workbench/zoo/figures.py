@@ -1,4 +1,5 @@
-"""One function per zoo figure; each takes the ``zoo.json`` document and writes one PNG under ``figures/``.
+"""One function per zoo figure; each takes the ``zoo.json`` document and writes one PNG at the path given, else
+under ``<workspace>/figures`` (the checkout's ``figures/`` only through ``workbench figures --regenerate``).
 
 Stage: zoo (figures). Matplotlib with the Agg backend; computes nothing but counts read from the document.
 """
@@ -7,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from workbench.paths import FIGURES
 
 # Verdict classes of a kernel in the per-model mix, in stacking order, with their colours.
 MIX = (
@@ -39,7 +39,7 @@ def _mix(model: dict) -> dict[str, int]:
     }
 
 
-def verdict_mix(doc: dict, path: str | Path = FIGURES / "zoo-verdict-mix.png") -> Path:
+def verdict_mix(doc: dict, path: str | Path | None = None) -> Path:
     """Stacked bars: per model, how many kernels fall in each verdict class (observable mode, plus strict)."""
     plt = _plt()
     models = [m for m in doc["models"] if not m["error"]]
@@ -58,10 +58,10 @@ def verdict_mix(doc: dict, path: str | Path = FIGURES / "zoo-verdict-mix.png") -
     ax.set_title(f"Verdict mix per model: {t['in_class']}/{t['kernels']} kernels in class, "
                  f"{t['observable']} certified (observable)", fontsize=9)
     fig.tight_layout()
-    return _save(fig, path)
+    return _save(fig, path or _default("zoo-verdict-mix.png"))
 
 
-def out_of_class_histogram(doc: dict, path: str | Path = FIGURES / "zoo-out-of-class.png") -> Path:
+def out_of_class_histogram(doc: dict, path: str | Path | None = None) -> Path:
     """Bars: how many kernels each out-of-class reason accounts for, most frequent first."""
     plt = _plt()
     items = sorted(doc["totals"]["out_of_class"].items(), key=lambda kv: (-kv[1], kv[0]))
@@ -73,13 +73,19 @@ def out_of_class_histogram(doc: dict, path: str | Path = FIGURES / "zoo-out-of-c
         ax.set_xticks([])
         ax.set_yticks([])
         fig.tight_layout()
-        return _save(fig, path)
+        return _save(fig, path or _default("zoo-out-of-class.png"))
     ax.barh(range(len(items)), [v for _, v in items], color="#878787")
     ax.set_yticks(range(len(items)), [k for k, _ in items], fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel("Triton kernels", fontsize=8)
     fig.tight_layout()
-    return _save(fig, path)
+    return _save(fig, path or _default("zoo-out-of-class.png"))
+
+
+def _default(name: str) -> Path:
+    from workbench.workspace import figures
+
+    return figures() / name
 
 
 def _save(fig, path: str | Path) -> Path:
