@@ -32,6 +32,7 @@ class Verdict(StrEnum):
     REFUSED = "refused"  # checker: cannot show safety (with a counterexample when one exists)
     NOT_EQUIVALENT = "not-equivalent"  # floats: a witness input separates the two
     UNSAFE = "unsafe"  # safety gate: out of bounds, misaligned or overlapping access
+    NOT_FULLY_WRITTEN = "output-not-fully-written"  # floats gate: some output element no thread writes (no race, no OOB)
     ERROR = "error"  # an item failed with an input error inside a batch run
 
 
@@ -41,6 +42,7 @@ ACCEPTED = frozenset({Verdict.CERTIFIED, Verdict.BOUND, Verdict.EQUIVALENT, Verd
 SEVERITY = (
     Verdict.ERROR,
     Verdict.UNSAFE,
+    Verdict.NOT_FULLY_WRITTEN,
     Verdict.NOT_EQUIVALENT,
     Verdict.REFUSED,
     Verdict.UNBOUND,

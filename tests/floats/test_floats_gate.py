@@ -49,8 +49,9 @@ def test_guard_that_skips_the_last_element_leaves_it_unwritten(tmp_path: Path) -
     p.write_text("__global__ void k(const float* x, float* out, int n) {\n"
                  "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n - 1) out[i] = x[i];\n}\n")
     s = gate(parse_kernel(p))
-    assert not s.safe and s.findings[0].kind == "missing"
+    assert s.safe and not s.complete and s.findings[0].kind == "missing"
     assert "no thread writes out[0] when n = 1" in s.summary()
+    assert s.summary().startswith("output not fully written (no access out of bounds")
 
 
 def test_shifted_read_is_not_elementwise(tmp_path: Path) -> None:
@@ -60,3 +61,36 @@ def test_shifted_read_is_not_elementwise(tmp_path: Path) -> None:
     shape = element_functions(parse_kernel(p))
     assert not shape.elementwise
     assert "stores out[0] from x[1]" in shape.problem
+
+
+def test_unwritten_output_is_its_own_verdict_not_unsafe(tmp_path: Path) -> None:
+    """Issue 25: a kernel that leaves elements unwritten, with no out-of-bounds access and no race, is
+    "output-not-fully-written" (exit 1), distinct from "unsafe"."""
+    from workbench import contract
+    from workbench.floats.check import check
+    from workbench.floats.spec import capture_spec
+
+    p = tmp_path / "k.cu"
+    p.write_text("__global__ void k(const float* x, float* out, int n) {\n"
+                 "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n - 1) out[i] = -x[i];\n}\n")
+    s = tmp_path / "spec.py"
+    s.write_text("import torch\n\ndef program(x):\n    return torch.neg(x)\n")
+    v = check(capture_spec(s), parse_kernel(p), exhaustive=False, random_cases=1 << 10)
+    assert v.verdict is contract.Verdict.NOT_FULLY_WRITTEN and v.status == "no counterexample"
+    assert v.as_dict()["safety"]["complete"] is False and v.as_dict()["safety"]["safe"] is True
+    assert contract.exit_code(v.verdict) == 1
+
+
+def test_signalling_nan_witness_keeps_its_input_bits() -> None:
+    """A witness input is never passed through a Python float (that quiets 0x7F800001 to 0x7FC00001)."""
+    import numpy as np
+
+    from workbench.floats.check import _witness
+    from workbench.floats.ir import Ty, arg
+    from workbench.floats.spec import Spec
+
+    spec = Spec(name="s", path="s.py", arity=1, expr=arg(0, Ty.F32), source="", ops=())
+    snan = np.array([0x7F800001], dtype=np.uint32).view(np.float32)
+    w = _witness((snan,), np.float32([0.0]), snan, 0, spec)
+    assert w.inputs == (0x7F800001,) and w.spec == 0x7F800001
+    assert w.describe().startswith("input 0x7F800001 (NaN)")

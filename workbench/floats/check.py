@@ -127,8 +127,10 @@ class Verdict:
 
     @property
     def verdict(self) -> contract.Verdict:
-        """The one verdict, safety first: an unsafe kernel is unsafe whatever its semantic result."""
-        return contract.overall([SEMANTIC[self.status]] + ([] if self.safety.safe else [contract.Verdict.UNSAFE]))
+        """The one verdict, safety first: an unsafe kernel is unsafe whatever its semantic result; a safe kernel
+        that leaves an output element unwritten is "output not fully written" whatever its semantic result."""
+        return contract.overall([SEMANTIC[self.status]] + ([] if self.safety.safe else [contract.Verdict.UNSAFE]) +
+                                ([] if self.safety.complete else [contract.Verdict.NOT_FULLY_WRITTEN]))
 
     @property
     def accepted(self) -> bool:
@@ -145,7 +147,7 @@ class Verdict:
                            "kernel": typed.show_bits(w.kernel, w.out_ty), "spec": typed.show_bits(w.spec, w.out_ty),
                            "function": w.function, "text": w.describe()}
                           for w in self.witnesses],
-            "safety": {"safe": self.safety.safe, "summary": self.safety.summary(),
+            "safety": {"safe": self.safety.safe, "complete": self.safety.complete, "summary": self.safety.summary(),
                        "findings": [f.describe() for f in self.safety.findings]},
             "functions": list(self.functions), "spec_expr": self.spec_text, "notes": list(self.notes),
             "lines": list(self.lines), "max_ulp": self.max_ulp,
@@ -226,15 +228,17 @@ def _search(spec: Spec, fns: tuple[Node, ...], sem: Semantics, nan: str, random_
             if key not in picked and len(picked) < 8:
                 picked[key] = int(j)
         for j in sorted(picked.values()):
-            witnesses.append(_witness(tuple(float(c[j:j + 1].view(np.float32)[0]) for c in cols),
+            witnesses.append(_witness(tuple(c[j:j + 1].view(np.float32) for c in cols),
                                       got[j:j + 1], want[j:j + 1], fi, spec))
     return witnesses, len(cols[0])
 
 
-def _witness(values: tuple[float, ...], got, want, fi: int, spec: Spec) -> Witness:
-    """A witness from float32-carried input values and outputs, in each value's own format."""
+def _witness(values: tuple[np.ndarray, ...], got, want, fi: int, spec: Spec) -> Witness:
+    """A witness from float32-carried input values (one-element float32 arrays, never Python floats: the
+    conversion to double quiets a signalling NaN, 0x7F800001 would print as 0x7FC00001) and outputs, in each
+    value's own format."""
     tys = spec.in_types()
-    ins = tuple(int(typed.to_bits(np.array([v], dtype=np.float32), t)[0]) for v, t in zip(values, tys))
+    ins = tuple(int(typed.to_bits(np.asarray(v, dtype=np.float32).reshape(-1)[:1], t)[0]) for v, t in zip(values, tys))
     k = int(typed.to_bits(np.asarray(got, dtype=np.float32).reshape(-1)[:1], spec.dtype)[0])
     w = int(typed.to_bits(np.asarray(want, dtype=np.float32).reshape(-1)[:1], spec.dtype)[0])
     return Witness(ins, k, w, fi, tys if spec.dtype.is_half else (), spec.dtype)
@@ -336,7 +340,7 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
                 x = {0: typed.from_bits(np.array([b]), ty)}
                 got = np.asarray(evaluate(fns[fi], x, sem), dtype=np.float32).reshape(-1)[:1]
                 want = np.asarray(evaluate(spec.expr, x, HOST), dtype=np.float32).reshape(-1)[:1]
-                witnesses.append(_witness((float(x[0][0]),), got, want, fi, spec))
+                witnesses.append(_witness((x[0][:1],), got, want, fi, spec))
                 seen.add((b,))
         if mismatches and not witnesses:
             raise AssertionError("sweep found mismatches but no witness was recorded")

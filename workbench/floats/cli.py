@@ -60,8 +60,9 @@ def run_check(args) -> int:
         for v in verdicts:
             counts[v.status] = counts.get(v.status, 0) + 1
         unsafe = len({v.kernel for v in verdicts if not v.safety.safe})
+        partial = len({v.kernel for v in verdicts if v.safety.safe and not v.safety.complete})
         print(f"{len(verdicts)} verdicts ({', '.join(f'{k}: {counts[k]}' for k in sorted(counts))}); "
-              f"{unsafe} kernels unsafe; wrote {jp} and {mp}")
+              f"{unsafe} kernels unsafe, {partial} with output not fully written; wrote {jp} and {mp}")
         return 0
     if not args.spec or not args.kernel:
         raise FloatsUsageError("give SPEC.py and KERNEL.cu (e.g. `workbench floats check "
@@ -113,7 +114,7 @@ def report(spec, kernel, v) -> str:
     lines += [f"         element function: {f}" for f in v.functions]
     lines += [f"target   {v.target.label}   NaN policy: {v.nan}   spec device: {v.spec_device} "
               f"(PyTorch's {v.spec_device} kernels)",
-              f"verdict  {v.verdict.value}" + (" (safety first)" if v.verdict.value == "unsafe" else ""),
+              f"verdict  {v.verdict.value}" + (" (safety first)" if v.verdict.value in ("unsafe", "output-not-fully-written") else ""),
               f"result   {v.summary}"]
     for w in v.witnesses[1:6]:
         lines.append(f"         also {w.describe()}")

@@ -173,7 +173,7 @@ def write_table(verdicts: list[Verdict], out_dir: Path) -> tuple[Path, Path]:
     for (spec, kernel), by in sorted(rows.items()):
         first = by[labels[0]]
         cells = [_short(by[lab]).replace("|", "\\|") if lab in by else "" for lab in labels]
-        gate_cell = ("safe" if first.safety.safe and not first.safety.unmodelled
+        gate_cell = ("safe" if first.safety.safe and first.safety.complete and not first.safety.unmodelled
                      else first.safety.summary().replace("|", "\\|"))
         overall = contract.overall(by[lab].verdict for lab in labels if lab in by).value
         lines.append(f"| {spec} | {kernel} | {overall} | " + " | ".join(cells) + f" | {gate_cell} |")

@@ -9,6 +9,10 @@ each access's guard and index exactly (C integer semantics, vectorized over thre
 - overlap: two different threads that store the same element (a write-write race);
 - missing: an element of the output that no thread writes.
 
+The first three make a kernel **unsafe** (``Safety.safe`` is False); a missing element alone is a different
+bug, reported as **output not fully written** (``Safety.complete`` is False): no access is out of bounds and
+no two threads race, but the result holds whatever the buffer held before (``empty_like``'s garbage).
+
 The claim is bounded by what was enumerated: "safe for every n in 1..1024 and {...}", never for all n.
 ``element_functions`` shows that each store writes ``out[i] = f(in0[i], in1[i], ...)`` (every load of the
 stored value reads the stored element's index) and returns the distinct ``f`` as IR over ARG nodes.
@@ -63,14 +67,25 @@ class Safety:
     failing_sizes: tuple[int, ...]  # every checked n with a finding
     checked: str
     unmodelled: tuple[int, ...] = ()  # sizes left out: more grid-stride trips than the frontend unrolled
+    complete: bool = True  # every output element is written by some thread (False: "output not fully written")
 
     def summary(self) -> str:
-        if self.safe:
+        if self.safe and self.complete:
             return f"safe: every store in bounds, aligned and written by one thread, for {self.checked}"
         bad = self.failing_sizes
         resid = sorted({n % 4 for n in bad})
         extra = f"; fails for {len(bad)} of the checked sizes (n mod 4 in {resid})" if bad else ""
+        if self.safe:
+            return ("output not fully written (no access out of bounds, misaligned or racing): " +
+                    "; ".join(f.describe() for f in self.findings) + extra)
         return "unsafe: " + "; ".join(f.describe() for f in self.findings) + extra
+
+
+def findings_safety(findings: tuple[Finding, ...], failing: tuple[int, ...], checked: str,
+                    unmodelled: tuple[int, ...] = ()) -> Safety:
+    """The gate's result from its findings: "missing" makes the output incomplete, every other kind unsafe."""
+    return Safety(safe=not any(f.kind != "missing" for f in findings), findings=findings, failing_sizes=failing,
+                  checked=checked, unmodelled=unmodelled, complete=not any(f.kind == "missing" for f in findings))
 
 
 def thread_env(kernel: Kernel, sizes) -> dict:
@@ -127,7 +142,8 @@ def gate(kernel: Kernel, sizes: tuple[int, ...] = GATE_SIZES) -> Safety:
         findings = tuple(dict.fromkeys(f for p in parts for f in p.findings))
         return Safety(safe=all(p.safe for p in parts), findings=findings,
                       failing_sizes=tuple(sorted({n for p in parts for n in p.failing_sizes})),
-                      checked=parts[0].checked, unmodelled=parts[0].unmodelled)
+                      checked=parts[0].checked, unmodelled=parts[0].unmodelled,
+                      complete=all(p.complete for p in parts))
     first: dict[str, Finding] = {}
     failing: set[int] = set()
     sizes, unmodelled = unrolled_sizes(kernel, tuple(sizes))
@@ -151,8 +167,7 @@ def gate(kernel: Kernel, sizes: tuple[int, ...] = GATE_SIZES) -> Safety:
     if unmodelled:
         checked += (f" (not checked: {len(unmodelled)} sizes from n = {min(unmodelled)} on, where a thread runs "
                     "more grid-stride trips than are unrolled)")
-    return Safety(safe=not findings, findings=findings, failing_sizes=tuple(sorted(failing)), checked=checked,
-                  unmodelled=unmodelled)
+    return findings_safety(findings, tuple(sorted(failing)), checked, unmodelled)
 
 
 def _first_per_n(kind: str, mask, nrow, tid, idx, line: int, array: str, access: str, other=None) -> list[Finding]:
@@ -294,4 +309,4 @@ def _only_inside_loads(value: Node) -> bool:
     return visit(value)
 
 
-__all__ = ["GATE_SIZES", "Finding", "Safety", "Shape", "gate", "element_functions", "thread_env"]
+__all__ = ["GATE_SIZES", "Finding", "Safety", "Shape", "gate", "element_functions", "findings_safety", "thread_env"]

@@ -65,11 +65,15 @@ class PtxVerdict:
 
     @property
     def accepted(self) -> bool:
-        return self.status == "equivalent" and self.safety.safe
+        return self.status == "equivalent" and self.safety.safe and self.safety.complete
 
     @property
     def verdict(self) -> V:
-        return STATUS[self.status] if self.safety.safe else V.UNSAFE
+        """Safety first: unsafe, then "output not fully written", then the semantic result."""
+        from workbench.contract import overall
+
+        return overall([STATUS[self.status]] + ([] if self.safety.safe else [V.UNSAFE]) +
+                       ([] if self.safety.complete else [V.NOT_FULLY_WRITTEN]))
 
     def payload(self) -> dict:
         return {
@@ -81,7 +85,7 @@ class PtxVerdict:
             "witnesses": [{"inputs": [f"0x{b:08X}" for b in w.inputs], "kernel": f"0x{w.kernel:08X}",
                            "spec": f"0x{w.spec:08X}", "function": w.function, "text": w.describe()}
                           for w in self.witnesses],
-            "safety": {"safe": self.safety.safe, "summary": self.safety.summary(),
+            "safety": {"safe": self.safety.safe, "complete": self.safety.complete, "summary": self.safety.summary(),
                        "findings": [f.describe() for f in self.safety.findings]},
             "functions": list(self.functions), "notes": list(self.notes),
         }

@@ -21,6 +21,7 @@ def row(label: str, v) -> dict:
     w = v.witnesses[0] if v.witnesses else None
     return {"flags": label, "argv": list(v.flags.argv), "status": v.status, "verdict": v.verdict.value,
             "mismatches": v.mismatches, "exhaustive": v.exhaustive, "cases": v.cases, "safe": v.safety.safe,
+            "complete": v.safety.complete,
             "witness": ({"inputs": [f"0x{b:08X}" for b in w.inputs], "kernel": f"0x{w.kernel:08X}",
                          "spec": f"0x{w.spec:08X}", "text": w.describe()} if w else None),
             "undecided": list(v.undecided), "summary": v.summary}
@@ -63,7 +64,9 @@ def cell(r: dict) -> str:
             text = r["summary"]
         case _:
             text = r["status"]
-    return text if r["safe"] else text + " (unsafe)"
+    if not r["safe"]:
+        return text + " (unsafe)"
+    return text if r.get("complete", True) else text + " (output not fully written)"
 
 
 def render_rows(spec: str, kernel: str, arch: str, rows: list[dict], spec_device: str = "cuda") -> str:

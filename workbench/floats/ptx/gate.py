@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.floats.gate import Finding, Safety
+from workbench.floats.gate import Finding, Safety, findings_safety
 from workbench.floats.ptx.extract import SIZES, Extraction
 
 CHECKED = "every n in 1..64, 127..129, 255..257 and 1023..1025 (all threads of each launch, PTX addresses)"
@@ -76,4 +76,4 @@ def gate(x: Extraction) -> Safety:
                 found.setdefault("missing", Finding("missing", l.n, -1, x.names[x.output], miss, 0))
     findings = tuple(found[k] for k in ("out of bounds", "misaligned", "overlap", "missing") if k in found)
     assert set(failing) <= set(SIZES)
-    return Safety(not findings, findings, tuple(sorted(failing)), CHECKED)
+    return findings_safety(findings, tuple(sorted(failing)), CHECKED)
