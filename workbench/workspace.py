@@ -53,6 +53,56 @@ def figures(explicit: str | os.PathLike | None = None) -> Path:
     return subdir("figures", explicit)
 
 
+LAKEFILE = """\
+# The workspace's Lake project, written by the workbench (workbench.workspace.lean_project); do not edit.
+# `Narrowing.lean` and `Narrowing/` link to the checkout's shipped library (read, never written): every
+# build product lands in this folder's .lake, so a read-only checkout works. `Instances.lean` imports every
+# file in Instances/ and is rewritten on each `workbench lean emit`.
+name = "narrowing_workspace"
+version = "0.1.0"
+defaultTargets = ["Instances"]
+
+[[lean_lib]]
+name = "Narrowing"
+
+[[lean_lib]]
+name = "Instances"
+"""
+
+
+def lean_project(explicit: str | os.PathLike | None = None) -> Path:
+    """``<workspace>/lean``, made a Lake project that uses the checkout's ``Narrowing`` library, so that
+    ``workbench lean goals|check`` work on the instances ``lean emit`` writes there (docs/lean.md). Idempotent:
+    the lakefile, toolchain, links and the ``Instances.lean`` index are brought up to date on every call."""
+    import shutil
+
+    shipped = ROOT / "lean"
+    project = subdir("lean", explicit)
+    (project / "Instances").mkdir(exist_ok=True)
+    _write_if_changed(project / "lakefile.toml", LAKEFILE)
+    _write_if_changed(project / "lean-toolchain", (shipped / "lean-toolchain").read_text())
+    for name in ("Narrowing.lean", "Narrowing"):
+        link, target = project / name, shipped / name
+        if link.is_symlink() and link.resolve() == target.resolve():
+            continue
+        if link.is_symlink() or link.is_file():
+            link.unlink()
+        elif link.is_dir():
+            shutil.rmtree(link)
+        try:
+            link.symlink_to(target, target_is_directory=target.is_dir())
+        except OSError:  # no symlinks on this file system: a copy (refreshed on the next call)
+            (shutil.copytree if target.is_dir() else shutil.copyfile)(target, link)
+    modules = sorted(p.stem for p in (project / "Instances").glob("*.lean"))
+    _write_if_changed(project / "Instances.lean", "".join(f"import Instances.{m}\n" for m in modules))
+    return project
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    if not path.is_file() or path.read_text() != text:
+        path.write_text(text)
+
+
 def add_argument(parser) -> None:
     """Add ``--workspace DIR`` to an argparse parser (every command that writes uses this)."""
     parser.add_argument(

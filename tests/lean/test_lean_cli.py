@@ -102,5 +102,46 @@ def test_lean_cli_check_and_status_without_lean(monkeypatch, capsys):
     monkeypatch.setenv("PATH", "/nonexistent")
     assert main(["lean", "check"]) == 2
     assert "`lake` was not found on PATH (workbench lean check)" in capsys.readouterr().err
-    assert main(["lean", "status"]) == 0
-    assert "nothing here was checked by Lean" in capsys.readouterr().out
+
+
+def test_lean_cli_status_without_lean_exits_2(monkeypatch, capsys):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert main(["lean", "status"]) == 2  # docs/cli.md: exit 2 when Lean is not installed
+    captured = capsys.readouterr()
+    assert "nothing here was checked by Lean" in captured.out
+    assert captured.err.count("\n") == 1 and "Lean is not installed here" in captured.err and "elan" in captured.err
+
+
+def test_lean_cli_emit_into_the_workspace_makes_a_lake_project_goals_can_use(tmp_path, monkeypatch, capsys):
+    """Issue 27: `lean emit` writes <ws>/lean/Instances/X.lean and `lean goals` on that file works: the
+    workspace's lean/ is a Lake project using the checkout's Narrowing library (nothing written into it)."""
+    ws = tmp_path / "ws"
+    assert main(["lean", "emit", "tile", "--hand-built", "--workspace", str(ws)]) == 0
+    out = capsys.readouterr().out
+    project = ws / "lean"
+    emitted = project / "Instances" / "Tile_PoiFusedRepeat0.lean"
+    assert emitted.is_file() and f"Lake project {project}" in out and "workbench lean goals" in out
+    assert (project / "lakefile.toml").is_file()
+    assert (project / "lean-toolchain").read_text() == (REPO / "lean" / "lean-toolchain").read_text()
+    assert (project / "Narrowing").resolve() == (REPO / "lean" / "Narrowing").resolve()
+    assert (project / "Narrowing" / "Int.lean").is_file()
+    assert (project / "Instances.lean").read_text() == "import Instances.Tile_PoiFusedRepeat0\n"
+    assert emitted.read_text().startswith("import Narrowing\n")
+    monkeypatch.setenv("PATH", "/nonexistent")  # without Lean: the steps are listed, the file is accepted
+    code = main(["lean", "goals", str(emitted)])
+    captured = capsys.readouterr()
+    assert code == 2 and "outside the Lean project" not in captured.err, captured.err
+    assert "Instances/Tile_PoiFusedRepeat0.lean: Lean goals unavailable" in captured.out
+    assert "Lean is not installed here" in captured.err
+
+
+def test_lean_cli_goals_finds_the_workspace_project_with_a_server(tmp_path, capsys):
+    from workbench.workspace import lean_project
+
+    project = lean_project(tmp_path / "ws")
+    (project / "Instances" / "Demo.lean").write_text((fake_project(tmp_path / "p") / "Demo.lean").read_text())
+    code = main(["lean", "goals", str(project / "Instances" / "Demo.lean"), "--server",
+                 shlex.join(server("happy")), "--timeout", "10", "--theorem", "demo"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "step 1 (line 2): have m0 : 0 ≤ a - 1 := by omega" in out

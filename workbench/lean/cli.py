@@ -5,7 +5,10 @@
 * ``workbench lean goals FILE.lean [--theorem T] [--line N]``: tactic steps with the goals before and after
   each, and the file's diagnostics (needs ``lake``; without it the steps are listed and the exit code is 2).
 * ``workbench lean check``: ``lake build`` plus ``#print axioms`` for every theorem (needs ``lake``).
-* ``workbench lean status``: whether Lean can run here and what it last checked.
+* ``workbench lean status``: whether Lean can run here and what it last checked (exit 2 without Lean).
+
+Instances emitted into the workspace land in ``<workspace>/lean``, a Lake project that uses the checkout's
+``Narrowing`` library (``workbench.workspace.lean_project``); ``goals`` finds the project from the file.
 """
 
 from __future__ import annotations
@@ -48,7 +51,9 @@ def register(subparsers) -> None:
     goals.add_argument("file", type=Path, help="a .lean file inside the Lake project")
     goals.add_argument("--theorem", default=None, help="only this theorem (default: every theorem in the file)")
     goals.add_argument("--line", type=int, default=None, help="only the goals at this 1-based line (start and end)")
-    goals.add_argument("--project", type=Path, default=None, help="Lake project (default: lean/)")
+    goals.add_argument("--project", type=Path, default=None,
+                       help="Lake project (default: the nearest folder above FILE with a lakefile: the workspace's "
+                            "lean/ for emitted instances, else the checkout's lean/)")
     goals.add_argument("--timeout", type=float, default=300.0, help="seconds per request (default 300)")
     goals.add_argument("--server", default=None, help="language-server command instead of `lake serve` (testing)")
     goals.set_defaults(func=_goals)
@@ -141,9 +146,9 @@ def _from_certificates(source: str, workspace) -> list:
 
 def _out_dir(args) -> Path:
     from workbench.lean.paths import PROJECT
-    from workbench.workspace import subdir
+    from workbench.workspace import lean_project
 
-    out = (args.out or subdir("lean", args.workspace) / "Instances").resolve()
+    out = (args.out or lean_project(args.workspace) / "Instances").resolve()
     if out == PROJECT.resolve() or PROJECT.resolve() in out.parents:
         raise UsageError(f"--out {out} is inside the checkout's lean/ project, which is shipped and read-only at run "
                          "time; write to the workspace (the default) or another folder, and regenerate the shipped "
@@ -171,7 +176,12 @@ def _emit(args) -> int:
         if args.certificates is not None and args.corpus:
             _write_certificate(args.certificates, label)
     verdict = Verdict.OK if rows and all(r["verdict"] == Verdict.OK.value for r in rows) else Verdict.REFUSED
-    doc = document("lean_emit", 1, verdict, out=str(out), lean_checked=False, instances=rows,
+    project = None
+    if args.out is None:  # the workspace's Lake project: its Instances.lean index now lists the new files
+        from workbench.workspace import lean_project
+
+        project = str(lean_project(args.workspace))
+    doc = document("lean_emit", 1, verdict, out=str(out), project=project, lean_checked=False, instances=rows,
                    note="The emitter never runs Lean; run `workbench lean check` where `lake` exists.")
     if args.json:
         return emit(doc)
@@ -182,6 +192,10 @@ def _emit(args) -> int:
             print(f"skip {r['kernel']}: {r['reason']}")
     print(f"{sum(r['verdict'] == 'ok' for r in rows)} of {len(rows)} emitted. "
           "Lean check: not run (the emitter never runs Lean); run `workbench lean check` where `lake` exists.")
+    if project and any(r["verdict"] == Verdict.OK.value for r in rows):
+        first = next(r["path"] for r in rows if r["verdict"] == Verdict.OK.value)
+        print(f"Lake project {project} (uses the shipped Narrowing library): "
+              f"`workbench lean goals {shlex.quote(first)}`, `workbench lean check --project {shlex.quote(project)}`")
     return 0 if verdict is Verdict.OK else 1
 
 
@@ -208,12 +222,21 @@ def _print_goal_state(label: str, state) -> None:
             print(f"      ⊢ {g.target}")
 
 
+def _project_of(file: Path) -> Path | None:
+    """The Lake project a file belongs to: the nearest folder above it with a lakefile (the workspace's
+    ``lean/`` for what ``lean emit`` wrote, the checkout's ``lean/`` for the shipped files)."""
+    for folder in Path(file).resolve().parents:
+        if (folder / "lakefile.toml").is_file() or (folder / "lakefile.lean").is_file():
+            return folder
+    return None
+
+
 def _goals(args) -> int:
     from workbench.lean.paths import PROJECT
     from workbench.lean.session import LeanSession
     from workbench.lean.steps import tactic_steps, theorems
 
-    project = (args.project or PROJECT).resolve()
+    project = (args.project or _project_of(args.file) or PROJECT).resolve()
     command = shlex.split(args.server) if args.server else None
     session = LeanSession(project, server_command=command, timeout=args.timeout)
     rel = session.relpath(args.file)
@@ -272,6 +295,9 @@ def _status(args) -> int:
     print(st["summary"])
     if st["checked"]:
         print(json.dumps(st["checked"], indent=1, sort_keys=True))
+    if st["lake"] is None:  # docs/cli.md: exit 2 when Lean is not installed, the fix on stderr
+        print(f"workbench: error: {LeanNotInstalledError('lake', 'workbench lean status')}", file=sys.stderr)
+        return 2
     return 0
 
 
