@@ -67,8 +67,30 @@ def _require_subcommands(parser: argparse.ArgumentParser, top: bool = False) -> 
                 _require_subcommands(child)
 
 
+# Options whose value is itself a command-line flag (``--nvcc-flags --fmad=false``). argparse reads a value that
+# starts with "-" as the next option and fails ("expected one argument"); users type the space form, so it is
+# rewritten to the ``=`` form, which argparse accepts.
+DASH_VALUED = ("--nvcc-flags",)
+
+
+def attach_dash_values(argv: list[str]) -> list[str]:
+    """``[..., "--nvcc-flags", "--fmad=false", ...]`` -> ``[..., "--nvcc-flags=--fmad=false", ...]``; a value
+    that does not start with "-" (or the ``=`` form) is left to argparse."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in DASH_VALUED and i + 1 < len(argv) and argv[i + 1].startswith("-") and argv[i + 1] != "--":
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = attach_dash_values(list(sys.argv[1:] if argv is None else argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help (0) or a usage error already printed as one line (2)
