@@ -172,10 +172,10 @@ def test_cli_checks_an_nary_kernel_as_json(capsys) -> None:
 
 def test_cli_reports_bad_input_with_exit_code_2(capsys, tmp_path: Path) -> None:
     bad = tmp_path / "bad.cu"
-    bad.write_text("__global__ void k(const float* x, float* out, int n) { while (n) { n = n - 1; } }\n")
+    bad.write_text("__global__ void k(const float* x, float* out, int n) { do { n = n - 1; } while (n); }\n")
     rc = main(["floats", "check", str(DATA / "corpus/relu/spec.py"), str(bad), "--no-progress"])
     assert rc == 2
-    assert "while loop (unbounded) at bad.cu:1" in capsys.readouterr().err
+    assert "do-while loop at bad.cu:1" in capsys.readouterr().err
 
 
 def test_cli_refuses_all_with_files(capsys) -> None:

@@ -61,7 +61,7 @@ def test_float4_kernel_becomes_four_scalar_stores_with_an_alignment_obligation()
     [
         ("    if (i < n) atomicAdd(&out[0], x[i]);\n", r"atomic `atomicAdd` at k\.cu:3"),
         ("    if (i < n) out[i] = __shfl_down_sync(0xffffffff, x[i], 1);\n", r"warp shuffle `__shfl_down_sync` at k\.cu:3"),
-        ("    int j = i;\n    while (j < n) { out[j] = x[j]; j += 1; }\n", r"while loop \(unbounded\) at k\.cu:4"),
+        ("    int j = i;\n    do { out[j] = x[j]; j += 1; } while (j < n);\n", r"do-while loop at k\.cu:4"),
         ("    if (i >= n) goto done;\n    out[i] = x[i];\ndone:\n    return;\n", r"goto at k\.cu:3"),
         ("    for (int j = i; j < (int)x[0]; j += 1) out[j] = x[j];\n",
          r"loop whose condition reads data at k\.cu:3"),
@@ -139,7 +139,10 @@ def test_device_helpers_with_a_final_return_are_inlined(tmp_path: Path) -> None:
     assert repr(f) == "((x0 > 0.0f) ? x0 : (x0 * 0.009999999776482582f))"
     branchy = "__device__ float g(float v) {\n    if (v > 0.0f) return v;\n    return 0.0f;\n}\n"
     p.write_text(branchy + HEAD + "    if (i < n) out[i] = g(x[i]);\n}\n")
-    with pytest.raises(CudaUnsupportedError, match=r"statement if_stmt in __device__ function `g` at k\.cu:2"):
+    (f,) = element_functions(parse_kernel(p)).functions  # issue 25: an `if` in a helper is a select
+    assert repr(f) == "((x0 > 0.0f) ? x0 : 0.0f)"
+    p.write_text(branchy.replace("if (v > 0.0f)", "switch (1) default:") + HEAD + "    if (i < n) out[i] = g(x[i]);\n}\n")
+    with pytest.raises(CudaUnsupportedError, match=r"statement switch_stmt in __device__ function `g` at k\.cu:2"):
         parse_kernel(p)
 
 

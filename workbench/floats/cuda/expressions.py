@@ -305,6 +305,14 @@ class Expressions:
                 return Vec(tuple(self.convert(v, Ty.F32, c) for v in vals))
             case "__ldg" if len(vals) == 1 and isinstance(vals[0], Ptr):
                 return self.load(vals[0], const(0, Ty.I64), c, st)  # a read-only cached load: same value
+            case "__saturatef":
+                # CUDA Math API: "clamp the input argument to [+0.0, 1.0]; returns 0 if x is NaN"; nvcc emits
+                # cvt.sat.f32.f32 (PTX ISA 9.7.9: .sat clamps to [0.0, 1.0], NaN and -0.0 give +0.0; with
+                # .ftz a subnormal input is +0.0, which the flushing comparison below reproduces)
+                x = self.convert(vals[0], Ty.F32, c)
+                zero, one = const(0.0, Ty.F32), const(1.0, Ty.F32)
+                clamped = Node(Op.SELECT, Ty.F32, (Node(Op.GT, Ty.BOOL, (x, one)), one, x))
+                return Node(Op.SELECT, Ty.F32, (Node(Op.GT, Ty.BOOL, (x, zero)), clamped, zero))
             case "__frcp_rn":  # CUDA Math API: 1/x in round-to-nearest-even, one rounding
                 return Node(Op.DIV, Ty.F32, (const(1.0, Ty.F32), self.convert(vals[0], Ty.F32, c)))
             case "min" | "max" if isinstance(ret, Ty) and ret.is_float:

@@ -5,8 +5,11 @@ data is merged into selects; loops with constant bounds are unrolled. A grid-str
 (``for (int i = idx; i < n; i += blockDim.x * gridDim.x)``, whose condition depends on the launch and ``n``)
 is unrolled ``STRIDE_TRIPS`` times, each trip guarded by its condition; a ``trip`` access records the
 condition of the first trip not unrolled, which the safety gate checks never holds for the sizes it claims.
-``__device__`` helpers are inlined when their body is declarations and one final ``return``. Everything
-else is refused by name: while/do loops, goto, break/continue, switch, asm, shared memory.
+A ``while`` loop is a grid-stride loop when its condition depends on the launch and n (the counter advanced
+in the body), else unrolled like a constant ``for``. ``__device__`` helpers are inlined: declarations,
+expression statements, ``if``/``else`` (a branch that returns becomes a select of the two return values,
+one that does not is merged into selects) and ``return``. Everything else is refused by name: do loops,
+goto, break/continue, switch, asm, shared memory.
 """
 
 from __future__ import annotations
@@ -64,9 +67,35 @@ class Statements(Expressions):
         return out
 
     def s_while_stmt(self, c, kids, states):
-        self.refuse("while loop (unbounded)", c, "use a for loop (constant trip count or grid-stride)")
+        """``while (cond) body``: a grid-stride loop when ``cond`` depends on the launch and n (the counter is
+        advanced inside ``body``: ``while (i < n) { ...; i += blockDim.x * gridDim.x; }``), else unrolled
+        like a constant-bound ``for`` (at most ``MAX_UNROLL`` trips)."""
+        cond_c, body = kids
+        out = []
+        for st in states:
+            probe = State(st.guard, dict(st.env), [])  # the condition's first value, without side effects on st
+            if self.convert(self.expr(cond_c, probe), Ty.BOOL, cond_c).op is not Op.CONST:
+                out += self.stride_loop(c, cond_c, None, body, st)
+                continue
+            cur = [st]
+            for trip in range(MAX_UNROLL + 1):
+                live = []
+                for s in cur:
+                    cond = self.convert(self.expr(cond_c, s), Ty.BOOL, cond_c)
+                    if cond.op is not Op.CONST:
+                        self.refuse("while loop whose bound changes between trips", c,
+                                    "bound it by n and the launch (grid-stride) or by a constant")
+                    (live if cond.value else out).append(s)
+                if not live:
+                    break
+                if trip == MAX_UNROLL:
+                    self.refuse(f"while loop with more than {MAX_UNROLL} iterations", c,
+                                "use a smaller constant trip count")
+                cur = self.stmts(body, live)
+        return out
 
-    s_do_stmt = s_while_stmt
+    def s_do_stmt(self, c, kids, states):
+        self.refuse("do-while loop", c, "use a for or while loop (grid-stride or constant trip count)")
 
     def s_goto_stmt(self, c, kids, states):
         self.refuse("goto", c, "use structured if/for")
@@ -196,7 +225,8 @@ class Statements(Expressions):
             after = self.stmts(body, [inner])
             if len(after) != 1:
                 self.refuse("return or index branch inside a grid-stride loop", c, "guard the body with an if")
-            self.expr(inc, after[0])
+            if inc is not None:  # a ``while`` loop advances its counter inside the body
+                self.expr(inc, after[0])
             changed = [k for k in outer if k in after[0].env and after[0].env[k] is not st.env.get(k)
                        and after[0].env[k] != st.env.get(k)]
             counters = [k for k in changed if isinstance(outer[k], Node) and outer[k].ty.is_int]
@@ -252,7 +282,8 @@ class Statements(Expressions):
         self.refuse(f"assignment target {kind}", t, "assign locals, float4 fields or array elements")
 
     def inline(self, name: str, vals: list, c, st: State):
-        """A ``__device__`` helper whose body is declarations and one final ``return expr;``."""
+        """A ``__device__`` helper: declarations, expression statements, ``if``/``else`` and ``return``
+        (``helper_block``); every path must end in a return."""
         if name in self.inlining:
             self.refuse(f"recursive call to `{name}`", c, "device helpers may not recurse")
         fn = self.device_fns[name]
@@ -265,22 +296,79 @@ class Statements(Expressions):
         local = State(st.guard, env, st.accesses)
         self.inlining.append(name)
         try:
-            stmts = list(body.get_children())
-            for k, s_ in enumerate(stmts):
-                if s_.kind.name == "DECL_STMT":
-                    for d in s_.get_children():
-                        self.decl(d, local)
-                elif s_.kind.name == "RETURN_STMT" and k == len(stmts) - 1:
-                    ret = list(s_.get_children())
-                    ty = ty_of(fn.result_type.get_canonical().spelling)
-                    v = self.expr(ret[0], local)
-                    return self.convert(v, ty, s_) if isinstance(ty, Ty) else v
-                elif s_.kind.is_expression():
-                    self.expr(s_, local)
-                else:
-                    self.refuse(f"statement {s_.kind.name.lower()} in __device__ function `{name}`", s_,
-                                "write the helper as declarations and one final `return expr;` (ternaries for "
-                                "branches)")
-            self.refuse(f"__device__ function `{name}` without a final return", fn, "end it with `return expr;`")
+            v = self.helper_block(list(body.get_children()), local, name, fn)
+            if v is None:
+                self.refuse(f"__device__ function `{name}` without a final return", fn, "end it with `return expr;`")
+            return v
         finally:
             self.inlining.pop()
+
+    def helper_block(self, stmts: list, local: State, name: str, fn):
+        """The value a helper returns from ``stmts`` (None: the statements fall through without a return).
+        ``if (c) A else B``: when either branch returns, the statements after the ``if`` complete the other
+        one, and the value is ``c ? value_A : value_B`` (both sides are pure float/integer expressions: the
+        frontend records loads where they are written, so nothing is executed that the code would skip but
+        a load, which the gate then checks under the caller's guard); when neither returns, the locals they
+        assign are merged into selects, as for an ``if`` on loaded data in a kernel."""
+        ty = ty_of(fn.result_type.get_canonical().spelling)
+        for k, s_ in enumerate(stmts):
+            kind = s_.kind.name
+            if kind == "DECL_STMT":
+                for d in s_.get_children():
+                    self.decl(d, local)
+            elif kind == "RETURN_STMT":
+                ret = list(s_.get_children())
+                if not ret:
+                    self.refuse(f"`return;` without a value in __device__ function `{name}`", s_, "return a value")
+                v = self.expr(ret[0], local)
+                return self.convert(v, ty, s_) if isinstance(ty, Ty) else v
+            elif kind == "COMPOUND_STMT":
+                v = self.helper_block(list(s_.get_children()), local, name, fn)
+                if v is not None:
+                    return v
+            elif kind == "IF_STMT":
+                kids = list(s_.get_children())
+                if len(kids) not in (2, 3) or kids[0].kind.name in ("DECL_STMT", "VAR_DECL"):
+                    self.refuse(f"`if` with an init statement in __device__ function `{name}`", s_, "declare before the if")
+                cond = self.convert(self.expr(kids[0], local), Ty.BOOL, s_)
+                rest = stmts[k + 1:]
+                if cond.op is Op.CONST:
+                    branch = kids[1] if cond.value else (kids[2] if len(kids) > 2 else None)
+                    return self.helper_block(([branch] if branch is not None else []) + rest, local, name, fn)
+                t = State(local.guard, dict(local.env), local.accesses)
+                e = State(local.guard, dict(local.env), local.accesses)
+                vt = self.helper_block([kids[1]], t, name, fn)
+                ve = self.helper_block([kids[2]], e, name, fn) if len(kids) > 2 else None
+                if vt is None and ve is None:
+                    self.merge_locals(cond, t, e, local, s_)
+                    continue
+                vt = vt if vt is not None else self.helper_block(rest, t, name, fn)
+                ve = ve if ve is not None else self.helper_block(rest, e, name, fn)
+                if vt is None or ve is None:
+                    self.refuse(f"a path through __device__ function `{name}` without a return", s_,
+                                "end every path with `return expr;`")
+                if not (isinstance(vt, Node) and isinstance(ve, Node)):
+                    self.refuse(f"__device__ function `{name}` returning a vector from an `if`", s_,
+                                "return a float or an integer")
+                return self.fold(Node(Op.SELECT, vt.ty, (cond, vt, ve)))
+            elif s_.kind.is_expression():
+                self.expr(s_, local)
+            elif kind == "NULL_STMT":
+                continue
+            else:
+                self.refuse(f"statement {kind.lower()} in __device__ function `{name}`", s_,
+                            "write the helper with declarations, assignments, if/else and return")
+        return None
+
+    def merge_locals(self, cond: Node, t: State, e: State, into: State, c) -> None:
+        for var in into.env:
+            a, b = t.env.get(var), e.env.get(var)
+            if a is b or a == b:
+                into.env[var] = a
+            elif isinstance(a, Node) and isinstance(b, Node):
+                into.env[var] = Node(Op.SELECT, a.ty, (cond, a, b))
+            elif isinstance(a, Vec) and isinstance(b, Vec):
+                into.env[var] = Vec(tuple(x if x == y else Node(Op.SELECT, x.ty, (cond, x, y))
+                                          for x, y in zip(a.parts, b.parts)))
+            else:
+                self.refuse(f"pointer `{var}` changed under an `if`", c, "keep pointers fixed")
