@@ -327,7 +327,7 @@ def premises_of(kernel: CapturedKernel) -> Premises:
         rel = _parse_fact(g, f"{kernel.name}: guard {i}")  # text outside the restricted grammar is an input error naming it
         got = _guard_facts(rel, table)
         if got is None:
-            unused.append(f"{g}  (not an inequality or equality of polynomials)")
+            unused.append(f"{g}  ({_unused_reason(rel)})")
             continue
         for j, p in enumerate(got):
             facts.append(Fact(f"guard:{i}" + (f":{j}" if len(got) > 1 else ""), p, g))
@@ -349,9 +349,31 @@ def premises_of(kernel: CapturedKernel) -> Premises:
     )
 
 
+def _unused_reason(rel) -> str:
+    from workbench.symexpr import float_outside_integers
+
+    if float_outside_integers(rel):
+        return "compares float values, whose rounding exact arithmetic does not model"
+    if isinstance(rel, (sympy.Or, sympy.Not)):
+        return "a disjunction or negation gives no inequality that always holds"
+    return "not an inequality or equality of polynomials"
+
+
 def _guard_facts(rel, table: _AtomTable) -> tuple[Poly, ...] | None:
+    """The facts ``f >= 0`` a guard gives, or ``None`` when it gives none the checker can use. A conjunction
+    (Inductor prints ``(a >= 1) & (b >= 1)``) gives every fact of each conjunct that gives any (each conjunct
+    holds when the guard does); a disjunction or negation gives none; a comparison of float values (a decimal
+    or ``ToFloat`` outside every integer-valued function) gives none."""
+    from workbench.symexpr import float_outside_integers
+
     if rel is sympy.true or rel is True:
         return ()
+    if isinstance(rel, sympy.And):
+        parts = [_guard_facts(a, table) for a in rel.args]
+        got = tuple(f for p in parts if p is not None for f in p)
+        return got if got or all(p is not None for p in parts) else None
+    if float_outside_integers(rel):
+        return None
     if isinstance(rel, (sympy.Le, sympy.Lt, sympy.Ge, sympy.Gt)):
         lhs, rhs = to_poly(rel.lhs, table), to_poly(rel.rhs, table)
         if isinstance(rel, (sympy.Le, sympy.Ge)):
