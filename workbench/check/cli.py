@@ -1,5 +1,6 @@
 """CLI: ``workbench check NAME|DIR|FILE.py|KERNEL.json [--mode strict|observable|partial] [--json]``
-(certificates saved in the workspace's ``certificates/``) and ``workbench check --all`` (the corpus table in
+(certificates saved in the workspace's ``certificates/``; a kernel of several whose record cannot be read
+gets the verdict ``error`` with the reason, the others their own) and ``workbench check --all`` (the corpus table in
 the workspace's ``check/results.{json,md}``; ``--out data/check`` is the developer command that regenerates
 the shipped table); ``--all --mode partial`` checks every corpus kernel in partial mode and
 prints the counts (the table stays the N modes').
@@ -40,7 +41,8 @@ def records_for(target: str, workspace=None):
 def _check(args) -> int:
     from workbench.check.api import MODES, check_kernel
     from workbench.contract import document, emit, exit_code, overall
-    from workbench.errors import UsageError
+    from workbench.check.api import Verdict
+    from workbench.errors import InputError, UsageError
 
     modes = (args.mode,) if args.mode else MODES
     if args.all and args.mode == "partial":
@@ -63,9 +65,16 @@ def _check(args) -> int:
     from workbench.resolve import save_certificate
 
     verdicts, saved = [], []
-    for loc in records_for(args.target, args.workspace):
+    located = records_for(args.target, args.workspace)
+    for loc in located:
         for m in modes:
-            v = check_kernel(loc.record, m, smt=not args.no_smt)
+            try:
+                v = check_kernel(loc.record, m, smt=not args.no_smt)
+            except InputError as exc:
+                if len(located) == 1:
+                    raise  # one kernel: its input error is the command's (exit 2)
+                # several kernels: this one gets the verdict "error" and the others their own (exit 1)
+                v = Verdict(loc.record.name, loc.record.program, m, "error", str(exc), (), None)
             verdicts.append(v)
             if v.certificate is not None:
                 saved.append(save_certificate(v.certificate, loc, args.workspace))
