@@ -59,6 +59,8 @@ def aligned(record) -> tuple[AlignedLine, ...]:
         return f"({renderer._expression(n, k, ref)})"
 
     def text_of(n) -> str:
+        if n.op is Op.ASSUME:  # Inductor's bounds check: a statement, as the renderer writes it
+            return renderer._device_assert(n, ref)
         if n.op is Op.STORE:
             offset, value, mask = n.args
             m = "" if renderer._is_true(mask) else f", {ref(mask)}"
@@ -72,7 +74,8 @@ def aligned(record) -> tuple[AlignedLine, ...]:
         body = text_of(b.node)
         alias = names[id(b.node)]
         rhs = alias if alias != b.name else body
-        by_line.setdefault(b.line, []).append(f"{b.name} = {rhs}  # {b.node.type}")
+        by_line.setdefault(b.line, []).append(body if b.node.op is Op.ASSUME and alias == b.name
+                                              else f"{b.name} = {rhs}  # {b.node.type}")
     for node, line in zip(k.stores, k.store_lines):
         by_line.setdefault(line, []).append(text_of(node))
     lines = record.jit_source.rstrip("\n").splitlines()

@@ -25,26 +25,33 @@ def _plt():
 def ratio_per_shape(comparisons: Sequence[Comparison], path: str | Path, thresholds: Mapping[str, float] | None = None,
                     title: str = "Paired ratios per shape") -> Path:
     """Median paired ratio wide/narrow with its bootstrap CI, for the sequence and each small shape."""
+    return _save(ratio_figure(comparisons, thresholds, title), path)
+
+
+def ratio_figure(comparisons: Sequence[Comparison], thresholds: Mapping[str, float] | None = None,
+                 title: str = "Paired ratios per shape") -> Any:
+    """The figure of :func:`ratio_per_shape`, unsaved. The legend sits right of the axes, outside them, so it
+    never covers a point (one selected shape leaves a single point, which a legend inside would hide)."""
     plt = _plt()
     rows = []
     for c in comparisons:
         if c.sequence is not None:
             rows.append((f"{c.wide}/{c.narrow}  sequence", c.sequence))
         rows += [(f"{c.wide}/{c.narrow}  {k}", s) for k, s in c.shapes]
-    fig, ax = plt.subplots(figsize=(8, 0.35 * len(rows) + 1.5))
+    fig, ax = plt.subplots(figsize=(10 if thresholds else 8, 0.35 * len(rows) + 1.5))
     for i, (label, s) in enumerate(rows):
         ax.errorbar([s.median], [i], xerr=[[s.median - s.lo], [s.hi - s.median]], fmt="o", color="C0", capsize=3)
     ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=7)
-    ax.invert_yaxis()
+    ax.set_ylim(len(rows) - 0.5, -0.5)  # inverted, half a row of margin around the first and last point
     ax.axvline(1.0, color="k", lw=0.8)
     for i, (name, x) in enumerate(sorted((thresholds or {}).items())):
         ax.axvline(x, color=f"C{3 + i}", ls="--", lw=0.8, label=f"{name} = {x}")
     if thresholds:
-        ax.legend(fontsize=7, loc="lower right")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     ax.set_xlabel("t_wide / t_narrow: median of paired ratios, 95% bootstrap CI (> 1: narrow faster)", fontsize=8)
     ax.set_title(title, fontsize=7 if "\n" in title else 9)
     fig.tight_layout()
-    return _save(fig, path)
+    return fig
 
 
 def sequence_times(record: Mapping[str, Any], path: str | Path) -> Path:

@@ -24,19 +24,36 @@ def _e(text) -> str:
     return html.escape(str(text))
 
 
-def aligned_html(rows) -> str:
-    """Source and IR rows (``explain.AlignedLine``) as one table, line numbers first."""
-    cell = "style='white-space:pre-wrap;word-break:break-all;vertical-align:top;text-align:left'"
+# Source and IR cells wrap only at spaces (a signature breaks between parameters, never inside ``ks0``); a
+# token longer than its column widens the table and the box scrolls sideways instead of cutting it. The box
+# has no height limit: every line of the kernel is shown whole (the notebook scrolls, not the box).
+_CELL = "style='white-space:pre-wrap;word-break:normal;overflow-wrap:normal;vertical-align:top;text-align:left'"
+_NUM = "class='wb-line' style='color:#57606a;text-align:right;vertical-align:top;white-space:nowrap'"
+
+
+def aligned_html(rows, mark: int | None = None) -> str:
+    """Source and IR rows (``explain.AlignedLine``) as one table, line numbers first; ``mark`` highlights the
+    line a refusal cites."""
     body = "".join(
-        f"<tr><td class='wb-line' style='color:#57606a;text-align:right;vertical-align:top'>{r.line}</td>"
-        f"<td {cell}><code>{_e(r.source)}</code></td><td {cell}><code>{_e(r.ir)}</code></td></tr>"
+        f"<tr{_marked(r.line, mark)}><td {_NUM}>{r.line}</td>"
+        f"<td {_CELL}><code>{_e(r.source)}</code></td><td {_CELL}><code>{_e(r.ir)}</code></td></tr>"
         for r in rows
     )
-    # one scroll box, two columns of equal width: long lines wrap instead of pushing the IR out of view
-    return ("<div style='max-height:420px;overflow:auto'><table class='wb-aligned' style='font-size:11px;"
-            "table-layout:fixed;width:100%'><colgroup><col style='width:3em'><col style='width:50%'>"
-            "<col style='width:50%'></colgroup><tr><th>line</th><th>Triton source</th>"
-            f"<th>kernel IR (source names)</th></tr>{body}</table></div>")
+    return ("<div class='wb-source-box' style='overflow-x:auto'><table class='wb-aligned' style='font-size:11px;"
+            "width:100%'><colgroup><col><col style='width:50%'><col style='width:50%'></colgroup>"
+            f"<tr><th>line</th><th>Triton source</th><th>kernel IR (source names)</th></tr>{body}</table></div>")
+
+
+def numbered_html(source: str, mark: int | None = None) -> str:
+    """The kernel's source with the line numbers a refusal cites (``line 32`` is the 32nd line shown)."""
+    body = "".join(f"<tr{_marked(i, mark)}><td {_NUM}>{i}</td><td {_CELL}><code>{_e(line)}</code></td></tr>"
+                   for i, line in enumerate(source.rstrip("\n").splitlines(), start=1))
+    return ("<div class='wb-source-box' style='overflow-x:auto'><table class='wb-numbered' style='font-size:11px;"
+            f"width:100%'><tr><th>line</th><th>Triton source</th></tr>{body}</table></div>")
+
+
+def _marked(line: int, mark: int | None) -> str:
+    return " class='wb-cited' style='background:#fff8c5'" if mark is not None and line == mark else ""
 
 
 def guards_html(rows) -> str:
@@ -141,10 +158,12 @@ class KernelView(w.VBox):
             try:
                 self.source.value = aligned_html(explain.aligned(k))
             except WorkbenchError as exc:
-                self.source.value = (f"<p class='wb-refused'><b>IR refused</b>: {_e(exc)}</p>"
-                                     f"<pre style='font-size:11px'>{_e(k.jit_source)}</pre>")
+                line = getattr(exc, "line", None)
+                self.source.value = (f"<p class='wb-refused'><b>IR refused</b>: {_e(exc)}"
+                                     + (f" <small>(line {line} highlighted below)</small>" if line else "") + "</p>"
+                                     + numbered_html(k.jit_source, line))
         else:
-            self.source.value = f"<pre style='font-size:11px'>{_e(k.jit_source)}</pre>"
+            self.source.value = numbered_html(k.jit_source)
         cert = self.verdict.certificate if self.verdict.certified else None
         self.guards.value = "<h4>Guards</h4>" + guards_html(explain.guards(k, cert))
         self.facts.value = facts_html(k)
