@@ -8,13 +8,9 @@ side conditions and the lane); it also holds the lane terms the rules recognise 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from workbench.errors import UnsupportedError
-from workbench.lean.instance import Payload, PayloadOp, Term, TermOp, arange, block, loop_offset, num_programs, program_id
-
-if TYPE_CHECKING:
-    from workbench.lean.derive import Scope
+from workbench.lean.scope import Scope
+from workbench.lean.terms import Payload, PayloadOp, Term, TermOp, arange, block, loop_offset, num_programs, program_id
 
 XINDEX = program_id(0) * block(0) + arange(0)
 YINDEX = (program_id(1) + program_id(2) * num_programs(1)) * block(1) + arange(1)

@@ -27,9 +27,6 @@ Nothing here runs Lean: the text is a proof only once ``lake build`` accepts it 
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-
 import sympy
 
 from workbench.errors import UnsupportedError
@@ -37,102 +34,11 @@ from workbench.lean.agreement import _CMP_LEMMA, RINDEX, XINDEX, YINDEX, YINDEX_
 from workbench.lean.branches import BranchRules
 from workbench.lean.indirect import IndirectRules
 from workbench.lean.instance import LeanInstance, Term, TermOp, arange, assumes_in
+from workbench.lean.polytext import relax_floors  # noqa: F401 - re-exported
+from workbench.lean.products import ProductRules
+from workbench.lean.scope import IMAX, POLY_TAC, Fact, Scope, Side, _promote, _strip, _subterms, _ty  # noqa: F401 - re-exported
 
-IMAX = 2**31 - 1
-POLY_TAC = "narrowing_poly"  # Narrowing/Tactic.lean: omega, then distribute products and omega, then grind
-
-
-@dataclass(frozen=True, slots=True)
-class Fact:
-    """A ``have name : Bounded σ L term lo hi`` already emitted in some scope."""
-
-    name: str
-    lo: sympy.Expr
-    hi: sympy.Expr
-
-
-@dataclass
-class Scope:
-    """A block of tactic lines with the mask atoms known to hold there."""
-
-    indent: str
-    parent: Scope | None = None
-    # (comparison atom known to hold, Lean term proving its inequality: `Expr.lt_of_cmp_ne_zero hk3`, or for a
-    # comparison known false, the opposite atom with `Expr.ge_of_cmp_lt_not_ne_zero hu4`: branches.py)
-    atoms: tuple[tuple[Term, str], ...] = ()
-    own: tuple[Term, ...] = ()  # atoms added by this scope (not by its parents)
-    facts: dict = field(default_factory=dict)
-    lines: list = field(default_factory=list)
-    known: tuple[tuple[Term, str], ...] = ()  # masks known set here: (mask, hypothesis `mask.eval … ≠ 0`)
-
-    def child(self, extra: str = "  ") -> Scope:
-        return Scope(self.indent + extra, self, self.atoms, known=self.known)
-
-    def w(self, text: str) -> None:
-        self.lines.append(self.indent + text)
-
-    def bullet(self, child: Scope) -> None:
-        """Append ``child``'s lines as one ``·`` block (its first line carries the bullet)."""
-        first, *rest = child.lines
-        self.lines.append(self.indent + "· " + first[len(child.indent):])
-        self.lines.extend(rest)
-
-
-@dataclass(frozen=True, slots=True)
-class Side:
-    """One side condition ``0 ≤ claim`` and why the derivation needs it."""
-
-    index: int
-    claim: sympy.Expr
-    reasons: tuple[str, ...]
-
-
-def _strip(t: Term) -> Term:
-    while t.op is TermOp.CAST:
-        t = t.args[0]
-    return t
-
-
-def _subterms(t: Term):
-    yield t
-    for a in t.args:
-        yield from _subterms(a)
-
-
-def _ty(t: Term, narrowed: frozenset[int] | None) -> str:
-    """``Expr.ty``: ``narrowed`` is None for the wide kernel, else the size arguments declared int32."""
-    match t.op:
-        case TermOp.PROGRAM_ID | TermOp.NUM_PROGRAMS | TermOp.ARANGE | TermOp.LOOP_OFFSET:
-            return "i32"
-        case TermOp.BLOCK | TermOp.WEAK:
-            return "weak"
-        case TermOp.SIZE:
-            return "i32" if narrowed is not None and t.value in narrowed else t.ty
-        case TermOp.STRONG | TermOp.CAST | TermOp.LOAD | TermOp.FCONV:
-            return t.ty
-        case TermOp.ASSUME | TermOp.ABS:
-            return _ty(t.args[0], narrowed)
-        case TermOp.ADD | TermOp.SUB | TermOp.MUL | TermOp.FLOORDIV | TermOp.MOD:
-            return _promote(_ty(t.args[0], narrowed), _ty(t.args[1], narrowed))
-        case TermOp.WHERE:
-            return _promote(_ty(t.args[1], narrowed), _ty(t.args[2], narrowed))
-        case TermOp.LT | TermOp.LE | TermOp.GT | TermOp.GE | TermOp.EQ | TermOp.NE | TermOp.AND | TermOp.OR:
-            return "i1"
-    raise UnsupportedError(f"no type rule for {t.op}")  # pragma: no cover - every op is matched
-
-
-def _promote(a: str, b: str) -> str:
-    if a == "weak":
-        return b
-    if b == "weak":
-        return a
-    for t in ("i64", "i32"):
-        if t in (a, b):
-            return t
-    return "i1"
-
-
-class Derivation(AgreementRules, IndirectRules, BranchRules):
+class Derivation(AgreementRules, IndirectRules, BranchRules, ProductRules):
     """Builds the side conditions and the proof of ``kernel_safe`` for one instance."""
 
     def __init__(self, inst: LeanInstance, render, poly_text, side_args: str) -> None:
@@ -156,7 +62,7 @@ class Derivation(AgreementRules, IndirectRules, BranchRules):
         # `StepLaneOK` proof; `workbench.lean.rderive` moves them to the lanes of each reduction step.
         self.lane, self.lane_ok, self.step_ok = "L", "hL", None
         # The device_assert premises (``workbench.lean.indirect``): one hypothesis `a{i}` per assume node.
-        from workbench.lean.emit import term_roots
+        from workbench.lean.render import term_roots
 
         self.assumes = assumes_in(term_roots(inst))
         self.premises = {t: f"a{i}" for i, t in enumerate(self.assumes)}
@@ -312,141 +218,6 @@ class Derivation(AgreementRules, IndirectRules, BranchRules):
                                        "from it)")
         raise UnsupportedError(f"{self.where}: no Lean interval rule for {t.op.value} in {self.render(t)[:80]}")
 
-    def mul(self, t, scope, tw, tn, reason):
-        fa, fb = self.bounded(t.args[0], scope), self.bounded(t.args[1], scope)
-        floors = lambda x: bool(x.atoms(sympy.floor))  # noqa: E731 - a product with a floor is not a polynomial
-        if fa.lo == fa.hi:
-            p = fa.lo
-            if p.is_number and p < 0:
-                lo, hi = sympy.expand(p * fb.hi), sympy.expand(p * fb.lo)
-                return (f"(Bounded.mul_npoint_left {fa.name} {fb.name} (by decide) {self.wrap_ok(tw, tn, lo, hi, reason)} "
-                        f"(by omega) (by omega))", lo, hi)
-            if not p.is_number and (floors(p) or floors(fb.lo) or floors(fb.hi)):
-                raise UnsupportedError(f"{self.where}: product of {self.render(t)[:80]} involves a floor")
-            lo, hi = sympy.expand(p * fb.lo), sympy.expand(p * fb.hi)
-            nl = not p.is_number
-            hp = self.close(sympy.Integer(0), p, "point factor >= 0")
-            return (f"(Bounded.mul_point_left {fa.name} {fb.name} {hp} {self.wrap_ok(tw, tn, lo, hi, reason)} "
-                    f"{self.close(lo, p * fb.lo, 'product expansion', nl)} {self.close(p * fb.hi, hi, 'product expansion', nl)})",
-                    lo, hi)
-        if fb.lo == fb.hi and (fb.lo.is_number and fb.lo >= 0 or not floors(fa.lo) and not floors(fa.hi) and not floors(fb.lo)):
-            p = fb.lo
-            lo, hi = sympy.expand(fa.lo * p), sympy.expand(fa.hi * p)
-            nl = not p.is_number
-            hp = self.close(sympy.Integer(0), p, "point factor >= 0")
-            return (f"(Bounded.mul_point_right {fa.name} {fb.name} {hp} {self.wrap_ok(tw, tn, lo, hi, reason)} "
-                    f"{self.close(lo, fa.lo * p, 'product expansion', nl)} {self.close(fa.hi * p, hi, 'product expansion', nl)})",
-                    lo, hi)
-        if any(floors(x) for x in (fa.lo, fa.hi, fb.lo, fb.hi)):
-            raise UnsupportedError(f"{self.where}: product of {self.render(t)[:80]} involves a floor")
-        lo, hi = sympy.expand(fa.lo * fb.lo), sympy.expand(fa.hi * fb.hi)
-        return (f"(Bounded.mul_nonneg {fa.name} {fb.name} {self.close(sympy.Integer(0), fa.lo, 'factor >= 0')} "
-                f"{self.close(sympy.Integer(0), fb.lo, 'factor >= 0')} {self.wrap_ok(tw, tn, lo, hi, reason)} "
-                f"{self.close(lo, fa.lo * fb.lo, 'product expansion', True)} {self.close(fa.hi * fb.hi, hi, 'product expansion', True)})",
-                lo, hi)
-
-    def divmod(self, t, scope, tw, tn, reason):
-        """``//`` and ``%``: the certificate's rule for this node first (``inst.rules``), then the others."""
-        x, d = t.args
-        fx, fd = self.bounded(x, scope), self.bounded(d, scope)
-        hx0 = self.close(sympy.Integer(0), fx.lo, "dividend >= 0")
-        hd1 = self.close(sympy.Integer(1), fd.lo, "divisor >= 1")
-        want = self.rules.get(t)
-        if t.op is TermOp.MOD:
-            order = ["divisor", "numerator"]
-        else:
-            order = ["exact", "const", "numerator"]
-        if want in order:
-            order.remove(want)
-            order.insert(0, want)
-        for rule in order:
-            got = self.rem_rule(rule, fx, fd, hx0, hd1) if t.op is TermOp.MOD else self.quot_rule(rule, fx, fd, hx0, hd1)
-            if got is None:
-                continue
-            rule_text, lo, hi = got
-            self.rule_use.append((want, rule))
-            name = "Bounded.mod" if t.op is TermOp.MOD else "Bounded.floordiv"
-            return (f"({name} {fx.name} {fd.name} {hx0} {hd1} {rule_text} "
-                    f"{self.wrap_ok(tw, tn, lo, hi, reason)} (by omega) (by omega))", lo, hi)
-        raise UnsupportedError(f"{self.where}: no quotient rule applies to {self.render(t)[:80]}")  # pragma: no cover
-
-    def rem_rule(self, rule, fx, fd, hx0, hd1):
-        if rule == "divisor":
-            return f"(Rem.divisor {hd1})", sympy.Integer(0), sympy.expand(fd.hi - 1)
-        return f"(Rem.numerator {hx0} {hd1})", sympy.Integer(0), fx.hi
-
-    def quot_rule(self, rule, fx, fd, hx0, hd1):
-        point = fd.lo == fd.hi
-        if rule == "const" and point and fd.lo.is_number:
-            c = int(fd.lo)
-            lo, hi = sympy.floor(fx.lo / c), sympy.floor(fx.hi / c)
-            if lo.atoms(sympy.floor) or hi.atoms(sympy.floor):
-                got = self.literal(c, fx, lo, hi)
-                if got is not None:
-                    return got
-            return f"(Quot.const {c} (by decide))", lo, hi
-        if rule == "exact" and point and not fx.hi.atoms(sympy.floor) and not fd.lo.atoms(sympy.floor) \
-                and not fd.lo.is_number:
-            q, r = sympy.div(sympy.Poly(fx.hi + 1, *self.syms.values()), sympy.Poly(fd.lo, *self.syms.values()))
-            if r.is_zero and all(c.is_integer for c in q.coeffs()):
-                qe = q.as_expr()
-                hq = self.close(fx.hi + 1, qe * fd.lo, "exact quotient", True)
-                return f"(Quot.exact {self.e(qe)} {hx0} {hd1} {hq})", sympy.Integer(0), sympy.expand(qe - 1)
-            return None
-        if rule == "numerator":
-            return f"(Quot.numerator {hx0} {hd1})", sympy.Integer(0), fx.hi
-        return None
-
-    def literal(self, c: int, fx: Fact, lo: sympy.Expr, hi: sympy.Expr):
-        """``Quot.literal``: the quotient by a literal ``c`` with each ``floor(A)`` of its endpoints replaced by
-        a symbol that the lower bounds and guards pin to it (``q ≤ A < q + 1``, both with a certificate: the
-        checker's auxiliary atom for ``floor(s27/2)``), so that the interval stays a polynomial and a product
-        with it has a rule. None when some floor has no such symbol (``Quot.const`` keeps the floor)."""
-        qlo, qhi = self.pin(lo), self.pin(hi)
-        if qlo is None or qhi is None:
-            return None
-        claims = (sympy.expand(fx.lo - c * qlo), sympy.expand((qhi + 1) * c - 1 - fx.hi))
-        if not all(self.plannable(x) for x in claims):
-            return None
-        hlo = self.close(c * qlo, fx.lo, "quotient's lower endpoint")
-        hhi = self.close(fx.hi + 1, (qhi + 1) * c, "quotient's upper endpoint")
-        return f"(Quot.literal {c} {self.e(qlo)} {self.e(qhi)} (by decide) {hlo} {hhi})", sympy.expand(qlo), sympy.expand(qhi)
-
-    def pin(self, endpoint: sympy.Expr) -> sympy.Expr | None:
-        """``endpoint`` with every ``floor(A)`` replaced by the first symbol ``q`` (by name) with certificates
-        for ``q ≤ A`` and ``A ≤ q + 1 - 1/den`` (``den`` clears ``A``'s denominators), or None."""
-        out = endpoint
-        for f in sorted(endpoint.atoms(sympy.floor), key=str):
-            arg = f.args[0]
-            if arg.atoms(sympy.floor):
-                return None
-            den = sympy.fraction(sympy.together(arg))[1]
-            if not den.is_number:
-                return None
-            for name in sorted(self.syms):
-                q = self.syms[name]
-                if self.plannable(sympy.expand(den * arg - den * q)) and \
-                        self.plannable(sympy.expand(den * q + den - 1 - den * arg)):
-                    out = out.subs(f, q)
-                    break
-            else:
-                return None
-        return sympy.expand(out)
-
-    def plannable(self, claim: sympy.Expr) -> bool:
-        """``0 ≤ claim`` is a true constant or has a certificate (``polytext.side_plan``)."""
-        from workbench.errors import WorkbenchError
-        from workbench.lean.emit import side_plan
-
-        claim = sympy.expand(claim)
-        if claim.is_number:
-            return bool(claim >= 0)
-        try:
-            side_plan(claim, self.inst, f"{self.where} quotient")
-        except WorkbenchError:
-            return False
-        return True
-
     def refine(self, t: Term, fact: Fact, scope: Scope) -> Fact:
         """Tighten ``t``'s interval by the comparison atoms known to hold in this scope (a constant is a point
         already: refining it would only put the other side's interval on it)."""
@@ -531,30 +302,6 @@ class Derivation(AgreementRules, IndirectRules, BranchRules):
                 self.agree_payload(st.value, s)
             top.bullet(s)
         return top.lines
-
-
-def relax_floors(claim: sympy.Expr) -> sympy.Expr:
-    """A polynomial lower bound of ``claim`` (each ``floor(P/c)`` by ``(P - c + 1)/c`` or ``P/c`` by the
-    sign of its constant coefficient), scaled to integer coefficients: what the product facts and the
-    guards must certify; ``omega`` knows the exact floor facts, so the relaxation is implied in Lean."""
-    floors = sorted(claim.atoms(sympy.floor), key=str)
-    if not floors:
-        return claim
-    dummies = [sympy.Dummy(f"f{i}") for i in range(len(floors))]
-    e = sympy.expand(claim.subs(dict(zip(floors, dummies))))
-    out = e
-    for f, dmy in zip(floors, dummies):
-        coeff = sympy.expand(e).coeff(dmy)
-        if not coeff.is_number or coeff.free_symbols or sympy.expand(e).coeff(dmy, 2) != 0:
-            raise UnsupportedError(f"side condition 0 <= {claim}: {f} has a non-constant coefficient")
-        arg = f.args[0]
-        den = math.lcm(*[int(sympy.fraction(c)[1]) for c in sympy.Poly(arg, *sorted(arg.free_symbols, key=str)).coeffs()]) \
-            if arg.free_symbols else 1
-        low = arg - sympy.Rational(den - 1, den)
-        out = out.subs(dmy, low if coeff > 0 else arg)
-    out = sympy.expand(out)
-    dens = [int(sympy.fraction(c)[1]) for c in sympy.Poly(out, *sorted(out.free_symbols, key=str)).coeffs()] if out.free_symbols else [1]
-    return sympy.expand(out * math.lcm(*dens))
 
 
 __all__ = ["Derivation", "Side", "relax_floors", "XINDEX", "YINDEX"]

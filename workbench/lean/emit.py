@@ -18,11 +18,12 @@ Determinism: sorted symbols and monomials, no clocks, no random numbers; golden 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from pathlib import Path
 
 import sympy
 
+from workbench.lean import remit
+from workbench.lean.derive import Derivation
 from workbench.lean.errors import InstanceError
 from workbench.lean.polytext import (  # re-exported: the emitter's public names
     Discharge,
@@ -35,18 +36,21 @@ from workbench.lean.polytext import (  # re-exported: the emitter's public names
     side_plan,
 )
 from workbench.lean.indirect import premise_text
-from workbench.lean.instance import (
-    LeanInstance,
-    Payload,
-    PayloadOp,
-    SideCondition,
-    Term,
-    TermOp,
-    assumes_in,
+from workbench.lean.instance import LeanInstance, SideCondition
+from workbench.lean.render import (  # re-exported: callers print terms through the emitter's names
+    CMP_NAME,
+    LEAN_TY,
+    TermNamer,
+    _doc,
+    _payload_terms,
+    _render_payload,
+    _string,
+    _TermNamer,
+    definition_lines,
+    term_roots,
 )
+from workbench.lean.rderive import RDerivation
 
-LEAN_TY = {"i1": ".i1", "i32": ".i32", "i64": ".i64"}
-CMP_NAME = {TermOp.LT: ".lt", TermOp.LE: ".le", TermOp.GT: ".gt", TermOp.GE: ".ge", TermOp.EQ: ".eq", TermOp.NE: ".ne"}
 LEAN_STATUS_LINE = (
     "Lean check: NOT RUN. This text was emitted without Lean; only `workbench lean check` (or "
     "scripts/lean-check.sh) on a machine with Lean can check it, and its record lists the axioms used."
@@ -67,152 +71,12 @@ def _camel(text: str) -> str:
     return out if out[0].isalpha() else "K" + out
 
 
-# ---------------------------------------------------------------- terms
-
-
-def _children(t: Term) -> tuple[Term, ...]:
-    return t.args
-
-
-def _count_subterms(roots: list[Term]) -> tuple[Counter, list[Term]]:
-    """Occurrence counts of every subterm and their first post-order appearance (deterministic)."""
-    counts: Counter = Counter()
-    order: list[Term] = []
-    seen: set[Term] = set()
-
-    def visit(t: Term) -> None:
-        counts[t] += 1
-        if counts[t] > 1:
-            return  # children of a repeated subterm were already counted through its first occurrence
-        for c in _children(t):
-            visit(c)
-        if t not in seen:
-            seen.add(t)
-            order.append(t)
-
-    for r in roots:
-        visit(r)
-    return counts, order
-
-
-class _TermNamer:
-    """Names subterms that occur more than once (and are not leaves) as ``e0, e1, ...``."""
-
-    def __init__(self, roots: list[Term]) -> None:
-        counts, order = _count_subterms(roots)
-        self.names: dict[Term, str] = {}
-        for t in order:
-            if counts[t] > 1 and t.args:
-                self.names[t] = f"e{len(self.names)}"
-
-    def render(self, t: Term, top: bool = False) -> str:
-        if not top and t in self.names:
-            return self.names[t]
-        return _render_node(t, self.render)
-
-    def definitions(self) -> list[tuple[str, str]]:
-        return [(name, self.render(t, top=True)) for t, name in self.names.items()]
-
-
-def _int(c: int) -> str:
-    return f"({c})" if c < 0 else str(c)
-
-
-def _render_node(t: Term, sub) -> str:
-    """One ``Narrowing.Expr`` constructor application; every op is handled on purpose."""
-    match t.op:
-        case TermOp.PROGRAM_ID | TermOp.NUM_PROGRAMS | TermOp.ARANGE | TermOp.BLOCK:
-            return f"(.{t.op.value} {t.value})"
-        case TermOp.LOOP_OFFSET:
-            return ".loopOffset"
-        case TermOp.SIZE:
-            return f"(.size {t.value} {LEAN_TY[t.ty]})"
-        case TermOp.WEAK:
-            return f"(.weak {_int(t.value)})"
-        case TermOp.STRONG:
-            return f"(.strong {LEAN_TY[t.ty]} {_int(t.value)})"
-        case TermOp.ADD | TermOp.SUB | TermOp.MUL | TermOp.FLOORDIV | TermOp.MOD | TermOp.AND | TermOp.OR:
-            return f"(.{t.op.value} {sub(t.args[0])} {sub(t.args[1])})"
-        case TermOp.LT | TermOp.LE | TermOp.GT | TermOp.GE | TermOp.EQ | TermOp.NE:
-            return f"(.cmp {CMP_NAME[t.op]} {sub(t.args[0])} {sub(t.args[1])})"
-        case TermOp.WHERE:
-            return f"(.select {sub(t.args[0])} {sub(t.args[1])} {sub(t.args[2])})"
-        case TermOp.CAST:
-            return f"(.cast {LEAN_TY[t.ty]} {sub(t.args[0])})"
-        case TermOp.ABS:
-            return f"(.abs {sub(t.args[0])})"
-        case TermOp.FCONV:
-            return f"(.fconv {_string(t.name)} {LEAN_TY[t.ty]} {sub(t.args[0])})"
-        case TermOp.LOAD:
-            other = "none" if t.other is None else f"(some {_int(t.other)})"
-            return f"(.load {t.value} {LEAN_TY[t.ty]} {sub(t.args[0])} {sub(t.args[1])} {other})"
-        case TermOp.ASSUME:
-            flags = f"{'true' if t.value & 1 else 'false'} {'true' if t.value & 2 else 'false'}"
-            return f"(.assume {' '.join(sub(a) for a in t.args)} {flags})"
-    raise InstanceError(f"no Lean rendering for term op {t.op}")  # pragma: no cover - every op is matched
-
-
-def _payload_terms(p: Payload) -> list[Term]:
-    out = [p.cond] if p.cond is not None else []
-    for a in p.args:
-        out += _payload_terms(a)
-    return out
-
-
-def _render_payload(p: Payload, sub) -> str:
-    match p.op:
-        case PayloadOp.LOAD:
-            return f"(.load {p.index})"
-        case PayloadOp.INT:
-            return f"(.int {sub(p.cond)})"
-        case PayloadOp.ACC:
-            return f"(.acc {p.index})"
-        case PayloadOp.REDUCE:
-            return f"(.reduce {_string(p.name)} {_render_payload(p.args[0], sub)})"
-        case PayloadOp.SCAN:
-            return f"(.scan {_string(p.name)} {_render_payload(p.args[0], sub)})"
-        case PayloadOp.CONST:
-            return f"(.const {_string(p.name)})"
-        case PayloadOp.UN:
-            return f"(.un {_string(p.name)} {_render_payload(p.args[0], sub)})"
-        case PayloadOp.BIN:
-            return f"(.bin {_string(p.name)} {_render_payload(p.args[0], sub)} {_render_payload(p.args[1], sub)})"
-        case PayloadOp.WHERE:
-            return f"(.select {sub(p.cond)} {_render_payload(p.args[0], sub)} {_render_payload(p.args[1], sub)})"
-    raise InstanceError(f"no Lean rendering for payload op {p.op}")  # pragma: no cover
-
-
-def _doc(s: str) -> str:
-    """Text safe inside a Lean comment (a `-/` would end it)."""
-    return s.replace("-/", "- /").replace("/-", "/ -")
-
-
-def _string(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-
-
-def term_roots(inst: LeanInstance) -> list[Term]:
-    """Every index term of an instance in a fixed order (loads, store, payload conditions; a reduction's loads,
-    stores and carries), for shared-subterm names and the list of assume nodes."""
-    if inst.reduction is not None:
-        from workbench.lean.remit import roots as reduction_roots
-
-        return reduction_roots(inst.reduction)
-    roots = [t for ld in inst.loads for t in (ld.offset, ld.mask)]
-    return roots + [inst.store.offset, inst.store.mask] + _payload_terms(inst.store.value)
-
-
 def derive(inst: LeanInstance):
     """Run the node-by-node derivation of ``kernel_safe`` (``workbench.lean.derive``): its side conditions
     and proof lines, with this module's renderers."""
-    from workbench.lean.derive import Derivation
-    from workbench.lean.rderive import RDerivation
-
     names = inst.symbol_names()
     roots = term_roots(inst)
-    namer = _TermNamer(roots)
+    namer = TermNamer(roots)
     side_args = " ".join([*names, *(f"h_{n}" for n in names), *(f"g{j}" for j in range(len(inst.guards)))])
     kind = RDerivation if inst.reduction is not None else Derivation
     d = kind(inst, namer.render, lambda e: render_expr(e, names), side_args)
@@ -220,22 +84,12 @@ def derive(inst: LeanInstance):
     return namer, d, proof
 
 
-def definition_lines(namer: _TermNamer) -> list[str]:
-    """One ``def e*`` per shared subterm of an instance (pointwise and reduction kernels alike)."""
-    lines: list[str] = []
-    for name, body in namer.definitions():
-        lines += ["/-- Shared subterm. -/", f"def {name} : Expr := {body}", ""]
-    return lines
-
-
-def kernel_lines(inst: LeanInstance, namer: _TermNamer | None = None) -> list[str]:
+def kernel_lines(inst: LeanInstance, namer: TermNamer | None = None) -> list[str]:
     """The ``def e*``, ``def load*`` and ``def kernel`` declarations of an instance (its kernel term)."""
     if inst.reduction is not None:
-        from workbench.lean import remit
-
-        return remit.kernel_lines(inst, namer or _TermNamer(remit.roots(inst.reduction)))
+        return remit.kernel_lines(inst, namer or TermNamer(term_roots(inst)))
     if namer is None:
-        namer = _TermNamer(term_roots(inst))
+        namer = TermNamer(term_roots(inst))
     lines = definition_lines(namer)
     w = lines.append
     for i, ld in enumerate(inst.loads):
@@ -396,9 +250,7 @@ def emit_instance(inst: LeanInstance) -> str:
         w("  narrowing_side")
         w("")
     if inst.reduction is not None:
-        from workbench.lean.remit import theorem_lines
-
-        safe_head, exact_lines = theorem_lines(binders, args, inst.reduction, bool(premises))
+        safe_head, exact_lines = remit.theorem_lines(binders, args, inst.reduction, bool(premises))
     else:
         assumed = (" and the `tl.device_assert` premises `Asserts L` (an assumption about the inputs: the asserts "
                    "are compiled away, nothing checks them)" if premises else "")

@@ -345,7 +345,7 @@ def assert_holds(lane: Lane, t: Term) -> bool:
 
 def asserts(lane: Lane, inst: LeanInstance) -> bool:
     """The instance's ``Asserts L``: every assume node's premise holds on this lane."""
-    from workbench.lean.emit import term_roots
+    from workbench.lean.render import term_roots
     from workbench.lean.instance import assumes_in
 
     return all(assert_holds(lane, t) for t in assumes_in(term_roots(inst)))

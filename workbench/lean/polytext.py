@@ -17,6 +17,7 @@ import numpy as np
 import sympy
 from scipy.optimize import linprog
 
+from workbench.errors import UnsupportedError
 from workbench.lean.errors import InstanceError
 from workbench.lean.instance import LeanInstance
 
@@ -171,11 +172,33 @@ def _hint_lines(exps: tuple[int, ...], names: tuple[str, ...], lower: dict[str, 
     return f"  have m{k} : 0 ≤ {_monomial_text(names, exps, lower)} := {proof}"
 
 
-def side_plan(claim: sympy.Expr, inst: LeanInstance, where: str) -> Discharge:
-    """The discharge plan of a side condition: floors relaxed to a polynomial (``derive.relax_floors``).
-    Plans are memoised by content (the claim, the symbols with their bounds, the guards), never by identity."""
-    from workbench.lean.derive import relax_floors
+def relax_floors(claim: sympy.Expr) -> sympy.Expr:
+    """A polynomial lower bound of ``claim`` (each ``floor(P/c)`` by ``(P - c + 1)/c`` or ``P/c`` by the
+    sign of its constant coefficient), scaled to integer coefficients: what the product facts and the
+    guards must certify; ``omega`` knows the exact floor facts, so the relaxation is implied in Lean."""
+    floors = sorted(claim.atoms(sympy.floor), key=str)
+    if not floors:
+        return claim
+    dummies = [sympy.Dummy(f"f{i}") for i in range(len(floors))]
+    e = sympy.expand(claim.subs(dict(zip(floors, dummies))))
+    out = e
+    for f, dmy in zip(floors, dummies):
+        coeff = sympy.expand(e).coeff(dmy)
+        if not coeff.is_number or coeff.free_symbols or sympy.expand(e).coeff(dmy, 2) != 0:
+            raise UnsupportedError(f"side condition 0 <= {claim}: {f} has a non-constant coefficient")
+        arg = f.args[0]
+        den = math.lcm(*[int(sympy.fraction(c)[1]) for c in sympy.Poly(arg, *sorted(arg.free_symbols, key=str)).coeffs()]) \
+            if arg.free_symbols else 1
+        low = arg - sympy.Rational(den - 1, den)
+        out = out.subs(dmy, low if coeff > 0 else arg)
+    out = sympy.expand(out)
+    dens = [int(sympy.fraction(c)[1]) for c in sympy.Poly(out, *sorted(out.free_symbols, key=str)).coeffs()] if out.free_symbols else [1]
+    return sympy.expand(out * math.lcm(*dens))
 
+
+def side_plan(claim: sympy.Expr, inst: LeanInstance, where: str) -> Discharge:
+    """The discharge plan of a side condition: floors relaxed to a polynomial (``relax_floors``).
+    Plans are memoised by content (the claim, the symbols with their bounds, the guards), never by identity."""
     key = (str(sympy.expand(claim)), tuple((s.name, s.lower) for s in inst.symbols), tuple(str(g) for g in inst.guards))
     got = _PLANS.get(key)
     if got is None:

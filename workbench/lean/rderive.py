@@ -26,7 +26,8 @@ from contextlib import contextmanager
 import sympy
 
 from workbench.errors import UnsupportedError
-from workbench.lean.derive import IMAX, Derivation, Scope
+from workbench.lean.derive import Derivation
+from workbench.lean.scope import IMAX, Scope
 from workbench.lean.indirect import premise_text
 from workbench.lean.instance import Payload, PayloadOp
 from workbench.lean.reduction import RKernelTerms

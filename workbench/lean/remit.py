@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from workbench.lean.instance import LeanInstance, Term
 from workbench.lean.reduction import RKernelTerms
+from workbench.lean.render import _render_payload, _string, definition_lines, reduction_roots
 
 RED_PREMISES = "(rs : List Int) (js : List Nat) (hrs : RowOK L rs) (hjs : StepsOK L js)"
 # The device_assert premises of a reduction kernel, at every step lane the theorem is about: every r position
@@ -31,22 +32,11 @@ def red_premises(rk: RKernelTerms) -> str:
 
 def roots(rk: RKernelTerms) -> list[Term]:
     """Every index term of the kernel, in a fixed order (loads, stores, carries), for shared-subterm names."""
-    from workbench.lean.emit import _payload_terms
-
-    out: list[Term] = []
-    for ld in rk.loads:
-        out += [ld.load.offset, ld.load.mask]
-    for st in rk.stores:
-        out += [st.store.offset, st.store.mask, *_payload_terms(st.store.value)]
-    for c in rk.carries:
-        out += [*_payload_terms(c.init), *_payload_terms(c.update)]
-    return out
+    return reduction_roots(rk)
 
 
 def kernel_lines(inst: LeanInstance, namer) -> list[str]:
     """``def e*``, ``def load*``, ``def rload*``, ``def rstore*``, ``def carry*`` and ``def kernel : RKernel``."""
-    from workbench.lean.emit import _render_payload, _string, definition_lines
-
     rk: RKernelTerms = inst.reduction
     lines = definition_lines(namer)
     w = lines.append

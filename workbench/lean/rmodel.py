@@ -184,7 +184,7 @@ def asserts(k: RKernelTerms, lane: Lane, rs, js) -> bool:
     ``L.step j r`` with ``j ∈ js ∨ j = 0`` and ``r ∈ rs`` (an assumption about the inputs)."""
     from workbench.lean.instance import assumes_in
     from workbench.lean.model import assert_holds
-    from workbench.lean.remit import roots
+    from workbench.lean.render import reduction_roots as roots
 
     nodes = assumes_in(roots(k))
     return all(assert_holds(step_row(lane, j)(r), t) for t in nodes for j in {*js, 0} for r in rs)

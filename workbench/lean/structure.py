@@ -75,7 +75,7 @@ def _docstring(text: str, decl: str) -> str:
 
 def expected_asserts(inst: LeanInstance) -> list[str]:
     """The ``AssertHolds`` conjuncts the emitter writes for ``inst``'s assume nodes (names as in the file)."""
-    from workbench.lean.emit import _TermNamer, term_roots
+    from workbench.lean.render import TermNamer as _TermNamer, term_roots
     from workbench.lean.indirect import premise_text
     from workbench.lean.instance import assumes_in
 
