@@ -41,14 +41,18 @@ def test_lean_widget_without_lean_says_so_and_does_not_raise(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     widget = GoalStepper(PROJECT / "Narrowing" / "Int.lean")
     assert widget.model.theorems[:2] == ("Size32.fits32", "wrap32_eq_self_of_fits32")
-    assert "Lean is not installed here" in widget.view.value and "elan" in widget.view.value
-    assert "nothing here was checked by Lean" in widget.view.value
+    banner = widget.banner.value  # the install banner: once, above the steps (issue 27)
+    assert "Lean is not installed here" in banner and "elan" in banner
+    assert "nothing here was checked by Lean" in banner
+    assert "`" not in banner and "<code>curl https://elan.lean-lang.org" in banner  # no literal backticks
     assert "no tactic steps" in widget.view.value  # Size32.fits32 is a term-mode proof
     widget.choice.value = "Ty.wrap_eq_self_of_fits32"
     assert widget.model.steps[0].text == "cases t with"
     assert "Step 1 of 5" in widget.view.value and "goals unavailable" in widget.view.value
+    assert "<b>Before:</b> <i>goals unavailable (Lean is not installed, see above)</i>" in widget.view.value
     widget.next.click()
     assert widget.model.index == 1 and "Step 2 of 5" in widget.view.value
+    assert "elan" not in widget.view.value and widget.banner.value == banner  # not repeated per step
     widget.prev.click()
     assert widget.model.index == 0
 
@@ -95,4 +99,4 @@ def test_lean_widget_statement_disabled_ends_and_side_condition_note(monkeypatch
     sides = [t for t in model.theorems if t.startswith("side_")]
     assert f"states {len(sides)} `side_k` theorems" in note and "all cited by `kernel_safe`" in note
     assert "The checker proved 17 side conditions" in note
-    assert note in widget.note.value.replace("&#x27;", "'").replace("&quot;", '"') or "side_k" in widget.note.value
+    assert "<code>side_k</code>" in widget.note.value and "`" not in widget.note.value

@@ -13,6 +13,7 @@ timed out) become the ``message`` shown above the goals.
 from __future__ import annotations
 
 import html
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,9 @@ from workbench.lean.errors import INSTALL_HINT, LeanError, LeanNotInstalledError
 from workbench.lean.paths import PROJECT
 from workbench.lean.session import Diagnostic, GoalState, LeanSession, StepGoals
 from workbench.lean.steps import TacticStep, tactic_steps, theorems
+
+
+NOT_INSTALLED = "Lean is not installed here, so no goals can be shown."
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +74,7 @@ class GoalStepperModel:
         command = self.session.server_command or ["lake"]
         if shutil.which(command[0]) is None and not Path(command[0]).exists():
             # Say so at once (not only when a step needs goals); connect() stays the one place that starts Lean.
-            self.message = f"Lean is not installed here, so no goals can be shown. {INSTALL_HINT}."
+            self.message = f"{NOT_INSTALLED} {INSTALL_HINT}."
 
     # -------------------------------------------------------------- navigation
 
@@ -103,7 +107,7 @@ class GoalStepperModel:
             self.session.start()
             self.session.open(self.path)
         except LeanNotInstalledError as exc:
-            self.message = f"Lean is not installed here, so no goals can be shown. {exc.install_hint}."
+            self.message = f"{NOT_INSTALLED} {exc.install_hint}."
             return False
         except LeanError as exc:
             self.message = f"Lean could not start: {exc}"
@@ -172,9 +176,14 @@ class GoalStepperModel:
 # ------------------------------------------------------------------ rendering
 
 
-def _goal_html(label: str, state: GoalState | None) -> str:
+def _text_html(text: str) -> str:
+    """Escaped text with its `backticked` spans as code (messages and notes are written for a terminal too)."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
+def _goal_html(label: str, state: GoalState | None, why: str = "") -> str:
     if state is None:
-        body = "<i>goals unavailable</i>"
+        body = f"<i>goals unavailable{f' ({html.escape(why)})' if why else ''}</i>"
     elif state.status == "no_goal":
         body = "<i>no proof state at this position</i>"
     elif state.status == "complete":
@@ -186,23 +195,38 @@ def _goal_html(label: str, state: GoalState | None) -> str:
             parts.append(f"<div style='margin:4px 0;padding:4px;border-left:3px solid #888'>{hyps}"
                          f"<div><code>⊢ {html.escape(g.target)}</code></div></div>")
         body = "".join(parts)
-    return f"<div><b>{html.escape(label)}</b>{body}</div>"
+    return f"<div class='wb-goals'><b>{html.escape(label)}:</b> {body}</div>"
+
+
+def _is_banner(message: str | None) -> bool:
+    return bool(message) and message.startswith(NOT_INSTALLED)
+
+
+def banner_html(view: StepView) -> str:
+    """Lean's status, and how to install it when it is missing: shown once above the steps, not per step."""
+    if _is_banner(view.message):
+        return (f"<div class='wb-banner' style='color:#a40'><b>{_text_html(NOT_INSTALLED)}</b> "
+                f"{_text_html(view.message[len(NOT_INSTALLED):].strip())} "
+                f"<span style='color:#555'>({_text_html(view.lean_status)})</span></div>")
+    return f"<div class='wb-banner' style='color:#555'>{_text_html(view.lean_status)}</div>"
 
 
 def render_html(view: StepView) -> str:
-    """The HTML of one step (used by the widget; testable on its own)."""
-    head = f"<div style='color:#555'>{html.escape(view.lean_status)}</div>"
+    """The HTML of one step (used by the widget; testable on its own). Lean's status and the install
+    instructions are :func:`banner_html`'s, shown once; a step says only why its goals are missing."""
+    head = ""
     if view.statement:
         head += f"<div><b>Statement</b><pre style='margin:2px 0;white-space:pre-wrap'>{html.escape(view.statement)}</pre></div>"
-    if view.message:
-        head += f"<div style='color:#a40'><b>{html.escape(view.message)}</b></div>"
+    why = "Lean is not installed, see above" if _is_banner(view.message) else ""
+    if view.message and not why:
+        head += f"<div style='color:#a40'><b>{_text_html(view.message)}</b></div>"
     if view.step is None:
         return head + "<div><i>no tactic steps (term-mode proof, or no theorem)</i></div>"
     step = (f"<div>Step {view.index + 1} of {view.count} (line {view.step.line + 1}): "
             f"<pre style='margin:2px 0'>{html.escape(view.step.text)}</pre></div>")
     diags = "".join(
         f"<li>{html.escape(d.kind)} at line {d.line + 1}: {html.escape(d.message)}</li>" for d in view.diagnostics)
-    return (head + step + _goal_html("Before", view.before) + _goal_html("After", view.after)
+    return (head + step + _goal_html("Before", view.before, why) + _goal_html("After", view.after, why)
             + (f"<div><b>Diagnostics</b><ul>{diags}</ul></div>" if diags else ""))
 
 
@@ -216,11 +240,12 @@ class GoalStepper(w.VBox):
         self.next = w.Button(description="forward ▶")
         self.view = w.HTML()
         note = self.model.side_condition_note()
-        self.note = w.HTML(f"<div style='color:#335'>{html.escape(note)}</div>" if note else "")
+        self.note = w.HTML(f"<div style='color:#335'>{_text_html(note)}</div>" if note else "")
+        self.banner = w.HTML()
         self.choice.observe(self._on_choice, names="value")
         self.prev.on_click(lambda _b: self._move(self.model.back))
         self.next.on_click(lambda _b: self._move(self.model.forward))
-        super().__init__([w.HBox([self.choice, self.prev, self.next]), self.note, self.view])
+        super().__init__([w.HBox([self.choice, self.prev, self.next]), self.banner, self.note, self.view])
         self.refresh()
 
     def _on_choice(self, change) -> None:
@@ -236,4 +261,7 @@ class GoalStepper(w.VBox):
         view = self.model.current()
         self.prev.disabled = view.at_start
         self.next.disabled = view.at_end
+        banner = banner_html(view)
+        if self.banner.value != banner:  # one banner row, rewritten only when Lean's state changes
+            self.banner.value = banner
         self.view.value = render_html(view)
