@@ -3,7 +3,8 @@
 Each stage package owns its sub-commands in ``workbench/<stage>/cli.py`` with a function
 ``register(subparsers)`` that adds parsers whose ``func`` attribute takes the parsed namespace and returns an
 exit code. Errors derived from :class:`WorkbenchError` are printed as one clear message (exit 2); anything
-else is a bug and keeps its traceback.
+else is a bug and keeps its traceback. A reader that closes the output early (``| head``) ends the command
+quietly with :data:`CLOSED_PIPE`. Global options (``--workspace``) go before the command.
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="workbench",
         description="Kernel Proof Workbench: capture, check, certify and time Inductor's Triton kernels.",
     )
+    # Global options, before the command (``workbench --workspace DIR list``); a command's own option of the
+    # same name after it wins where both are given.
+    parser.add_argument("--workspace", metavar="DIR", dest="global_workspace", default=None,
+                        help="where outputs go, for any command (default: $WORKBENCH_HOME, else "
+                             "~/.local/share/kernel-proof-workbench)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in STAGE_CLIS:
         try:
@@ -98,11 +104,46 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    _apply_global_options(args)
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # here, not at interpreter exit, so a closed pipe is caught below
+        return code
     except WorkbenchError as exc:
         print(f"workbench: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        return _closed_pipe()
+
+
+# The exit code of a command whose reader closed its output (``workbench check --json ... | head -c 10``): what a
+# shell reports for a process ended by SIGPIPE (128 + 13), as ``yes | head`` does. No traceback, no message.
+CLOSED_PIPE = 141
+
+
+def _closed_pipe() -> int:
+    """Point stdout at /dev/null so the interpreter's final flush of the unwritten rest cannot raise again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is not a real file (a test's capture): nothing will flush it
+        pass
+    return CLOSED_PIPE
+
+
+def _apply_global_options(args: argparse.Namespace) -> None:
+    """``--workspace`` before the command: the command's own ``--workspace`` when it has one and was not given,
+    and ``$WORKBENCH_HOME`` for everything the command (or a child process it starts) resolves later."""
+    import os
+
+    ws = getattr(args, "global_workspace", None)
+    if ws is None:
+        return
+    if getattr(args, "workspace", None) is None:
+        args.workspace = ws
+    os.environ["WORKBENCH_HOME"] = str(args.workspace)
 
 
 if __name__ == "__main__":  # pragma: no cover
