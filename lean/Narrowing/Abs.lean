@@ -9,7 +9,7 @@ The checker's rule (`workbench/check/trusted/interval.py`, `iabs`): `|v| ≤ max
 `[lo, hi]` itself when `lo ≥ 0`, `[-hi, -lo]` when `hi ≤ 0`; the node's fit condition asks the exact `|v|`
 to fit the narrowed type, which rules out the wrap of `INT_MIN` on every lane it covers.
 
-Status: not checked by Lean where it was written (see `docs/lean.md`).
+Status: stated; a proof is written; not checked by Lean here (see `docs/lean.md`).
 
 ## Main results
 * `Narrowing.Bounded.abs_nonneg`, `Narrowing.Bounded.abs_nonpos`, `Narrowing.Bounded.abs`.

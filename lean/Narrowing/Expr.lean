@@ -19,7 +19,7 @@ model covers Inductor's `Grid1D` (`x = program_id(0) * XBLOCK + arange(XBLOCK)`)
 arange(YBLOCK)`); the kernel's own terms compute `x` and `y`, with every `int32` wrap Triton performs.
 Blocks are numbered `0 = XBLOCK` (the `x` axis) and `1 = YBLOCK` (the `y` axis).
 
-Status: not checked by Lean where it was written (see `docs/lean.md`).
+Status: stated; a proof is written; not checked by Lean here (see `docs/lean.md`).
 
 ## Main definitions
 * `Narrowing.Expr`, `Narrowing.Expr.ty`, `Narrowing.Expr.eval`.

@@ -17,7 +17,7 @@ assert's mask is set, from its bound operands' own intervals.
 The premise is stated on the wide kernel (the kernel Inductor emitted and asserted); agreement of the
 value, the mask and the bounds carries it to the narrowed one (`Bounded.assume`).
 
-Status: not checked by Lean where it was written (see `docs/lean.md`).
+Status: stated; a proof is written; not checked by Lean here (see `docs/lean.md`).
 
 ## Main definitions
 * `Narrowing.AssertHolds`: the premise one `tl.device_assert` states about the inputs on one lane.

@@ -10,7 +10,7 @@ operation on an `int32` and an `int64` operand sign-extends to `int64`. An untyp
 * truncating division and remainder are core Lean's `Int.tdiv` and `Int.tmod`;
 * masks (`i1`) are `0`/`1`.
 
-Status: not checked by Lean where it was written (see `docs/lean.md`).
+Status: stated; a proof is written; not checked by Lean here (see `docs/lean.md`).
 
 ## Main definitions
 * `Narrowing.Ty`: the integer types of an index expression (`weak`, `i1`, `i32`, `i64`).

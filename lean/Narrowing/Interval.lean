@@ -5,7 +5,7 @@ import Narrowing.Kernel
 
 `Bounded S L e lo hi` says: on lane `L`, term `e` agrees (`Expr.Agree`: wide and narrowed evaluation give
 the same value) and its narrowed value lies in `[lo, hi]`. Each lemma below is one interval rule of the
-checker (`workbench/check/checker.py`), proved once: from the children's `Bounded` facts and arithmetic
+checker (`workbench/check/checker.py`), stated once with a written proof: from the children's `Bounded` facts and arithmetic
 premises on the endpoints, it concludes `Bounded` for the node. A generated instance (`Instances/`) applies
 these lemmas node by node; every premise on an endpoint is closed by one of the instance's `side_k`
 theorems (or by linear arithmetic), so the instance's `kernel_safe` derives `Kernel.Safe` from the shape
@@ -15,7 +15,7 @@ The endpoints `lo`, `hi` are integers (in an instance: polynomials in the shape 
 `/ c` by a literal `c`); a rule never trusts an endpoint it is given, it requires the premise that makes it
 valid.
 
-Status: not checked by Lean where it was written (see `docs/lean.md`).
+Status: stated; a proof is written; not checked by Lean here (see `docs/lean.md`).
 
 ## Main definitions
 * `Narrowing.LaneOK`: a launched lane (program ids in the grid, positions in their blocks, the linear
@@ -26,11 +26,10 @@ Status: not checked by Lean where it was written (see `docs/lean.md`).
 ## Main results
 * `Narrowing.WrapOK.of_fits32`: an interval within `int32` gives `Fits32`, hence `SameWrap`.
 * `Narrowing.Bounded.add`, `.sub`, `.mul_point_left`, `.mul_point_right`, `.mul_npoint_left`,
-  `.mul_nonneg`, `.floordiv`, `.mod`, `.cast`, `.size`, `.weak`, `.xindex`, `.yindex` (`Grid2DWithYZOverflow`),
-  `.yindex2d` (`Grid2D`): node rules.
-* `Narrowing.Quot.numerator`, `.exact`, `.const`, `.literal`; `Narrowing.Rem.divisor`, `.numerator`: the quotient and
-  remainder rules a certificate chooses between (truncating division is Euclidean division on a
-  non-negative dividend: `Int.tdiv_eq_ediv_of_nonneg`, `Int.tmod_eq_emod_of_nonneg`).
+  `.mul_nonneg`, `.cast`, `.size`, `.weak`, `.xindex`, `.yindex` (`Grid2DWithYZOverflow`),
+  `.yindex2d` (`Grid2D`): node rules. `//` and `%` are in `Narrowing/Quotient.lean`, the product facts of
+  side conditions in `Narrowing/Products.lean`: an instance imports them only when it uses them, so an error
+  there cannot fail the instances that do not.
 * `Narrowing.Expr.lt_of_cmp_ne_zero` (and `le`, `gt`, `ge`), `Narrowing.Expr.ne_zero_of_mand_ne_zero`: mask
   refinement (a set mask's comparison atoms hold on that lane).
 * `Narrowing.Loads.agree_of_mem`, `Narrowing.SizesFit.fits_of_mem`: `Kernel.Safe`'s list premises from
@@ -311,103 +310,6 @@ theorem Bounded.mul_nonneg {a b : Expr} {la ha lb hb lo hi : Int}
     first | exact he | (simp only [Expr.eval]; exact he)
   exact ⟨And.intro hA.agree (And.intro hB.agree hs), by omega, by omega⟩
 
-/-- A quotient rule: on a dividend in `[lx, hx]` and a divisor in `[ld, hd]`, the Euclidean quotient
-lies in `[qlo, qhi]`. -/
-def QuotRule (lx hx ld hd qlo qhi : Int) : Prop :=
-  ∀ X D, lx ≤ X → X ≤ hx → ld ≤ D → D ≤ hd → qlo ≤ X / D ∧ X / D ≤ qhi
-
-/-- Rule `numerator`: `0 ≤ x // d ≤ hi(x)`. -/
-theorem Quot.numerator {lx hx ld hd : Int} (hx0 : 0 ≤ lx) (hd1 : 1 ≤ ld) : QuotRule lx hx ld hd 0 hx := by
-  intro X D h1 h2 h3 h4
-  exact ⟨Int.ediv_nonneg (by omega) (by omega), Int.le_trans (Int.ediv_le_self D (by omega)) h2⟩
-
-/-- Rule `exact`: a point divisor `p` with `hi(x) < Q * p` gives `0 ≤ x // p ≤ Q - 1`. -/
-theorem Quot.exact {lx hx p : Int} (Q : Int) (hx0 : 0 ≤ lx) (hp : 1 ≤ p) (hq : hx < Q * p) :
-    QuotRule lx hx p p 0 (Q - 1) := by
-  intro X D h1 h2 h3 h4
-  have hD : D = p := by omega
-  have hq' : hx < Q * D := by rw [hD]; exact hq
-  have hlt : X < Q * D := by omega
-  have := Int.ediv_lt_of_lt_mul (show 0 < D by omega) hlt
-  exact ⟨Int.ediv_nonneg (by omega) (by omega), by omega⟩
-
-/-- Rule `const`: a literal divisor `c ≥ 1`: `[lo(x) / c, hi(x) / c]` (Euclidean division is monotone). -/
-theorem Quot.const {lx hx : Int} (c : Int) (hc : 1 ≤ c) : QuotRule lx hx c c (lx / c) (hx / c) := by
-  intro X D h1 h2 h3 h4
-  have hD : D = c := by omega
-  rw [hD]
-  exact ⟨Int.ediv_le_ediv (by omega) h1, Int.ediv_le_ediv (by omega) h2⟩
-
-/-- Rule `literal`: a literal divisor `c ≥ 1` and any endpoints `qlo`, `qhi` (polynomials in the shape
-symbols, say the auxiliary atom that Inductor's guards pin to `floor(s / 2)`) with `c * qlo ≤ lo(x)` and
-`hi(x) < (qhi + 1) * c`: the quotient lies in `[qlo, qhi]`. Unlike `Quot.const` its endpoints carry no
-`/ c`, so a product of the quotient with another interval stays a polynomial (`pixel_shuffle`'s
-`2 * x1 * (ks0 // 2)`). Euclidean division is monotone (`Int.ediv_le_ediv`) and `(c * q) / c = q`
-(`Int.mul_ediv_cancel_left`); `X < b * c → X / c < b` (`Int.ediv_lt_of_lt_mul`). -/
-theorem Quot.literal {lx hx : Int} (c qlo qhi : Int) (hc : 1 ≤ c) (hlo : c * qlo ≤ lx)
-    (hhi : hx < (qhi + 1) * c) : QuotRule lx hx c c qlo qhi := by
-  intro X D h1 h2 h3 h4
-  have hD : D = c := by omega
-  rw [hD]
-  have hc0 : (0 : Int) < c := by omega
-  have l1 : (c * qlo) / c ≤ X / c := Int.ediv_le_ediv hc0 (Int.le_trans hlo h1)
-  rw [Int.mul_ediv_cancel_left qlo (show c ≠ 0 by omega)] at l1
-  have u1 : X / c < qhi + 1 := Int.ediv_lt_of_lt_mul hc0 (Int.lt_of_le_of_lt h2 hhi)
-  exact ⟨l1, by omega⟩
-
-/-- `x // d` (truncating, `arith.divsi`) on a non-negative dividend and a divisor `≥ 1` (**`lo ≥ 1` ⇒ the
-divisor premise** of `Expr.Agree`), by a quotient rule. -/
-theorem Bounded.floordiv {x d : Expr} {lx hx ld hd qlo qhi lo hi : Int}
-    (hX : Bounded S L x lx hx) (hD : Bounded S L d ld hd) (hx0 : 0 ≤ lx) (hd1 : 1 ≤ ld)
-    (hq : QuotRule lx hx ld hd qlo qhi)
-    (hw : WrapOK ((Expr.floordiv x d).ty .wide) ((Expr.floordiv x d).ty (.narrow S)) lo hi)
-    (hlo : lo ≤ qlo) (hhi : qhi ≤ hi) : Bounded S L (.floordiv x d) lo hi := by
-  have h1 := hX.ge; have h2 := hX.le; have h3 := hD.ge; have h4 := hD.le
-  have ht : Int.tdiv (x.eval (.narrow S) L) (d.eval (.narrow S) L) =
-      x.eval (.narrow S) L / d.eval (.narrow S) L := Int.tdiv_eq_ediv_of_nonneg (by omega)
-  obtain ⟨q1, q2⟩ := hq _ _ h1 h2 h3 h4
-  obtain ⟨hs, he⟩ := hw (Int.tdiv (x.eval (.narrow S) L) (d.eval (.narrow S) L)) (by omega) (by omega)
-  have hev : (Expr.floordiv x d).eval (.narrow S) L =
-      Int.tdiv (x.eval (.narrow S) L) (d.eval (.narrow S) L) := by
-    first | exact he | (simp only [Expr.eval]; exact he)
-  exact ⟨And.intro hX.agree (And.intro hD.agree (And.intro (by omega) hs)), by omega, by omega⟩
-
-/-- A remainder rule: on a dividend in `[lx, hx]` and a divisor in `[ld, hd]`, the Euclidean remainder
-lies in `[0, rhi]`. -/
-def RemRule (lx hx ld hd rhi : Int) : Prop :=
-  ∀ X D, lx ≤ X → X ≤ hx → ld ≤ D → D ≤ hd → X % D ≤ rhi
-
-/-- Rule `divisor`: `x % d ≤ hi(d) - 1` (`Int.emod_lt_of_pos`). -/
-theorem Rem.divisor {lx hx ld hd : Int} (hd1 : 1 ≤ ld) : RemRule lx hx ld hd (hd - 1) := by
-  intro X D h1 h2 h3 h4
-  have := Int.emod_lt_of_pos X (show 0 < D by omega)
-  omega
-
-/-- Rule `numerator`: `x % d ≤ hi(x)` for `x ≥ 0` (`x % d = x - d * (x / d)`). -/
-theorem Rem.numerator {lx hx ld hd : Int} (hx0 : 0 ≤ lx) (hd1 : 1 ≤ ld) : RemRule lx hx ld hd hx := by
-  intro X D h1 h2 h3 h4
-  have e := Int.emod_def X D
-  have := Int.mul_nonneg (show 0 ≤ D by omega) (Int.ediv_nonneg (show 0 ≤ X by omega) (show 0 ≤ D by omega))
-  omega
-
-/-- `x % d` (truncating, `arith.remsi`) on a non-negative dividend and a divisor `≥ 1`, by a remainder
-rule: `[0, rhi]` (`Int.emod_nonneg`). -/
-theorem Bounded.mod {x d : Expr} {lx hx ld hd rhi lo hi : Int}
-    (hX : Bounded S L x lx hx) (hD : Bounded S L d ld hd) (hx0 : 0 ≤ lx) (hd1 : 1 ≤ ld)
-    (hr : RemRule lx hx ld hd rhi)
-    (hw : WrapOK ((Expr.mod x d).ty .wide) ((Expr.mod x d).ty (.narrow S)) lo hi)
-    (hlo : lo ≤ 0) (hhi : rhi ≤ hi) : Bounded S L (.mod x d) lo hi := by
-  have h1 := hX.ge; have h2 := hX.le; have h3 := hD.ge; have h4 := hD.le
-  have ht : Int.tmod (x.eval (.narrow S) L) (d.eval (.narrow S) L) =
-      x.eval (.narrow S) L % d.eval (.narrow S) L := Int.tmod_eq_emod_of_nonneg (by omega)
-  have r0 := Int.emod_nonneg (x.eval (.narrow S) L) (show d.eval (.narrow S) L ≠ 0 by omega)
-  have r1 := hr _ _ h1 h2 h3 h4
-  obtain ⟨hs, he⟩ := hw (Int.tmod (x.eval (.narrow S) L) (d.eval (.narrow S) L)) (by omega) (by omega)
-  have hev : (Expr.mod x d).eval (.narrow S) L =
-      Int.tmod (x.eval (.narrow S) L) (d.eval (.narrow S) L) := by
-    first | exact he | (simp only [Expr.eval]; exact he)
-  exact ⟨And.intro hX.agree (And.intro hD.agree (And.intro (by omega) hs)), by omega, by omega⟩
-
 /-- `.to(t)` of a term whose interval fits `t`: same value, same interval. -/
 theorem Bounded.cast {t : Ty} {a : Expr} {la ha : Int} (hA : Bounded S L a la ha) (hw : WrapOK t t la ha) :
     Bounded S L (.cast t a) la ha := by
@@ -420,12 +322,12 @@ theorem Bounded.cast_eval {t : Ty} {a : Expr} {la ha : Int} (hA : Bounded S L a 
     (hw : WrapOK t t la ha) : (Expr.cast t a).eval (.narrow S) L = a.eval (.narrow S) L :=
   (hw (a.eval (.narrow S) L) hA.ge hA.le).2
 
-/-- Mask refinement: a tighter upper bound proved on this lane. -/
+/-- Mask refinement: a tighter upper bound, given as a premise on this lane. -/
 theorem Bounded.le_of_le {e : Expr} {lo hi hi' : Int} (hB : Bounded S L e lo hi)
     (h : e.eval (.narrow S) L ≤ hi') : Bounded S L e lo hi' :=
   ⟨hB.agree, hB.ge, h⟩
 
-/-- Mask refinement: a tighter lower bound proved on this lane. -/
+/-- Mask refinement: a tighter lower bound, given as a premise on this lane. -/
 theorem Bounded.ge_of_ge {e : Expr} {lo hi lo' : Int} (hB : Bounded S L e lo hi)
     (h : lo' ≤ e.eval (.narrow S) L) : Bounded S L e lo' hi :=
   ⟨hB.agree, h, hB.le⟩
@@ -491,31 +393,5 @@ theorem SizesFit.fits_of_mem : ∀ {ns : List Nat}, SizesFit L ns → ∀ i ∈ 
     cases hm with
     | head => exact And.left h
     | tail _ hm' => exact SizesFit.fits_of_mem (And.right h) _ hm'
-
-/-! ### Product facts for side conditions (the monomials `∏ (x - lb) ≥ 0`, expanded) -/
-
-/-- `(x - a) * (y - b) ≥ 0`, expanded so that `omega` reads `x * y` as one atom. -/
-theorem shift_mul2 {x y a b : Int} (hx : a ≤ x) (hy : b ≤ y) :
-    0 ≤ x * y - b * x - a * y + a * b := by
-  have h := Int.mul_nonneg (Int.sub_nonneg.mpr hx) (Int.sub_nonneg.mpr hy)
-  have e : (x - a) * (y - b) = x * y - b * x - a * y + a * b := by
-    first
-    | (rw [Int.sub_mul, Int.mul_sub, Int.mul_sub, Int.mul_comm x b]; omega)
-    | grind
-  omega
-
-/-- `(x - a) * (y - b) * (z - c) ≥ 0`, expanded (atoms `x * y * z`, `x * y`, `x * z`, `y * z`). -/
-theorem shift_mul3 {x y z a b c : Int} (hx : a ≤ x) (hy : b ≤ y) (hz : c ≤ z) :
-    0 ≤ x * y * z - c * (x * y) - b * (x * z) - a * (y * z) + b * c * x + a * c * y + a * b * z
-      - a * b * c := by
-  have h2 := shift_mul2 hx hy
-  have h := Int.mul_nonneg h2 (Int.sub_nonneg.mpr hz)
-  have e : (x * y - b * x - a * y + a * b) * (z - c) =
-      x * y * z - c * (x * y) - b * (x * z) - a * (y * z) + b * c * x + a * c * y + a * b * z
-        - a * b * c := by
-    first
-    | grind
-    | (simp only [Int.add_mul, Int.sub_mul, Int.mul_sub, Int.mul_assoc, Int.mul_comm, Int.mul_left_comm]; omega)
-  omega
 
 end Narrowing

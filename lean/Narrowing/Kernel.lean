@@ -13,7 +13,7 @@ is set; a masked-off access observes `none` (it touches nothing). `Kernel.Safe` 
 every mask satisfies `Expr.Agree`, and every offset and every payload `where` does where its own mask is
 set (the observable mode of the checker).
 
-Status: not checked by Lean where it was written (see `docs/lean.md`).
+Status: stated; a proof is written; not checked by Lean here (see `docs/lean.md`).
 
 ## Main definitions
 * `Narrowing.Load`, `Narrowing.Store`, `Narrowing.Kernel`, `Narrowing.Kernel.observe`.
@@ -201,10 +201,17 @@ theorem Kernel.narrowing_exact_of_safe {k : Kernel} {L : Lane} (h : k.Safe L) :
   have hm := Expr.eval_wide_eq_eval_narrow_of_agree k.sizeArgs L k.store.mask h.storeMask
   unfold Kernel.observe
   by_cases hz : k.store.mask.eval (.narrow k.sizeArgs) L = 0
-  · simp [hloads, hm, hz]
+  · -- Both stores are off. First route: rewrite the two fields by hand (`if_neg`), no `simp` on the structure.
+    first
+    | (have hn : ¬(k.store.mask.eval (.narrow k.sizeArgs) L ≠ 0) := fun hne => hne hz
+       rw [hloads, hm, if_neg hn, if_neg hn])
+    | simp [hloads, hm, hz]
   · have ho := Expr.eval_wide_eq_eval_narrow_of_agree k.sizeArgs L k.store.offset (h.storeOffset hz)
     have hv := Payload.eval_wide_eq_eval_narrow h.loads k.store.value (h.storeValue hz)
-    simp [hloads, hm, hz, ho, hv]
+    first
+    | (have hp : k.store.mask.eval (.narrow k.sizeArgs) L ≠ 0 := hz
+       rw [hloads, hm, if_pos hp, if_pos hp, ho, hv])
+    | simp [hloads, hm, hz, ho, hv]
 
 /-- On a lane whose mask is off, neither kernel performs the load. -/
 theorem Load.access_eq_none_of_inactive {ld : Load} {S : List Nat} {L : Lane} (h : ld.Agree S L)

@@ -33,7 +33,7 @@ The semantics is a fold over the step list (`RKernel.loopTrace`, `RKernel.loopSt
 induction over it: if every step's masks, addresses and stored values agree wide vs narrowed on every
 `(x, r, step)` (`RKernel.Safe`), the two folds observe the same loads and stores, step by step.
 
-Status: not checked by Lean where it was written (see `docs/lean.md`).
+Status: stated; a proof is written; not checked by Lean here (see `docs/lean.md`).
 
 ## Main definitions
 * `Narrowing.Lane.step`, `Narrowing.RPayload` (payloads with accumulators and row reductions),
@@ -126,12 +126,18 @@ theorem RPayload.eval_wide_eq_eval_narrow_of_agree {S : List Nat} {loads : List 
   | load i =>
     intro r h
     revert h
-    show (match loads[i]? with | some ld => ld.Agree S (row r) | none => True) →
-      loadValue .wide (row r) loads i = loadValue (.narrow S) (row r) loads i
-    unfold loadValue
-    cases loads[i]? with
-    | none => intro _; rfl
-    | some ld => intro h; exact Load.value_wide_eq_value_narrow h
+    first
+    | -- No hand-written `match`: unfold both definitions by their equation lemmas, then split on the lookup.
+      (simp only [RPayload.Agree, RPayload.eval, loadValue]
+       cases loads[i]? with
+       | none => intro _; rfl
+       | some ld => intro h; exact Load.value_wide_eq_value_narrow h)
+    | (show (match loads[i]? with | some ld => ld.Agree S (row r) | none => True) →
+         loadValue .wide (row r) loads i = loadValue (.narrow S) (row r) loads i
+       unfold loadValue
+       cases loads[i]? with
+       | none => intro _; rfl
+       | some ld => intro h; exact Load.value_wide_eq_value_narrow h)
   | int e =>
     intro r h
     simp only [RPayload.Agree] at h

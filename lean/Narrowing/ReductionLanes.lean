@@ -17,7 +17,7 @@ persistent kernels). `AllOf` states a premise for each element of a (filtered) l
 (`r0_numel ≤ 2^31 - 2^20`) and Triton's `R0_BLOCK ≤ 2^20` (`TRITON_MAX_TENSOR_NUMEL`) for the steps
 `tl.range(0, r0_numel, R0_BLOCK)` runs; the theorem is stated for every such step list.
 
-Status: not checked by Lean where it was written (see `docs/lean.md`).
+Status: stated; a proof is written; not checked by Lean here (see `docs/lean.md`).
 
 ## Main definitions
 * `Narrowing.RowOK`, `Narrowing.StepsOK`, `Narrowing.StepLaneOK`, `Narrowing.AllOf`.

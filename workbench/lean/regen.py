@@ -26,7 +26,7 @@ GOLDEN = REPO / "tests" / "lean" / "golden"
 def main(argv: list[str] | None = None) -> int:
     from workbench.capture.record import load as load_record
     from workbench.lean.adapter import corpus_instances, from_certificate, record_path
-    from workbench.lean.emit import emit_instance, index_text, module_name
+    from workbench.lean.emit import emit_instance, index_text, module_name, narrows_nothing
     from workbench.lean.hand_built import HAND_BUILT, REDUCTIONS
 
     certs, corpus = GOLDEN / "certificates", GOLDEN / "corpus"
@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         old.unlink()
     refused: list[str] = []
     modules: list[str] = []
+    trivial: list[str] = []  # instances whose certificate narrows no size argument
     for e in corpus_instances():
         if e.certificate is None or not getattr(e.certificate, "certified", False):
             refused.append(f"{e.program}/{e.kernel}: {e.verdict} by workbench.check")
@@ -54,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         (corpus / f"{name}.lean").write_text(lean)
         (INSTANCES / f"{name}.lean").write_text(lean)
         modules.append(name)
+        if narrows_nothing(inst):
+            trivial.append(name)
     for name in sorted(HAND_BUILT):
         inst = HAND_BUILT[name]()
         (GOLDEN / "hand_built" / f"{module_name(inst)}.lean").write_text(emit_instance(inst))
@@ -69,14 +72,15 @@ def main(argv: list[str] | None = None) -> int:
     fixtures = []
     for label, data_dir, out, out_certs in (("reduction test data", "reduction", red, red_certs),
                                              ("zoo test data", "zoo", zoo, zoo_certs)):
-        got_refused, got_modules = _fixtures(REPO / "tests" / "lean" / "data" / data_dir, out, out_certs, label)
+        got_refused, got_modules = _fixtures(REPO / "tests" / "lean" / "data" / data_dir, out, out_certs, label, trivial)
         modules += got_modules  # shipped too, so that `lake build` checks them
         refused += got_refused
         fixtures.append((label, out, len(got_modules), got_refused))
     if len(set(modules)) != len(modules):
         raise WorkbenchError(f"two instances share a module name: {sorted(m for m in modules if modules.count(m) > 1)}")
-    (PROJECT / "Instances.lean").write_text(index_text(modules, refused))
-    print(f"{len(modules)} instances written to {INSTANCES}; {len(refused)} kernels without an instance:")
+    (PROJECT / "Instances.lean").write_text(index_text(modules, refused, trivial))
+    print(f"{len(modules)} instances written to {INSTANCES} ({len(trivial)} narrow nothing: {', '.join(sorted(trivial))}); "
+          f"{len(refused)} kernels without an instance:")
     for line in refused:
         print(f"  {line}")
     for label, out, n, got_refused in fixtures:
@@ -86,14 +90,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _fixtures(data_dir, out, certs, label: str) -> tuple[list[str], list[str]]:
+def _fixtures(data_dir, out, certs, label: str, trivial: list[str]) -> tuple[list[str], list[str]]:
     """Captured zoo kernels kept as Lean test data (``tests/lean/data/reduction``, ``tests/lean/data/zoo``): each
     certified one's certificate and instance become goldens under ``out`` and its instance is shipped in
-    ``lean/Instances``; the others are listed. Returns (listed, shipped modules)."""
+    ``lean/Instances``; the others are listed. Returns (listed, shipped modules); appends to ``trivial`` the
+    shipped modules that narrow nothing."""
     from workbench.capture.record import load as load_record
     from workbench.check.api import check_kernel
     from workbench.lean.adapter import from_certificate
-    from workbench.lean.emit import emit_instance, module_name
+    from workbench.lean.emit import emit_instance, module_name, narrows_nothing
 
     refused, modules = [], []
     for path in sorted(data_dir.glob("*.json")):
@@ -114,6 +119,8 @@ def _fixtures(data_dir, out, certs, label: str) -> tuple[list[str], list[str]]:
         (out / f"{module_name(inst)}.lean").write_text(lean)
         (INSTANCES / f"{module_name(inst)}.lean").write_text(lean)
         modules.append(module_name(inst))
+        if narrows_nothing(inst):
+            trivial.append(module_name(inst))
     return refused, modules
 
 

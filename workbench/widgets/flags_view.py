@@ -39,8 +39,10 @@ def rows_html(rows: list[dict]) -> str:
         w = r.get("witness")
         wtext = html.escape(w["text"]) if w else html.escape(", ".join(r.get("undecided", [])) or "")
         safety = "" if r.get("safe", True) else " <b style='color:#cf222e'>(unsafe)</b>"
-        body.append(f"<tr><td><code>{html.escape(r['flags'])}</code></td><td style='color:{colour};font-weight:"
-                    f"bold'>{html.escape(r['status'])}{safety}</td><td>{count}</td><td>{wtext}</td></tr>")
+        # a flag set and a verdict never wrap (the browser broke "-use_fast_math" after its hyphen)
+        body.append(f"<tr><td style='white-space:nowrap'><code>{html.escape(r['flags'])}</code></td>"
+                    f"<td style='color:{colour};font-weight:bold;white-space:nowrap'>{html.escape(r['status'])}{safety}"
+                    f"</td><td style='white-space:nowrap'>{count}</td><td>{wtext}</td></tr>")
     return f"<table class='flags'>{head}{''.join(body)}</table>"
 
 

@@ -113,8 +113,10 @@ class KernelView(w.VBox):
             )
         self._kernels: dict[str, CapturedKernel] = {}
         self.verdict = None
-        self.program = w.Dropdown(options=programs, value=program or programs[0], description="program")
-        self.kernel = w.Dropdown(options=[], description="kernel")
+        self.program = w.Dropdown(options=programs, value=program or programs[0], description="program",
+                                  layout=w.Layout(width="max-content"))
+        # as wide as the longest kernel name (the default 300 px cut Inductor's names); the row wraps instead
+        self.kernel = w.Dropdown(options=[], description="kernel", layout=w.Layout(width="max-content"))
         self.header = w.HTML()
         self.source = w.HTML(layout=w.Layout(width="100%", overflow="auto"))
         self.ir = self.source  # one aligned table holds both (kept for callers that read .ir)
@@ -122,7 +124,7 @@ class KernelView(w.VBox):
         self.facts = w.HTML()
         self.program.observe(self._on_program, names="value")
         self.kernel.observe(self._on_kernel, names="value")
-        super().__init__([w.HBox([self.program, self.kernel]), self.header, self.source, self.guards, self.facts])
+        super().__init__([w.HBox([self.program, self.kernel], layout=w.Layout(flex_flow="row wrap")), self.header, self.source, self.guards, self.facts])
         self.add_class("wb-kernel-view")
         self.add_class("wb-widget")
         self._on_program({"new": self.program.value})

@@ -69,14 +69,16 @@ class SideConditionView(w.VBox):
         self._kernels: dict[str, CapturedKernel] = {}
         self.verdict = None
         self.report = None
-        self.program = w.Dropdown(options=programs, value=program or programs[0], description="program")
-        self.kernel = w.Dropdown(options=[], description="kernel")
+        self.program = w.Dropdown(options=programs, value=program or programs[0], description="program",
+                                  layout=w.Layout(width="max-content"))
+        # as wide as the longest kernel name (the default 300 px cut Inductor's names); the row wraps instead
+        self.kernel = w.Dropdown(options=[], description="kernel", layout=w.Layout(width="max-content"))
         self.mode = w.ToggleButtons(options=["strict", "observable"], value=mode, description="mode")
         self.body = w.HTML()
         self.program.observe(self._on_program, names="value")
         self.kernel.observe(lambda ch: self._refresh(), names="value")
         self.mode.observe(lambda ch: self._refresh(), names="value")
-        super().__init__([w.HBox([self.program, self.kernel, self.mode]), self.body])
+        super().__init__([w.HBox([self.program, self.kernel, self.mode], layout=w.Layout(flex_flow="row wrap")), self.body])
         self.add_class("wb-side-condition-view")
         self.add_class("wb-widget")
         self._on_program({"new": self.program.value})

@@ -31,8 +31,10 @@ def _code(title: str, text: str, mark_lines: tuple[int, ...] = ()) -> str:
     for i, line in enumerate(text.splitlines(), start=1):
         mark = " class='witness-line' style='background:#fff8c5'" if i in mark_lines else ""
         rows.append(f"<span{mark}>{i:3d}  {html.escape(line)}</span>")
+    # long lines wrap at spaces only (JupyterLab's pre breaks anywhere: "__r|estrict__"), nothing scrolls away
     return (f"<div style='flex:1;min-width:0'><b>{html.escape(title)}</b><pre style='font-size:12px;"
-            f"overflow:auto'>{chr(10).join(rows)}</pre></div>")
+            f"white-space:pre-wrap;word-break:normal;overflow-wrap:normal;overflow-x:auto'>{chr(10).join(rows)}"
+            "</pre></div>")
 
 
 def verdict_html(verdict: dict, stale: bool = False) -> str:
