@@ -15,7 +15,7 @@ from workbench.errors import UsageError
 from workbench.paths import ROOT
 
 ENV = "WORKBENCH_HOME"
-SUBDIRS = ("kernels", "certificates", "lean", "runs", "zoo", "floats", "figures")
+SUBDIRS = ("kernels", "certificates", "lean", "runs", "zoo", "floats", "figures", "asm")
 
 
 def workspace(explicit: str | os.PathLike | None = None) -> Path:

@@ -36,6 +36,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("kernel", help="a KERNEL.json, a folder of them, or a captured program NAME")
     p.add_argument("--source", action="store_true", help="also print the Triton source")
     p.add_argument("--hashes", action="store_true", help="also print the three hashes behind the kernel id")
+    asm = p.add_mutually_exclusive_group()
+    asm.add_argument("--ptx", action="store_true",
+                     help="the PTX of W, N1 and P as `bench static` compiles them, by source line (no GPU needed)")
+    asm.add_argument("--sass", action="store_true", help="the same for the SASS; 64-bit division CALL sites marked >>")
+    p.add_argument("--variant", default="W,N1,P", help="with --ptx/--sass: which variants (default W,N1,P)")
+    p.add_argument("--arch", default="sm_89", help="with --ptx/--sass: sm_80, sm_89 (default) or sm_90")
     p.add_argument("--json", action="store_true", help="print a workbench.show/1 document")
     workspace.add_argument(p)
     p.set_defaults(func=_show)
@@ -102,6 +108,8 @@ def _show(args) -> int:
     from workbench.resolve import records
 
     found = records(args.kernel, args.workspace)
+    if args.ptx or args.sass:
+        return _show_machine_code(args, [loc.record for loc in found])
     if args.json:
         return contract.emit(contract.document(
             "show", 1, contract.Verdict.OK,
@@ -115,6 +123,27 @@ def _show(args) -> int:
         if args.source:
             print()
             print(loc.record.source)
+    return 0
+
+
+def _show_machine_code(args, recs) -> int:
+    import sys
+
+    from workbench import contract
+    from workbench.bench import machine
+
+    asm = "ptx" if args.ptx else "sass"
+    listings, missing = machine.show(recs, asm, args.variant, args.arch, args.workspace)
+    if args.json:
+        return contract.emit(contract.document("show", 1, contract.Verdict.OK, machine_code=[
+            {"program": lst.program, "kernel": lst.kernel, "variant": lst.variant, "arch": lst.arch, "asm": asm,
+             "instructions": len(lst.code(asm)), "division_sites": lst.divisions(asm),
+             "lines": [{"line": n, "source": src, "code": [i.text for i in ins],
+                        "division_sites": sum(i.division for i in ins)} for n, src, ins in lst.by_line(asm)]}
+            for lst in listings], not_listed=missing))
+    print(machine.text(listings, asm), end="")
+    for line in missing:
+        print(line, file=sys.stderr)
     return 0
 
 
