@@ -90,6 +90,15 @@ def loads_strict(text: str) -> Any:
         raise JSONLimitError("nested too deeply for Python's JSON parser", text, 0) from None
 
 
+def loads(text: str) -> Any:
+    """:func:`loads_strict` for readers that handle only ``json.JSONDecodeError``: a repeated key is one too."""
+    try:
+        return loads_strict(text)
+    except DuplicateKey as exc:
+        raise JSONLimitError(f"key {exc.key!r} appears twice in one object (JSON readers disagree on which one "
+                             "wins); keep one", text, max(text.find(f'"{exc.key}"'), 0)) from None
+
+
 def read_json(path: str | Path, error: type[WorkbenchError], what: str, fix: str) -> Any:
     """Parse ``path``; raise ``error`` naming ``what`` it should be and the ``fix`` when it is missing, not
     valid JSON, beyond the limits, or has a key twice in one object."""

@@ -28,7 +28,9 @@ from workbench.lean.instance import SCHEMA, LeanInstance, from_json, parse_poly,
 
 def instance_from_file(path: Path) -> LeanInstance:
     try:
-        data = json.loads(Path(path).read_text())
+        from workbench.jsonfile import loads
+
+        data = loads(Path(path).read_text())  # with the readers' limits (workbench.jsonfile)
     except json.JSONDecodeError as exc:
         raise InstanceError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); give a lean_instance or certificate file") from exc
     schema = str(data.get("schema", "")) if isinstance(data, dict) else ""

@@ -100,7 +100,9 @@ def _instances(args) -> list:
 
 def _schema(path: Path) -> str:
     try:
-        data = json.loads(path.read_text())
+        from workbench.jsonfile import loads
+
+        data = loads(path.read_text())  # with the readers' limits (workbench.jsonfile)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return ""
     return str(data.get("schema", "")) if isinstance(data, dict) else ""

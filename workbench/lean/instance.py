@@ -244,7 +244,9 @@ def from_json(data: dict, where: str = "instance") -> LeanInstance:
 
 def load_instance(path: Path) -> LeanInstance:
     try:
-        data = json.loads(Path(path).read_text())
+        from workbench.jsonfile import loads
+
+        data = loads(Path(path).read_text())  # with the readers' limits (workbench.jsonfile)
     except json.JSONDecodeError as exc:
         raise InstanceError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from exc
     return from_json(data, str(path))
