@@ -2,6 +2,7 @@
 
     workbench floats check SPEC.py KERNEL.cu [--spec-device cuda|cpu] [--fma on|off] [--ftz on|off]
                                              [--nan any|payload] [--json] [--lean OUT.lean] [--no-progress]
+    workbench floats check REFERENCE.py ANSWER.py [same options]   (KernelBench files: floats/kernelbench.py)
     workbench floats check --all [--corpus DIR] [--out DIR] [--no-sweep]   (default out: the workspace's floats/)
     workbench floats check SPEC.py KERNEL.cu --level ptx [--arch sm_89] [--nvcc-flags="..."]  (floats/ptx)
     workbench floats flags SPEC.py KERNEL.cu [--arch sm_89] [--json]                          (floats/ptx)
@@ -67,10 +68,13 @@ def run_check(args) -> int:
     if not args.spec or not args.kernel:
         raise FloatsUsageError("give SPEC.py and KERNEL.cu (e.g. `workbench floats check "
                                "data/floats/corpus/relu/spec.py data/floats/corpus/relu/ternary.cu`), or --all")
-    _paths(args.spec, args.kernel)
     target = Target(fma=_onoff("--fma", args.fma), ftz=_onoff("--ftz", args.ftz))
-    spec, kernel, v = check_files(args.spec, args.kernel, target, args.nan, spec_device=args.spec_device,
-                                  workers=args.workers, progress=progress)
+    if args.spec.endswith(".py") and args.kernel.endswith(".py"):
+        spec, kernel, v = check_kernelbench(args, target, progress)
+    else:
+        _paths(args.spec, args.kernel)
+        spec, kernel, v = check_files(args.spec, args.kernel, target, args.nan, spec_device=args.spec_device,
+                                      workers=args.workers, progress=progress)
     if args.lean:
         Path(args.lean).write_text(lean_text(spec, kernel, v))
     if args.json:
@@ -79,6 +83,40 @@ def run_check(args) -> int:
         return contract.emit(contract.document("floats", 2, v.verdict, **payload))
     print(report(spec, kernel, v))
     return contract.exit_code(v.verdict)
+
+
+def check_kernelbench(args, target, progress: bool):
+    """``floats check REFERENCE.py ANSWER.py``: KernelBench's own files (``workbench.floats.kernelbench``)."""
+    from dataclasses import replace
+
+    from workbench.floats.check import check
+    from workbench.floats.gate import GATE_SIZES, gate
+    from workbench.floats.kernelbench import MAX_GATE_N, load
+
+    ref, ans = Path(args.spec), Path(args.kernel)
+    for p in (ref, ans):
+        if not p.is_file():
+            raise FloatsUsageError(f"{str(p)!r} does not exist; give REFERENCE.py (KernelBench problem) then ANSWER.py "
+                                   "(ModelNew with load_inline)")
+    if "ModelNew" in ref.read_text() and "ModelNew" not in ans.read_text():
+        raise FloatsUsageError(f"arguments are swapped ({str(ref)!r} defines ModelNew); give REFERENCE.py (the "
+                               "KernelBench problem with Model) first, then ANSWER.py")
+    if getattr(args, "lean", None):
+        raise FloatsUsageError("--lean is not emitted for KernelBench answers yet; drop --lean")
+    problem, spec, kernel, answer, notes = load(ref, ans, args.spec_device)
+    n = problem.numel
+    sizes = GATE_SIZES
+    if n is not None and n not in sizes and n <= MAX_GATE_N:
+        sizes = GATE_SIZES + (n,)
+        notes.append(f"get_inputs gives n = {n:,} elements ({' x '.join(map(str, problem.shapes[0]))}); the gate "
+                     "enumerates it too")
+    elif n is not None and n not in sizes:
+        g, b = kernel.launch.sizes(n)
+        notes.append(f"get_inputs gives n = {n:,} elements: more than {MAX_GATE_N:,}, so its {g * b:,} threads are "
+                     f"not enumerated (grid {g:,} x block {b}); the gate's claim is for the sizes it lists"
+                     + ("; n >= 2**31 overflows a 32-bit int element count" if n >= 1 << 31 else ""))
+    v = check(spec, kernel, target, args.nan, workers=args.workers, progress=progress, safety=gate(kernel, sizes))
+    return spec, kernel, replace(v, notes=tuple(notes) + v.notes)
 
 
 def lean_text(spec, kernel, v) -> str:
@@ -127,8 +165,9 @@ def register(subparsers) -> None:
     floats = subparsers.add_parser("floats", help="float32 equivalence of CUDA kernels with PyTorch specs")
     sub = floats.add_subparsers(dest="floats_command", metavar="SUBCOMMAND")
     p = sub.add_parser("check", help="check KERNEL.cu against SPEC.py bit-exactly, or the corpus with --all")
-    p.add_argument("spec", nargs="?", help="SPEC.py defining program(x, ...)")
-    p.add_argument("kernel", nargs="?", help="KERNEL.cu with one __global__ kernel")
+    p.add_argument("spec", nargs="?", help="SPEC.py defining program(x, ...), or a KernelBench REFERENCE.py")
+    p.add_argument("kernel", nargs="?", help="KERNEL.cu with one __global__ kernel, or a KernelBench ANSWER.py "
+                   "(ModelNew with load_inline)")
     p.add_argument("--spec-device", default="cuda", choices=("cuda", "cpu"),
                    help="the device whose PyTorch kernels define the spec (default cuda)")
     p.add_argument("--fma", default="on", choices=("on", "off"), help="FMA contraction (nvcc default: on)")

@@ -92,7 +92,7 @@ def thread_env(kernel: Kernel, sizes) -> dict:
     """One row per (n, thread) for every n in ``sizes``: the launch's index variables as int64 arrays."""
     ns, ts, blocks, grids = [], [], [], []
     for n in (sizes if isinstance(sizes, (tuple, list)) else (sizes,)):
-        grid, block = kernel.launch.sizes(n)
+        grid, block = kernel.launch.sizes(n, empty_grid=True)  # 0 blocks: no thread runs (a failed launch)
         k = grid * block
         ns.append(np.full(k, n, dtype=np.int64))
         ts.append(np.arange(k, dtype=np.int64))

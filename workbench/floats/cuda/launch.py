@@ -141,8 +141,12 @@ class Launch:
     grid: str = "(n + 255) / 256"
     block: str = "256"
 
-    def sizes(self, n: int) -> tuple[int, int]:
+    def sizes(self, n: int, empty_grid: bool = False) -> tuple[int, int]:
+        """(grid, block) at n. ``empty_grid``: a grid of 0 blocks is returned as 0 (CUDA refuses the launch,
+        cudaErrorInvalidConfiguration, so no thread runs and no element is written) instead of an error."""
         g, b = parse_int_expr(self.grid).value_at(n), parse_int_expr(self.block).value_at(n)
+        if empty_grid and g == 0 and b >= 1:
+            return 0, b
         if g < 1 or b < 1:
             raise CudaParseError(f"launch grid = {self.grid}, block = {self.block} gives {g} x {b} threads for "
                                  f"n = {n}; both must be at least 1")

@@ -65,14 +65,16 @@ def instantiate_templates(source: str, file: str) -> str:
     return out[:head.start()] + f"typedef {ty} {head.group(1)};" + out[head.end():]
 
 
-def parse_kernel(path: str | Path, source: str | None = None, name: str | None = None) -> Kernel:
-    """Parse one ``__global__`` kernel from a .cu file into a :class:`Kernel`."""
+def parse_kernel(path: str | Path, source: str | None = None, name: str | None = None, *,
+                 embedded: bool = False) -> Kernel:
+    """Parse one ``__global__`` kernel from a .cu file into a :class:`Kernel`. ``embedded``: ``source`` is CUDA
+    text taken from another file (a KernelBench answer's cuda_sources string, lines kept), named by ``path``."""
     p = Path(path)
     if source is None:
         if not p.is_file():
             raise CudaParseError(f"kernel file {str(p)!r} does not exist; pass a .cu file with one __global__ kernel")
         source = p.read_text()
-    if p.suffix == ".py":
+    if p.suffix == ".py" and not embedded:
         raise CudaParseError(f"{p.name} is a Python file, not a CUDA kernel; give SPEC.py first, then KERNEL.cu")
     tu, fname = _translation_unit(p, instantiate_templates(source, p.name))
     fe = Statements(str(p), source)
