@@ -93,3 +93,27 @@ def test_every_shipped_kernel_opens_in_the_aligned_view():
             except WorkbenchError:  # refused by name (out of class): shown with numbered source
                 refused += 1
     assert opened > 60 and refused <= 2
+
+
+def test_kernel_view_machine_code_tab_highlights_and_counts_64bit_divisions(tmp_path, monkeypatch):
+    """Issue 27: a tab with W, N1 and P's machine code by source line; compiled only when the tab is shown."""
+    from workbench.bench import static
+
+    try:
+        static.tool("nvdisasm")
+    except Exception as exc:
+        pytest.skip(f"no nvdisasm in the triton wheel: {exc}")
+    from workbench.widgets.kernel_view import KernelView
+
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "ws"))
+    view = KernelView(program="nested_cat_add")
+    assert view.machine.value == "" and not view.listings  # nothing compiled while the tab is hidden
+    view.tabs.selected_index = 1
+    html = view.machine.value
+    assert "<b>W</b> (sm_89, SASS)" in html and html.count("class='wb-div64'") == 16
+    assert "<b style='color:#cf222e'>16</b> CALL sites into the 64-bit division subroutine" in html
+    view.asm.value = "ptx"
+    assert view.machine.value.count("class='wb-div64'") == 16 and "64-bit div/rem instructions" in view.machine.value
+    view.variant.value = "N1"
+    assert "class='wb-div64'" not in view.machine.value and "<b>N1</b> (sm_89, PTX)" in view.machine.value
+    assert "break-all" not in view.machine.value

@@ -1,6 +1,9 @@
 """KernelView: a captured kernel's source and IR aligned line for line (the IR written with the source's own
 names, ``tmp17`` not ``t14``), its guards de-duplicated with their origin and the ones the certificate uses
-marked, and the checker's verdict; dropdowns over programs and their kernels.
+marked, and the checker's verdict; dropdowns over programs and their kernels. A second tab shows the machine
+code of the wide kernel W, N1 and P (PTX or SASS, as ``bench static`` compiles them) under the source lines
+that produced it, 64-bit division sites highlighted and counted (:mod:`workbench.bench.machine`; compiled
+when the tab is first shown).
 
 Holds state and renders: the rows come from :mod:`workbench.explain`, the verdict from
 :func:`workbench.check.api.check_kernel`. Reads saved records (the shipped ``data/kernels/`` by default, or a
@@ -96,6 +99,29 @@ def verdict_line_html(v) -> str:
             f"[{_e(v.mode)}]{_e(narrow)} &mdash; <small>{_e(v.reason)}</small></div>")
 
 
+def machine_html(lst, asm: str) -> str:
+    """One variant's PTX or SASS (``workbench.bench.machine.Listing``) under the source lines that produced
+    it; 64-bit division sites highlighted, counted in the summary line."""
+    code = lst.code(asm)
+    n = lst.divisions(asm)
+    what = "CALL sites into the 64-bit division subroutine" if asm == "sass" else "64-bit div/rem instructions"
+    head = (f"<div class='wb-machine-summary'><b>{_e(lst.variant)}</b> ({_e(lst.arch)}, {asm.upper()}): "
+            f"{len(code)} instructions, <b style='color:{'#cf222e' if n else '#1a7f37'}'>{n}</b> {what}"
+            f"{' (highlighted)' if n else ''}. <small>Compiled as <code>workbench bench static</code> compiles it, "
+            "no GPU; static machine code, not timing.</small></div>")
+    rows = []
+    for line, src, ins in lst.by_line(asm):
+        lines = "".join(
+            f"<div class='wb-div64' style='background:#ffd7d5'>{_e(i.text)} &#9664; 64-bit division</div>"
+            if i.division else f"<div>{_e(i.text)}</div>" for i in ins)
+        rows.append(f"<tr><td {_NUM}>{line or ''}</td><td {_CELL}><code>{_e(src)}</code></td>"
+                    f"<td {_NUM}>{len(ins) or ''}</td><td {_CELL}><code>{lines}</code></td></tr>")
+    return (head + "<div class='wb-source-box wb-machine' style='overflow-x:auto'><table style='font-size:11px;"
+            "width:100%'><colgroup><col><col style='width:45%'><col><col style='width:55%'></colgroup>"
+            f"<tr><th>line</th><th>source ({_e(lst.variant)})</th><th>n</th><th>{asm.upper()}</th></tr>"
+            f"{''.join(rows)}</table></div>")
+
+
 class KernelView(w.VBox):
     """Dropdowns over programs and kernels; the selected kernel's verdict, aligned source/IR, guards, facts."""
 
@@ -122,9 +148,23 @@ class KernelView(w.VBox):
         self.ir = self.source  # one aligned table holds both (kept for callers that read .ir)
         self.guards = w.HTML()
         self.facts = w.HTML()
+        # the machine code tab: W, N1 and P's PTX/SASS, compiled when the tab is first shown (seconds)
+        self.variant = w.ToggleButtons(options=["W", "N1", "P"], value="W", description="variant")
+        self.asm = w.ToggleButtons(options=[("SASS", "sass"), ("PTX", "ptx")], value="sass", description="code")
+        self.machine = w.HTML()
+        self.listings: dict[tuple[str, str], object] = {}  # (kernel, variant) -> Listing, or the refusal text
+        self.tabs = w.Tab(children=[w.VBox([self.source, self.guards, self.facts]),
+                                    w.VBox([w.HBox([self.variant, self.asm], layout=w.Layout(flex_flow="row wrap")),
+                                            self.machine])])
+        self.tabs.set_title(0, "source / IR")
+        self.tabs.set_title(1, "PTX / SASS")
+        self.tabs.observe(lambda _ch: self._show_machine(), names="selected_index")
+        self.variant.observe(lambda _ch: self._show_machine(), names="value")
+        self.asm.observe(lambda _ch: self._show_machine(), names="value")
         self.program.observe(self._on_program, names="value")
         self.kernel.observe(self._on_kernel, names="value")
-        super().__init__([w.HBox([self.program, self.kernel], layout=w.Layout(flex_flow="row wrap")), self.header, self.source, self.guards, self.facts])
+        super().__init__([w.HBox([self.program, self.kernel], layout=w.Layout(flex_flow="row wrap")), self.header,
+                          self.tabs])
         self.add_class("wb-kernel-view")
         self.add_class("wb-widget")
         self._on_program({"new": self.program.value})
@@ -169,3 +209,31 @@ class KernelView(w.VBox):
         cert = self.verdict.certificate if self.verdict.certified else None
         self.guards.value = "<h4>Guards</h4>" + guards_html(explain.guards(k, cert))
         self.facts.value = facts_html(k)
+        self._show_machine()
+
+    def listing(self, variant: str | None = None):
+        """The selected kernel's listing of ``variant`` (default: the chosen one), compiled once through
+        :func:`workbench.bench.machine.listing` (cached in the workspace's ``asm/``); a refusal is kept as
+        its one-line reason."""
+        from workbench.bench import machine
+        from workbench.errors import WorkbenchError
+        from workbench.workspace import subdir
+
+        key = (self.kernel.value, variant or self.variant.value)
+        if key not in self.listings:
+            try:
+                self.listings[key] = machine.listing(self.selected, key[1], cache_dir=subdir("asm"))
+            except WorkbenchError as exc:
+                self.listings[key] = str(exc)
+        return self.listings[key]
+
+    def _show_machine(self) -> None:
+        if self.tabs.selected_index != 1 or self.kernel.value is None:
+            return
+        key = (self.kernel.value, self.variant.value)
+        if key not in self.listings:
+            self.machine.value = (f"<div class='busy'>compiling {_e(key[1])} of {_e(key[0])} for sm_89 as "
+                                  "<code>workbench bench static</code> does (a few seconds, no GPU)&hellip;</div>")
+        lst = self.listing()
+        self.machine.value = (f"<p class='wb-refused'>{_e(lst)}</p>" if isinstance(lst, str)
+                              else machine_html(lst, self.asm.value))
