@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from workbench.errors import WorkbenchError
+from workbench.workspace import ENV as ENV_HOME
 
 # Stage modules that contribute sub-commands, in the order their commands are listed in ``--help``.
 STAGE_CLIS = (
@@ -104,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    env = dict(os.environ)
     _apply_global_options(args)
     try:
         code = int(args.func(args) or 0)
@@ -114,6 +117,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return _closed_pipe()
+    finally:
+        if os.environ.get(ENV_HOME) != env.get(ENV_HOME):  # main() called in-process (tests, notebooks)
+            os.environ.pop(ENV_HOME, None) if ENV_HOME not in env else os.environ.update({ENV_HOME: env[ENV_HOME]})
 
 
 # The exit code of a command whose reader closed its output (``workbench check --json ... | head -c 10``): what a
@@ -123,8 +129,6 @@ CLOSED_PIPE = 141
 
 def _closed_pipe() -> int:
     """Point stdout at /dev/null so the interpreter's final flush of the unwritten rest cannot raise again."""
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -136,14 +140,12 @@ def _closed_pipe() -> int:
 def _apply_global_options(args: argparse.Namespace) -> None:
     """``--workspace`` before the command: the command's own ``--workspace`` when it has one and was not given,
     and ``$WORKBENCH_HOME`` for everything the command (or a child process it starts) resolves later."""
-    import os
-
     ws = getattr(args, "global_workspace", None)
     if ws is None:
         return
     if getattr(args, "workspace", None) is None:
         args.workspace = ws
-    os.environ["WORKBENCH_HOME"] = str(args.workspace)
+    os.environ[ENV_HOME] = str(args.workspace)
 
 
 if __name__ == "__main__":  # pragma: no cover
