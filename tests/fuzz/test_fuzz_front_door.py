@@ -214,3 +214,19 @@ def test_the_issue_23_inputs_exit_2_with_one_line(capsys, tmp_path, text):
         rc = main(["--workspace", str(tmp_path / "ws"), "check", str(path), "--mode", "observable", "--no-smt"])
     err = capsys.readouterr().err.strip().splitlines()
     assert rc == 2 and len(err) == 1 and err[0].startswith("workbench: error: "), (rc, err)
+
+
+HOSTILE_JSON = {"digits": '{"schema": ' + "5" * 5000 + "}", "deep": "[" * 100_000 + "]" * 100_000,
+                "nan": '{"schema": NaN}', "repeated": '{"schema": "a", "schema": "b"}', "truncated": '{"schema": "a'}
+
+
+@pytest.mark.parametrize("command", [["show"], ["ir"], ["check"], ["bench", "report"], ["lean", "emit"]],
+                         ids=lambda c: "-".join(c))
+@pytest.mark.parametrize("kind", sorted(HOSTILE_JSON))
+def test_every_reader_refuses_hostile_json_in_one_line(capsys, tmp_path, command, kind):
+    path = tmp_path / "x.json"  # a record, a certificate or a run record, as each command reads it
+    path.write_text(HOSTILE_JSON[kind])
+    with within(30):
+        rc = main(["--workspace", str(tmp_path / "ws"), *command, str(path)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and err[0].startswith("workbench"), (rc, err)
