@@ -101,6 +101,9 @@ def check_kernelbench(args, target, progress: bool):
     if "ModelNew" in ref.read_text() and "ModelNew" not in ans.read_text():
         raise FloatsUsageError(f"arguments are swapped ({str(ref)!r} defines ModelNew); give REFERENCE.py (the "
                                "KernelBench problem with Model) first, then ANSWER.py")
+    if "ModelNew" not in ans.read_text() or "load_inline" not in ans.read_text():
+        raise FloatsUsageError(f"KERNEL {str(ans)!r} is not a .cu file, nor a KernelBench answer (ModelNew with "
+                               "load_inline); give SPEC.py then KERNEL.cu, or REFERENCE.py then ANSWER.py")
     if getattr(args, "lean", None):
         raise FloatsUsageError("--lean is not emitted for KernelBench answers yet; drop --lean")
     problem, spec, kernel, answer, notes = load(ref, ans, args.spec_device)

@@ -297,24 +297,38 @@ def _shape(e, consts: dict, path: str) -> tuple[int, ...]:
 
 
 def capture_reference(problem: Problem, device: str = "cuda"):
-    """REFERENCE.py's ``Model`` as a Spec: a module of only its imports, constants and ``class Model`` is
-    executed, ``Model(*get_init_inputs())`` built on the CPU and its ``forward`` exported (``spec.capture_program``)."""
+    """REFERENCE.py's ``Model`` as a Spec: a copy of the file with every other top-level statement blanked
+    (imports, constants and ``class Model`` kept, on their lines) is imported, ``Model(*get_init_inputs())``
+    built on the CPU and its ``forward`` exported (``spec.capture_program``)."""
     from workbench.floats.spec import capture_program
 
+    import importlib.util
+    import tempfile
+
     p = Path(problem.path)
-    tree = ast.parse(p.read_text())
-    keep = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom)) or
-            (isinstance(n, ast.ClassDef) and n.name == "Model") or
+    text = p.read_text()
+    tree = ast.parse(text)
+    lines = text.splitlines()
+    for n in tree.body:  # blank every top-level statement but imports, constants and class Model (lines kept)
+        keep = isinstance(n, (ast.Import, ast.ImportFrom)) or (isinstance(n, ast.ClassDef) and n.name == "Model") or \
             (isinstance(n, ast.Assign) and all(isinstance(t, ast.Name) for t in n.targets) and
-             isinstance(n.value, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Name)))]
-    namespace: dict = {"__name__": "workbench_kernelbench_reference"}
-    try:
-        exec(compile(ast.Module(body=keep, type_ignores=[]), str(p), "exec"), namespace)  # the reference Model only
-        model = namespace["Model"](*problem.init_args)
-    except Exception as exc:  # the user's Model failed to build: bad input, with its cause
-        raise SpecLoadError(f"{p.name}: building Model(*get_init_inputs()) failed: {type(exc).__name__}: {exc}; fix "
-                            "the reference file") from exc
-    model.eval()
+             isinstance(n.value, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Name)))
+        if not keep:
+            first = min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", [])])
+            for k in range(first - 1, n.end_lineno):
+                lines[k] = ""
+    with tempfile.TemporaryDirectory(prefix="workbench-kernelbench-") as tmp:
+        reduced = Path(tmp) / p.name
+        reduced.write_text("\n".join(lines) + "\n")
+        try:  # runs the reference's imports, constants and class Model: the spec is that module
+            sp = importlib.util.spec_from_file_location("workbench_kernelbench_reference", reduced)
+            module = importlib.util.module_from_spec(sp)
+            sp.loader.exec_module(module)
+            model = module.Model(*problem.init_args)
+        except Exception as exc:  # the user's Model failed to build: bad input, with its cause
+            raise SpecLoadError(f"{p.name}: building Model(*get_init_inputs()) failed: {type(exc).__name__}: {exc}; "
+                                "fix the reference file") from exc
+    model.train(False)  # inference mode (nn.Module.eval), as KernelBench runs it
     spec = capture_program(model.forward, name=p.stem, path=p)
     return spec.on(device)
 
