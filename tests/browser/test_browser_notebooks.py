@@ -2,7 +2,8 @@
 (outside the checkout, so notebooks must find their data through the package), Debian's headless Chromium
 (driven by Playwright, no browser download) runs each one top to bottom, and for every widget it displays
 the test performs one real interaction (pick another dropdown option, or click an enabled button) and checks
-that the widget's content changed and no busy line remains, and that its layout cuts no text (``LAYOUT_JS``); a widget that marks its result stale after a
+that the widget's content changed and no busy line remains, and that its layout cuts no text (``LAYOUT_JS``);
+KernelView's PTX / SASS tab is opened and its highlighted division sites counted; a widget that marks its result stale after a
 toggle is then asked to re-check and the stale mark must go. A widget whose controls are disabled because an optional tool is missing
 here (FlagsView without nvcc) must say so (an ``.unavailable`` note); the notebook's test then skips visibly
 after every other widget has responded. Each widget is photographed before and after; the screenshots go to
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -224,6 +226,37 @@ def _layout_problems(widget) -> list[str]:
     return widget.evaluate(LAYOUT_JS)
 
 
+def _machine_code(widget) -> str:
+    """KernelView's machine-code tab (issue 27): open it, wait until the listing is compiled (no busy line),
+    and check that as many instructions are highlighted as the summary counts 64-bit division sites."""
+    tab = widget.get_by_role("tab", name="PTX / SASS")
+    if not tab.count():
+        return ""
+    tab.first.click()
+    summary = widget.locator(".wb-machine-summary")
+
+    def listed(before: str = "") -> tuple[str, int]:
+        deadline = time.time() + 120
+        while time.time() < deadline and (not summary.count() or widget.locator(".busy").count()
+                                          or summary.first.inner_text() == before):
+            time.sleep(0.25)
+        assert summary.count() and summary.first.inner_text() != before, "no new listing within 120 s"
+        text = summary.first.inner_text()
+        sites = int(re.search(r"(\d+) CALL sites", text).group(1))
+        assert widget.locator(".wb-div64").count() == sites, f"{sites} sites counted, highlighted differ: {text}"
+        return text, sites
+
+    text, sites = listed()
+    done = f", then tab 'PTX / SASS': {sites} 64-bit division CALL sites highlighted"
+    program = widget.locator("select").first  # report 1's kernel: its wide SASS has such sites
+    if program.locator("option[value='nested_cat_add']").count() and program.input_value() != "nested_cat_add":
+        program.select_option("nested_cat_add")
+        text, sites = listed(text)
+        assert sites > 0, f"nested_cat_add's wide kernel shows no 64-bit division site: {text}"
+        done += f"; nested_cat_add: {sites}"
+    return done
+
+
 class Inert(Exception):
     """A widget whose controls are disabled because an optional tool is missing here, and that says so."""
 
@@ -299,6 +332,10 @@ def test_notebook_runs_and_every_widget_responds(notebook, running, artifacts, r
                 continue
             _changed(widget, before)
             action += _refresh_if_stale(widget)
+            machine = _machine_code(widget)
+            if machine:
+                action += machine
+                widget.screenshot(path=str(artifacts / f"{stem}-widget{i}-machine-code.png"))
             page.wait_for_timeout(300)  # let the last re-render settle for the picture
             widget.screenshot(path=str(artifacts / f"{stem}-widget{i}-after.png"))
             layout += [f"widget {i} after {action}: {p}" for p in _layout_problems(widget)]

@@ -112,7 +112,8 @@ def machine_html(lst, asm: str) -> str:
     rows = []
     for line, src, ins in lst.by_line(asm):
         lines = "".join(
-            f"<div class='wb-div64' style='background:#ffd7d5'>{_e(i.text)} &#9664; 64-bit division</div>"
+            f"<div class='wb-div64' style='background:#ffd7d5'>{_e(i.text)} "
+            "<span style='white-space:nowrap'>&#9664; 64-bit division</span></div>"
             if i.division else f"<div>{_e(i.text)}</div>" for i in ins)
         rows.append(f"<tr><td {_NUM}>{line or ''}</td><td {_CELL}><code>{_e(src)}</code></td>"
                     f"<td {_NUM}>{len(ins) or ''}</td><td {_CELL}><code>{lines}</code></td></tr>")
