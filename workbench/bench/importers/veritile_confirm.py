@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.bench import plan as plan_mod
-from workbench.bench.importers import Adapter, ImportFormatError, Source
+from workbench.bench.importers.base import Adapter, ImportFormatError, Source
 
 NAME = "veritile-narrow-confirm"
 TOP = ("kind", "device", "gpu_name", "torch", "triton", "compute_capability", "cpu", "nvidia_smi",
