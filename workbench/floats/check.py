@@ -34,7 +34,8 @@ from workbench.floats import standins, typed
 from workbench.floats.cuda import Kernel, parse_kernel
 from workbench.floats.errors import FloatsUsageError
 from workbench.floats.evaluate import HOST, Semantics, evaluate
-from workbench.floats.gate import Safety, Shape, element_functions, gate
+from workbench.floats.gate import GATE_SIZES, Safety, Shape, element_functions, gate
+from workbench.floats.progress import QUIET, Steps
 from workbench.floats.outputs import combine
 from workbench.floats.ir import Node, Op, Ty, contract_fma, opaque_names, walk
 from workbench.floats.reference import evaluate_scalar, f32_bits, f32_from_bits
@@ -209,7 +210,12 @@ def _confirm(spec: Node, f: Node, w: Witness, target: Target, nan: str) -> None:
         raise AssertionError(f"witness {w.describe()} is not a counterexample under the any-NaN policy")
 
 
-def _search(spec: Spec, fns: tuple[Node, ...], sem: Semantics, nan: str, random_cases: int):
+def _gate(kernel: Kernel, steps: Steps, sizes: tuple[int, ...] = GATE_SIZES) -> Safety:
+    with steps.step("safety gate", total=len(sizes), unit="sizes") as st:
+        return gate(kernel, sizes, st.advance)
+
+
+def _search(spec: Spec, fns: tuple[Node, ...], sem: Semantics, nan: str, random_cases: int, advance=None):
     rng = np.random.default_rng(SEED)
     cols = case_inputs(spec.arity, _constants(spec.expr, *fns), rng, random_cases)
     tys = spec.in_types()
@@ -219,9 +225,13 @@ def _search(spec: Spec, fns: tuple[Node, ...], sem: Semantics, nan: str, random_
     xs = {i: c.view(np.float32) for i, c in enumerate(cols)}
     want = np.asarray(evaluate(spec.expr, xs, HOST), dtype=np.float32)
     want = np.broadcast_to(want, cols[0].shape)
+    if advance is not None:
+        advance(1)
     witnesses = []
     for fi, f in enumerate(fns):
         got = np.broadcast_to(np.asarray(evaluate(f, xs, sem), dtype=np.float32), cols[0].shape)
+        if advance is not None:
+            advance(1)
         bad = np.flatnonzero(~same(np.ascontiguousarray(got), np.ascontiguousarray(want), nan))
         # the first mismatch of each combination of input float classes, in case order, at most 8
         picked: dict[tuple[str, ...], int] = {}
@@ -248,7 +258,8 @@ def _witness(values: tuple[np.ndarray, ...], got, want, fi: int, spec: Spec) -> 
 
 def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any", *, workers: int = 2,
           progress: bool = True, exhaustive: bool = True, random_cases: int = RANDOM_CASES,
-          safety: Safety | None = None, sweeps: dict | None = None, count_mismatches: bool = True) -> Verdict:
+          safety: Safety | None = None, sweeps: dict | None = None, count_mismatches: bool = True,
+          steps: Steps = QUIET) -> Verdict:
     """Decide one (spec, kernel, target, NaN policy). ``sweeps`` caches exhaustive results keyed by
     ``(spec expr, element function, semantics, nan)`` so that ``check_all`` sweeps each function once.
     With ``count_mismatches=False`` a unary kernel that the case split already refuted is not swept (its
@@ -262,10 +273,10 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
             f"program in {spec.path} returns {s_out} tensors; return a tuple with one tensor per output array, in "
             "the kernel's parameter order")
     if n_out > 1:
-        safety = safety if safety is not None else gate(kernel)
+        safety = safety if safety is not None else _gate(kernel, steps)
         parts = [check(spec.output(k), kernel.only(o), target, nan, workers=workers, progress=progress,
                        exhaustive=exhaustive, random_cases=random_cases, safety=safety, sweeps=sweeps,
-                       count_mismatches=count_mismatches) for k, o in enumerate(kernel.outputs)]
+                       count_mismatches=count_mismatches, steps=steps) for k, o in enumerate(kernel.outputs)]
         return combine(parts, kernel.outputs, spec.name)  # workbench.floats.outputs
     if len(kernel.inputs) != spec.arity:
         raise FloatsUsageError(
@@ -277,7 +288,7 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
             f"kernel {kernel.name}'s inputs ({', '.join(kernel.inputs)}) have scalars at positions {list(k_scalars)} "
             f"but program in {spec.path} at {list(spec.scalars)}; annotate the program's scalar parameters "
             "`: float` and keep the kernel's parameter order")
-    safety = safety if safety is not None else gate(kernel)
+    safety = safety if safety is not None else _gate(kernel, steps)
     dev = str(spec.device)
     common = dict(spec=spec.name, kernel=kernel.name, target=target, nan=nan, safety=safety,
                   spec_text=repr(spec.expr), spec_device=dev)
@@ -326,7 +337,8 @@ def check(spec: Spec, kernel: Kernel, target: Target = Target(), nan: str = "any
                        f"node for node ({rendered[0]}), both evaluated under {target.label} without flushing, NaN "
                        f"policy {nan}: identical on every input (a proof by identity, not a search; spec: PyTorch "
                        f"on {dev})", cases=0, exhaustive=False, functions=rendered, notes=tuple(notes), **common)
-    witnesses, cases = _search(spec, fns, sem, nan, random_cases)
+    with steps.step("case split", total=len(fns) + 1, unit="functions evaluated (spec first)") as st:
+        witnesses, cases = _search(spec, fns, sem, nan, random_cases, st.advance)
     mismatches = None
     done_exhaustive = False
     if spec.arity == 1 and exhaustive and (count_mismatches or not witnesses):
@@ -385,8 +397,11 @@ def _space(cases: int) -> str:
 def check_files(spec_path, kernel_path, target: Target = Target(), nan: str = "any", *, spec_device: str = "cuda",
                 **options) -> tuple[Spec, Kernel, Verdict]:
     """SPEC.py and KERNEL.cu paths -> (spec, kernel, verdict): capture, parse, check."""
-    spec = capture_spec(spec_path, spec_device)
-    kernel = parse_kernel(kernel_path)
+    steps = options.get("steps", QUIET)
+    with steps.step("capturing the spec (torch.export)"):
+        spec = capture_spec(spec_path, spec_device)
+    with steps.step("parsing the kernel (libclang)"):
+        kernel = parse_kernel(kernel_path)
     return spec, kernel, check(spec, kernel, target, nan, **options)
 
 

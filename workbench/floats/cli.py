@@ -21,6 +21,7 @@ from pathlib import Path
 
 from workbench import contract, workspace
 from workbench.floats.errors import FloatsUsageError
+from workbench.floats.progress import Steps
 
 
 def _onoff(flag: str, value: str) -> bool:
@@ -74,7 +75,7 @@ def run_check(args) -> int:
     else:
         _paths(args.spec, args.kernel)
         spec, kernel, v = check_files(args.spec, args.kernel, target, args.nan, spec_device=args.spec_device,
-                                      workers=args.workers, progress=progress)
+                                      workers=args.workers, progress=progress, steps=Steps(progress))
     if args.lean:
         Path(args.lean).write_text(lean_text(spec, kernel, v))
     if args.json:
@@ -106,7 +107,9 @@ def check_kernelbench(args, target, progress: bool):
                                "load_inline); give SPEC.py then KERNEL.cu, or REFERENCE.py then ANSWER.py")
     if getattr(args, "lean", None):
         raise FloatsUsageError("--lean is not emitted for KernelBench answers yet; drop --lean")
-    problem, spec, kernel, answer, notes = load(ref, ans, args.spec_device)
+    steps = Steps(progress)
+    with steps.step("reading the KernelBench files, capturing the reference Model"):
+        problem, spec, kernel, answer, notes = load(ref, ans, args.spec_device)
     n = problem.numel
     sizes = GATE_SIZES
     if n is not None and n not in sizes and n <= MAX_GATE_N:
@@ -118,7 +121,9 @@ def check_kernelbench(args, target, progress: bool):
         notes.append(f"get_inputs gives n = {n:,} elements: more than {MAX_GATE_N:,}, so its {g * b:,} threads are "
                      f"not enumerated (grid {g:,} x block {b}); the gate's claim is for the sizes it lists"
                      + ("; n >= 2**31 overflows a 32-bit int element count" if n >= 1 << 31 else ""))
-    v = check(spec, kernel, target, args.nan, workers=args.workers, progress=progress, safety=gate(kernel, sizes))
+    with steps.step("safety gate", total=len(sizes), unit="sizes") as st:
+        safety = gate(kernel, sizes, st.advance)
+    v = check(spec, kernel, target, args.nan, workers=args.workers, progress=progress, safety=safety, steps=steps)
     return spec, kernel, replace(v, notes=tuple(notes) + v.notes)
 
 

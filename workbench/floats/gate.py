@@ -136,9 +136,10 @@ def unrolled_sizes(kernel: Kernel, sizes: tuple[int, ...]) -> tuple[tuple[int, .
     return tuple(n for n in sizes if n not in over), tuple(n for n in sizes if n in over)
 
 
-def gate(kernel: Kernel, sizes: tuple[int, ...] = GATE_SIZES) -> Safety:
+def gate(kernel: Kernel, sizes: tuple[int, ...] = GATE_SIZES, advance=None) -> Safety:
+    """``advance(k)``, when given, is told each time k more sizes are checked (progress on a terminal)."""
     if len(kernel.outputs) > 1:  # one gate per output array (overlap and missing elements are per array)
-        parts = [gate(kernel.only(o), sizes) for o in kernel.outputs]
+        parts = [gate(kernel.only(o), sizes, advance) for o in kernel.outputs]
         findings = tuple(dict.fromkeys(f for p in parts for f in p.findings))
         return Safety(safe=all(p.safe for p in parts), findings=findings,
                       failing_sizes=tuple(sorted({n for p in parts for n in p.failing_sizes})),
@@ -150,11 +151,15 @@ def gate(kernel: Kernel, sizes: tuple[int, ...] = GATE_SIZES) -> Safety:
     if not sizes:
         return Safety(safe=False, findings=(), failing_sizes=(), checked="no size: every checked n needs more "
                       "grid-stride trips than are unrolled", unmodelled=unmodelled)
+    if advance is not None and unmodelled:
+        advance(len(unmodelled))
     for batch in _batches(tuple(sizes)):
         for f in _check_sizes(kernel, batch):
             failing.add(f.n)
             if f.kind not in first or f.n < first[f.kind].n:
                 first[f.kind] = f
+        if advance is not None:
+            advance(len(batch))
     order = ("overlap", "out of bounds", "misaligned", "missing")
     findings = tuple(sorted(first.values(), key=lambda f: order.index(f.kind)))
     small = [s for s in sizes if s <= 1024]
