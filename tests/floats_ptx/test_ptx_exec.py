@@ -143,3 +143,16 @@ def test_float_scalar_parameters_are_universally_quantified_inputs_at_the_ptx_le
     w = check_ptx(capture_spec(CORPUS / "axpy/spec.py"), HERE / "axpy_fused.cu", extraction=fused, exhaustive=False,
                   progress=False, random_cases=1 << 12)
     assert w.status == "not equivalent"
+
+
+def test_pragma_nounroll_is_a_hint_not_a_refusal():
+    """Issue 25: `#pragma unroll 1` makes nvcc write `.pragma "nounroll";` before the loop; the PTX level
+    skips the hint and decides the float4 grid-stride kernel (element function and gate)."""
+    assert '.pragma "nounroll";' in (HERE / "nounroll.ptx").read_text()
+    x = ext("nounroll")
+    assert x.elementwise and [repr(f) for f in x.functions] == ["selp.f32(0x0, x0, setp.lt.f32(x0, 0x0))"]
+    s = gate(x)
+    assert s.safe and s.complete, s.summary()
+    other = (HERE / "nounroll.ptx").read_text().replace('.pragma "nounroll";', '.pragma "used_bytes_mask 0xf";', 1)
+    with pytest.raises(PtxUnsupportedError, match=r"\.pragma is not modelled"):
+        parse_ptx(other)

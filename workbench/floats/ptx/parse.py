@@ -6,7 +6,8 @@ Operands: registers (``%r1``), special registers (``%tid.x``, ``%ctaid.x``, ``%n
 integer immediates (decimal or ``0x``), float immediates (``0fXXXXXXXX`` binary32 bits, ``0dXXXXXXXXXXXXXXXX``
 binary64 bits; PTX ISA 4.5 "Constants"), addresses ``[reg+imm]`` / ``[param]``, vector braces ``{a, b}``, and
 labels. Refused by name: ``.shared``/``.local``/``.global`` variables, ``.func`` definitions (nvcc inlined
-nothing), ``.pragma``; the executor refuses instructions it does not model.
+nothing), ``.pragma`` other than ``"nounroll"`` (a loop-unrolling hint without semantics: skipped); the
+executor refuses instructions it does not model.
 
 Limits: no ``.extern``, no textual ``.macro``/``.include``; block scoping ``{ }`` inside a body is refused.
 """
@@ -232,6 +233,10 @@ def _body(text: str, base_line: int, kernel: str):
 
 def _instr(text: str, line: int, kernel: str) -> Instr | None:
     if text.startswith(".reg"):
+        return None
+    if re.fullmatch(r'\.pragma\s+"nounroll"', text):
+        # PTX ISA 11.3 "Performance-tuning directives": .pragma "nounroll" only tells ptxas not to unroll the
+        # loop whose header follows; the loop's semantics are unchanged
         return None
     if text.startswith((".shared", ".local", ".global", ".const", ".func", ".pragma", ".maxntid", ".reqntid")):
         raise PtxUnsupportedError(f"PTX line {line} of {kernel}: {text.split()[0]} is not modelled (the PTX level "
