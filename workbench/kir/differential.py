@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass
 
 from workbench.errors import WorkbenchError
-from workbench.kir.crosscheck import Mismatch, _bases, _Case, _job_kernel, _run_worker, by_program, element_sizes
+from workbench.kir.crossbase import Mismatch, _bases, _Case, _job_kernel, _run_worker, by_program, element_sizes
 from workbench.kir.errors import UndefinedBehaviour
 from workbench.kir.evaluator import Lane, evaluate, launch
 from workbench.kir.modes import WIDE

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from workbench.kir.crosscheck import (CONTROL, MODES, KernelReport, Mismatch, _bases, by_program, element_sizes, _numel, _run_worker, _shapes,
+from workbench.kir.crossbase import (CONTROL, MODES, KernelReport, Mismatch, _bases, by_program, element_sizes, _numel, _run_worker, _shapes,
                                       data_function, index_data)
 from workbench.kir.errors import EvaluationError, UndefinedBehaviour
 from workbench.kir.evaluator import Lane, Launch, evaluate, launch

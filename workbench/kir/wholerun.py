@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from workbench.errors import WorkbenchError
-from workbench.kir.crosscheck import _run_worker
+from workbench.kir.crossbase import _run_worker
 from workbench.kir.evaluator import launch
 from workbench.kir.parser import parse
 
