@@ -24,6 +24,7 @@ from workbench.check import classes
 from workbench.check.asserts import assert_premises
 from workbench.check.certificate import CertPremises, Certificate
 from workbench.check.checker import Analysis, Widths, retyped
+from workbench.check.counterexample import Counterexample  # the record lives below the search (re-exported)
 from workbench.check.discharge import SMT_RLIMIT, contradiction, find_multipliers, guards_hold, smt_check
 from workbench.check.trusted.analysis import MODES as trusted_modes
 from workbench.check.trusted.recheck import recheck
@@ -51,43 +52,6 @@ def ir_hash(k: kir.Kernel) -> str:
             _HASHES.clear()
         got = _HASHES[id(k)] = (k, kir.canonical_hash(k))
     return got[1]
-
-
-@dataclass(frozen=True, slots=True)
-class Counterexample:
-    """A concrete witness for a rejected side condition."""
-
-    condition: str  # side-condition key
-    subexpression: str
-    lane_class: str
-    shape: tuple[tuple[str, int], ...]
-    lane: tuple[tuple[str, int], ...]  # ("xindex", v), ("yindex", v)
-    wide: int | None
-    narrowed: int | None
-    exact: int | None
-    disagree: str  # how the kernels' observable behaviour differs at this lane ("" if it does not)
-
-    def to_json(self) -> dict:
-        return {
-            "condition": self.condition,
-            "subexpression": self.subexpression,
-            "lane_class": self.lane_class,
-            "shape": dict(self.shape),
-            "lane": dict(self.lane),
-            "wide_value": self.wide,
-            "narrowed_value": self.narrowed,
-            "exact_value": self.exact,
-            "kernels_disagree": self.disagree,
-        }
-
-    def text(self) -> str:
-        shape = ", ".join(f"{k}={v}" for k, v in self.shape)
-        lane = ", ".join(f"{k}={v}" for k, v in self.lane)
-        out = (f"at shape ({shape}), lane {lane or '(any)'}: {self.subexpression} is {self.wide} in the wide "
-               f"kernel and {self.narrowed} in the narrowed kernel")
-        if self.disagree:
-            out += f"; observable difference: {self.disagree}"
-        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,49 @@ access differs, and ``disagree`` says what differs when something observable doe
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from workbench import kir
 from workbench.check.checker import Analysis, Widths, retype
 from workbench.check.sidecond import Reason
 from workbench.kir import Node, Op
+
+
+@dataclass(frozen=True, slots=True)
+class Counterexample:
+    """A concrete witness for a rejected side condition."""
+
+    condition: str  # side-condition key
+    subexpression: str
+    lane_class: str
+    shape: tuple[tuple[str, int], ...]
+    lane: tuple[tuple[str, int], ...]  # ("xindex", v), ("yindex", v)
+    wide: int | None
+    narrowed: int | None
+    exact: int | None
+    disagree: str  # how the kernels' observable behaviour differs at this lane ("" if it does not)
+
+    def to_json(self) -> dict:
+        return {
+            "condition": self.condition,
+            "subexpression": self.subexpression,
+            "lane_class": self.lane_class,
+            "shape": dict(self.shape),
+            "lane": dict(self.lane),
+            "wide_value": self.wide,
+            "narrowed_value": self.narrowed,
+            "exact_value": self.exact,
+            "kernels_disagree": self.disagree,
+        }
+
+    def text(self) -> str:
+        shape = ", ".join(f"{k}={v}" for k, v in self.shape)
+        lane = ", ".join(f"{k}={v}" for k, v in self.lane)
+        out = (f"at shape ({shape}), lane {lane or '(any)'}: {self.subexpression} is {self.wide} in the wide "
+               f"kernel and {self.narrowed} in the narrowed kernel")
+        if self.disagree:
+            out += f"; observable difference: {self.disagree}"
+        return out
 
 
 def _lane_vars(analysis: Analysis, ctx):
@@ -144,10 +183,8 @@ def _eval(n: Node, args: dict[str, int], lane_vals: dict[int, int], memo: dict[i
 
 
 def witness(record, k: kir.Kernel, premises, analysis: Analysis, sc, shape: dict[str, int], widths: Widths):
-    """A :class:`~workbench.check.api.Counterexample` for side condition ``sc`` at ``shape``, or None."""
+    """A :class:`Counterexample` for side condition ``sc`` at ``shape``, or None."""
     import z3
-
-    from workbench.check.api import Counterexample
 
     if sc.reason in (Reason.LOOP_BOUND, Reason.LAUNCH_BOUND):
         return None  # a fact about r0_numel / ynumel alone (its node is built for the condition, in neither kernel)
