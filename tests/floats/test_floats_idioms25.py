@@ -114,3 +114,48 @@ def test_saturatef_is_cvt_sat(tmp_path: Path, ftz: bool) -> None:
     v = check(capture_spec(s), kernel, Target(ftz=ftz), **FAST)
     # ATen's CUDA clamp keeps a NaN; __saturatef returns +0.0
     assert v.status == "not equivalent" and v.witnesses[0].inputs == (0x7FC00000,) and v.witnesses[0].kernel == 0
+
+
+FMUL_RZ = """__global__ void mul_rz(const float* a, const float* b, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = __fmul_rz(a[i], b[i]);
+}
+"""
+
+
+def test_fmul_rz_rounds_toward_zero_and_is_confirmed_by_gmpy2(tmp_path: Path) -> None:
+    import gmpy2
+
+    from workbench.floats.reference import evaluate_scalar
+
+    s = tmp_path / "spec.py"
+    s.write_text("import torch\n\n\ndef program(a, b):\n    return a * b\n")
+    k = tmp_path / "k.cu"
+    k.write_text(FMUL_RZ)
+    kernel = parse_kernel(k)
+    (f,) = element_functions(kernel).functions
+    rng = np.random.default_rng(25)
+    specials = np.array([0x7FC00000, 0x80000000, 0, 1, 0x80000001, 0x00800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x7F800000,
+                         0x3F800001, 0x3F7FFFFF, 0x3F000000, 0x5F800000, 0x1F800000], np.uint32)
+    a = np.concatenate([np.repeat(specials, len(specials)), rng.integers(0, 1 << 32, 3000, dtype=np.uint64)
+                        .astype(np.uint32)])
+    b = np.concatenate([np.tile(specials, len(specials)), rng.integers(0, 1 << 32, 3000, dtype=np.uint64)
+                        .astype(np.uint32)])
+    for ftz in (False, True):
+        got = np.asarray(evaluate(f, {0: a.view(np.float32), 1: b.view(np.float32)}, Semantics(ftz=ftz)), np.float32)
+        ctx = gmpy2.ieee(32)
+        ctx.round = gmpy2.RoundToZero
+        for j in range(0, len(a), 7):
+            x, y = (float(v) for v in (a[j:j + 1].view(np.float32)[0], b[j:j + 1].view(np.float32)[0]))
+            if ftz:
+                x, y = (0.0 * np.sign(v) if v != 0 and abs(v) < 2.0**-126 else v for v in (x, y))
+            want = np.float32(float(ctx.mul(gmpy2.mpfr(x), gmpy2.mpfr(y))))
+            if ftz and want != 0 and abs(want) < 2.0**-126:
+                want = np.float32(0.0) * np.sign(want)
+            g = got[j]
+            assert (np.isnan(g) and np.isnan(want)) or g.view(np.uint32) == want.view(np.uint32), (hex(a[j]), hex(b[j]))
+            r = evaluate_scalar(f, {0: x, 1: y}, ftz=ftz) if not ftz else None
+            assert r is None or (np.isnan(r) and np.isnan(g)) or np.float32(r).view(np.uint32) == g.view(np.uint32)
+    assert np.asarray(evaluate(f, {0: np.float32([3e38]), 1: np.float32([2.0])}, Semantics()))[0] == np.float32(3.4028235e38)
+    v = check(capture_spec(s), kernel, **FAST)
+    assert v.status == "not equivalent"  # a*b rounds to nearest; each witness re-evaluated by gmpy2 in check

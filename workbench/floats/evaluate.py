@@ -309,6 +309,16 @@ def _eval(n: Node, a, env, sem: Semantics):
             if src.is_float:
                 return _wrap(np.trunc(np.nan_to_num(np.asarray(x, np.float64))).astype(np.int64), ty)
             return _wrap(np.asarray(x).astype(np.int64), ty)
+        case Op.CAST_RZ:
+            # round to nearest, then one step toward zero where that rounded away from zero: the two
+            # neighbours of x bracket it, so this is roundTowardZero (overflow gives FLT_MAX, NaN stays NaN)
+            x = np.asarray(a[0], np.float64)
+            with np.errstate(over="ignore"):
+                r = x.astype(np.float32)
+            away = np.abs(r.astype(np.float64)) > np.abs(x)
+            if away.any():
+                r = np.where(away, np.nextafter(r, np.float32(0)), r).astype(np.float32)
+            return out(np.asarray(r, np.float32))
         case Op.OPAQUE:
             raise FloatsUnsupportedError(
                 f"`{n.name}` is not modelled bit-exactly (its result depends on the device/library); "

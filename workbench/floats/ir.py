@@ -92,6 +92,9 @@ class Op(enum.Enum):
     NOT = "not"
     SELECT = "select"  # args = (cond, if_true, if_false)
     CAST = "cast"  # convert args[0] to `ty` (round to nearest even for floats, C conversions for ints)
+    # binary64 args[0] -> binary32 rounded toward zero (IEEE 754-2019 roundTowardZero): __fmul_rz(a, b) is
+    # CAST_RZ of the exact double product (24 x 24 significand bits fit in 53; the exponent range fits)
+    CAST_RZ = "cast_rz"
     # a function the IR does not model bit-exactly (expf, tanhf, aten.sigmoid, ...): `name` says which
     OPAQUE = "opaque"
 
@@ -100,7 +103,7 @@ class Op(enum.Enum):
 SIGN_OPS = frozenset({Op.NEG, Op.ABS, Op.COPYSIGN})
 # Ops that round their exact result once; the device flushes their subnormal inputs/outputs under FTZ
 # and returns the canonical NaN 0x7FFFFFFF when the result is NaN (PTX ISA, "Floating point instructions").
-ROUNDING_OPS = frozenset({Op.ADD, Op.SUB, Op.MUL, Op.DIV, Op.FMA, Op.SQRT})
+ROUNDING_OPS = frozenset({Op.ADD, Op.SUB, Op.MUL, Op.DIV, Op.FMA, Op.SQRT, Op.CAST_RZ})
 # Commutative in IEEE arithmetic for every input, NaN bit patterns aside (IEEE 754-2019 6.2).
 COMMUTATIVE = frozenset({Op.ADD, Op.MUL, Op.FMAX, Op.FMIN, Op.MAXIMUM, Op.MINIMUM, Op.EQ, Op.NE, Op.AND, Op.OR})
 COMPARISONS = frozenset({Op.LT, Op.LE, Op.GT, Op.GE, Op.EQ, Op.NE})
@@ -250,6 +253,8 @@ def render(node: Node) -> str:
             return f"({render(n.args[0])} ? {render(n.args[1])} : {render(n.args[2])})"
         case Op.CAST:
             return f"({n.ty.value}){render(n.args[0])}"
+        case Op.CAST_RZ:
+            return f"rz({render(n.args[0])})"
         case Op.OPAQUE:
             return f"{n.name}({', '.join(render(a) for a in n.args)})"
         case Op.FMA | Op.SQRT | Op.ABS | Op.COPYSIGN | Op.FMAX | Op.FMIN | Op.MAXIMUM | Op.MINIMUM | Op.ISNAN:

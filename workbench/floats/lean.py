@@ -97,6 +97,9 @@ def render_lean(node: Node, var: str = "x") -> str:
                 return f"({_HELPERS[n.op][0]} {' '.join(go(a) for a in n.args)})"
             case Op.OPAQUE:
                 return f"({_name(n.name)} {' '.join(go(a) for a in n.args)})"
+            case Op.CAST_RZ:
+                raise ValueError("render_lean: a round-toward-zero conversion (__fmul_rz) has no Lean core "
+                                 "counterpart here; drop --lean")
             case Op.CAST | Op.REM | Op.PARAM | Op.THREAD | Op.LOAD:
                 raise ValueError(f"render_lean: {n.op.value} on {n.ty.value} does not occur in element functions")
         raise AssertionError(f"render_lean: no rule for {n.op}")

@@ -112,6 +112,10 @@ def evaluate_scalar(node: Node, args: dict, ftz: bool = False):
                 return a[1] if a[0] else a[2]
             case Op.CAST if ty is Ty.F32 and n.args[0].ty is Ty.F64:
                 return fl(n, _round(Ty.F32, lambda ctx: ctx.plus, a[0]))
+            case Op.CAST_RZ:
+                ctx = gmpy2.ieee(32)
+                ctx.round = gmpy2.RoundToZero
+                return fl(n, float(ctx.plus(gmpy2.mpfr(a[0], 53))))
             case Op.CAST if ty is Ty.F64 and n.args[0].ty is Ty.F32:
                 return fl(n.args[0], a[0])
             case Op.CAST if ty.is_float:
@@ -186,7 +190,7 @@ def evaluate_exact(node: Node, args: dict):
                 return a[1] if a[0] else a[2]
             case Op.CAST:
                 return a[0]
-            case Op.SQRT | Op.OPAQUE | Op.REM | Op.PARAM | Op.THREAD | Op.LOAD:
+            case Op.SQRT | Op.OPAQUE | Op.REM | Op.PARAM | Op.THREAD | Op.LOAD | Op.CAST_RZ:
                 raise FloatsUnsupportedError(f"exact reading: {n.op.value} is not a rational function of the inputs")
         raise AssertionError(f"evaluate_exact: no rule for {n.op}")
 

@@ -313,6 +313,11 @@ class Expressions:
                 zero, one = const(0.0, Ty.F32), const(1.0, Ty.F32)
                 clamped = Node(Op.SELECT, Ty.F32, (Node(Op.GT, Ty.BOOL, (x, one)), one, x))
                 return Node(Op.SELECT, Ty.F32, (Node(Op.GT, Ty.BOOL, (x, zero)), clamped, zero))
+            case "__fmul_rz":
+                # CUDA Math API: a*b "in round-towards-zero mode", never contracted (mul.rz.f32); the product
+                # of two binary32 values is exact in binary64, so one conversion toward zero rounds it once
+                x, y = (Node(Op.CAST, Ty.F64, (self.convert(v, Ty.F32, c),)) for v in vals)
+                return Node(Op.CAST_RZ, Ty.F32, (Node(Op.MUL, Ty.F64, (x, y), contract=False),))
             case "__frcp_rn":  # CUDA Math API: 1/x in round-to-nearest-even, one rounding
                 return Node(Op.DIV, Ty.F32, (const(1.0, Ty.F32), self.convert(vals[0], Ty.F32, c)))
             case "min" | "max" if isinstance(ret, Ty) and ret.is_float:

@@ -126,7 +126,7 @@ REFUSED_CALLS = {
 # approximations.
 TRANSCENDENTAL = frozenset({
     "expf", "exp2f", "__expf", "logf", "log1pf", "log2f", "__logf", "tanhf", "erff", "erfcf", "sinf", "cosf",
-    "powf", "__powf", "rsqrtf", "expm1f", "cbrtf", "__fdividef", "exp", "tanh", "__fmul_rz",
+    "powf", "__powf", "rsqrtf", "expm1f", "cbrtf", "__fdividef", "exp", "tanh",
     "__fadd_rz",
 })
 # name -> (op, type). CUDA Math API: the __f*_rn intrinsics are IEEE round-to-nearest operations that the
