@@ -140,6 +140,9 @@ def _capture_in_child(target: str, device: str, gpu: str) -> list:
     if r.returncode != 0:
         lines = [ln for ln in r.stderr.strip().splitlines() if ln.strip()]
         raise CaptureError(lines[-1] if lines else f"capturing {target!r} failed (exit {r.returncode})")
+    for ln in r.stderr.splitlines():  # what capture did differently (a CPU build): the user should see it
+        if ln.startswith("workbench: note: "):
+            print(ln, file=sys.stderr)
     out = [ln for ln in r.stdout.split("\n") if ln.startswith("@@workbench-records@@")]
     if not out:
         raise CaptureError(f"capturing {target!r} returned no records")

@@ -22,6 +22,7 @@ directory, every patch and config change is undone on exit (also on error).
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 import time
 from collections.abc import Mapping
@@ -47,6 +48,7 @@ __all__ = [
 ]
 
 DEVICES = ("cuda", "fake-cuda", "cpu")
+_log = logging.getLogger(__name__)  # notes go to stderr (logging's last-resort handler prints the message)
 _SYMBOL = re.compile(r"\b([su]\d+|ps\d+)\b")
 
 
@@ -78,6 +80,7 @@ class Capture:
     graph_breaks: tuple[GraphBreak, ...]
     dynamic_dims: tuple[str, ...]
     seconds: float
+    notes: tuple[str, ...] = ()  # what capture did differently and the user should know (a CPU build)
 
 
 def capture(program: Program | str, device: str = "cuda", gpu: str = "L4", fullgraph: bool = False
@@ -90,7 +93,7 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
     """:func:`capture` with the whole story: graphs, graph breaks, dynamic dimensions, time.
 
     ``fullgraph=True`` refuses a program that graph-breaks (one clear error) instead of capturing each graph."""
-    from workbench.capture import hooks
+    from workbench.capture import failure, hooks
     from workbench.capture.modules import device_placer, fake_placer, modules_of, placed
 
     t0 = time.perf_counter()
@@ -117,6 +120,7 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
         hooks.require_pinned_versions()
 
     stop = not real_cuda
+    notes: list[str] = []
     with contextlib.ExitStack() as stack:
         stack.enter_context(hooks.private_caches())
         stack.enter_context(torch._inductor.config.patch(compile_threads=1))
@@ -127,6 +131,7 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
             dev_label = f"fake-cuda:{gpu} (sm_{hooks.GPU_PROFILES[gpu].major}{hooks.GPU_PROFILES[gpu].minor})"
         elif device == "cpu":
             stack.enter_context(torch._inductor.config.patch(cpu_backend="triton"))
+            stack.enter_context(hooks.stub_triton_driver(hooks.GPU_PROFILES[gpu]))
             dev_label = "cpu (Inductor Triton CPU backend)"
         else:
             dev_label = f"cuda:{torch.cuda.get_device_name(0)}"
@@ -134,11 +139,7 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
         place = fake_placer(mode) if mode is not None else device_placer("cpu" if device == "cpu" else "cuda")
         args: tuple = inputs
         if program.build is not None:
-            try:
-                with torch.device("meta"):
-                    module = program.build()
-            except Exception as exc:
-                raise CaptureError(f"building the model of {program.name!r} failed: {hooks.root_cause(exc)}") from exc
+            module = _build(program, notes)
             owned = [module.eval()]
             args = (module, *inputs)
         else:
@@ -178,11 +179,7 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
                     "the fake CUDA device holds no values, so the branch cannot be taken. Capture on a real GPU "
                     "(`--device cuda`) or make the control flow depend on shapes only."
                 ) from exc
-            raise CaptureError(
-                f"compiling program {program.name!r} on {dev_label} failed: {hooks.root_cause(exc)}. "
-                "If the program runs eagerly, this is a capture-hook gap: capture on a real GPU "
-                "(`--device cuda`) or report the program."
-            ) from exc
+            raise failure.explain(exc, program.name, dev_label, rec.failed_node) from exc
         finally:
             torch._dynamo.eval_frame.remove_from_cache(fn) if hasattr(
                 torch._dynamo.eval_frame, "remove_from_cache"
@@ -215,7 +212,36 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
             "extern calls or fallbacks). Add pointwise work that must be materialized, e.g. `.contiguous()`."
         )
     return Capture(program.name, tuple(kernels), len(rec.graphs), breaks, tuple(dynamic_dims),
-                   time.perf_counter() - t0)
+                   time.perf_counter() - t0, tuple(notes))
+
+
+def _build(program: Program, notes: list[str]):
+    """``program.build()`` on the meta device (weights never allocated); a model that computes with tensors
+    while it is built (``torch.linspace(...).tolist()`` for its widths: regnet) cannot, since meta tensors hold
+    no values, so it is built on the CPU instead, and a note says so (its weights then take memory until
+    capture replaces them with fake tensors)."""
+    import torch
+
+    from workbench.capture import failure
+
+    try:
+        with torch.device("meta"):
+            return program.build()
+    except Exception as meta_exc:  # noqa: BLE001 - the model's own code: retried on the CPU, then explained
+        why = failure.explain_build(meta_exc, program.name)
+    try:
+        with torch.device("cpu"):
+            module = program.build()
+    except Exception as exc:  # noqa: BLE001
+        raise CaptureError(f"building the model of {program.name!r} failed on the meta device ({why}) and on the "
+                           f"CPU: {failure.explain_build(exc, program.name)} — this is the model's own code; "
+                           "fix model() and capture again") from None
+    n = sum(p.numel() for p in module.parameters()) if hasattr(module, "parameters") else 0
+    note = (f"built the model of {program.name!r} on the CPU ({n:,} parameters in memory): on the meta device "
+            f"it failed ({why}), since it computes with tensor values while it is built")
+    notes.append(note)
+    _log.warning("workbench: note: %s", note)
+    return module
 
 
 def capture_program(name_or_path: str, device: str = "cuda", out: str | Path | None = None, gpu: str = "L4"):

@@ -92,6 +92,7 @@ def check_hook_points() -> list[str]:
             (GraphCompileReason, "__dataclass_fields__"),
             (TritonScheduling, "define_kernel"),
             (GraphLowering, "compile_to_module"),
+            (GraphLowering, "run_node"),
             (GraphLowering, "codegen"),
             (TritonKernel, "codegen_kernel"),
         ):
@@ -161,6 +162,22 @@ class Recorder:
         self.pending: list[KernelFacts] = []
         self.graphs: list[GraphFacts] = []
         self.breaks: list[BreakFacts] = []
+        self.failed_node: tuple[str, str] | None = None  # (op, FX stack trace) of the node Inductor failed on
+
+    # GraphLowering.run_node(self, n: torch.fx.Node): lowers one node of the FX graph
+    def wrap_run_node(self, orig):
+        recorder = self
+
+        def run_node(graph, n):
+            try:
+                return orig(graph, n)
+            except BaseException:
+                if recorder.failed_node is None and not isinstance(n.target, str):  # innermost failing node
+                    recorder.failed_node = (str(getattr(n.target, "__name__", n.target)),
+                                            str(n.meta.get("stack_trace") or ""))
+                raise
+
+        return run_node
 
     # OutputGraph.compile_subgraph(self, tx, reason: GraphCompileReason, stack_pops=0)
     def wrap_compile_subgraph(self, orig):
@@ -340,6 +357,8 @@ def fake_cuda(profile: GpuProfile) -> Iterator[None]:
         mock.patch.object(joint_graph, "lazy_init", lazy_init),
         mock.patch.object(UniformValueConstantFolder, "_deduce_value", deduce_value),
         mock.patch.object(torch.Tensor, "__getitem__", _fake_safe_getitem(torch.Tensor.__getitem__)),
+        mock.patch.object(torch.Tensor, "__setitem__", _fake_safe_setitem(
+            torch.Tensor.__setitem__, _fake_safe_getitem(torch.Tensor.__getitem__))),
         mock.patch.object(torch.Tensor, "contiguous", _fake_safe_contiguous(torch.Tensor.contiguous)),
         mock.patch.object(torch.Tensor, "__invert__", _fake_safe_invert(torch.Tensor.__invert__)),
         mock.patch.object(torch.Tensor, "copy_", _fake_safe_copy(torch.Tensor.copy_)),
@@ -352,6 +371,23 @@ def fake_cuda(profile: GpuProfile) -> Iterator[None]:
             yield
         finally:
             drv._active = prev_active
+
+
+@contextlib.contextmanager
+def stub_triton_driver(profile: GpuProfile) -> Iterator[None]:
+    """Triton's active driver slot holds the stub driver while Inductor generates code for the CPU backend
+    (``--device cpu``): a CPU-only Triton has no active driver ("0 active drivers") and Inductor asks it for a
+    target while it writes the kernels; capture stops after code generation, so nothing reaches the stub.
+    The slot is put back as it was."""
+    import triton
+
+    drv = triton.runtime.driver
+    prev_active = drv._active
+    drv.set_active(_StubDriver(profile))
+    try:
+        yield
+    finally:
+        drv._active = prev_active
 
 
 def _to_cpu_device(v):
@@ -422,6 +458,37 @@ def _fake_safe_getitem(orig):
         return out
 
     return getitem
+
+
+def _fake_safe_setitem(orig, getitem):
+    """``t[idx] = value`` (``Tensor.__setitem__``) on the fake CUDA device: the aten ops it means, without the
+    C++ binding's CUDA device guard. Basic indexing writes into the view the fake-safe ``__getitem__`` gives
+    (``fill_`` for a number, ``copy_`` for a tensor, broadcast as eager does); tensor indices (masks, index
+    tensors) go to ``aten.index_put_``, as the C++ entry point does. Swin's attention mask is built this way."""
+    import torch
+
+    aten = torch.ops.aten
+
+    def setitem(self, idx, value):
+        if self.device.type != "cuda":
+            return orig(self, idx, value)
+        items = idx if isinstance(idx, tuple) else (idx,)
+        if any(isinstance(i, (torch.Tensor, list, bool)) for i in items):
+            if all(isinstance(i, (torch.Tensor, type(None))) or i == slice(None) for i in items):
+                v = value if isinstance(value, torch.Tensor) else torch.full((), value, dtype=self.dtype,
+                                                                              device=self.device)
+                indices = [i if isinstance(i, torch.Tensor) else None for i in items]
+                aten.index_put_.default(self, indices, v.to(self.dtype))
+                return None
+            return orig(self, idx, value)
+        view = getitem(self, idx)
+        if isinstance(value, torch.Tensor):
+            aten.copy_.default(view, value)
+        else:
+            aten.fill_.Scalar(view, value)
+        return None
+
+    return setitem
 
 
 def _fake_safe_contiguous(orig):
@@ -505,7 +572,7 @@ def recording(stop_after_codegen: bool) -> Iterator[Recorder]:
         GraphLowering, "compile_to_module", rec.wrap_compile_to_module(GraphLowering.compile_to_module)
     ), mock.patch.object(
         OutputGraph, "compile_subgraph", rec.wrap_compile_subgraph(OutputGraph.compile_subgraph)
-    ):
+    ), mock.patch.object(GraphLowering, "run_node", rec.wrap_run_node(GraphLowering.run_node)):
         yield rec
 
 

@@ -39,6 +39,7 @@ def to_json(c: Capture) -> dict:
         "graph_breaks": [{"reason": b.reason, "where": b.where} for b in c.graph_breaks],
         "dynamic_dims": list(c.dynamic_dims),
         "seconds": c.seconds,
+        "notes": list(c.notes),
         "kernels": [k.to_json() for k in c.kernels],
     }
 
@@ -54,6 +55,7 @@ def from_json(d: dict, where: str) -> Capture:
             graph_breaks=tuple(GraphBreak(str(b["reason"]), str(b["where"])) for b in d["graph_breaks"]),
             dynamic_dims=tuple(str(x) for x in d["dynamic_dims"]),
             seconds=float(d["seconds"]),
+            notes=tuple(str(x) for x in d.get("notes", ())),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise CaptureError(f"{where}: malformed capture result ({exc})") from None

@@ -133,7 +133,7 @@ def get(name: str) -> Program:
 
 
 def _load_corpus() -> None:
-    from workbench.programs import corpus, reductions  # noqa: F401  (register on import)
+    from workbench.programs import corpus, integer, reductions  # noqa: F401  (register on import)
 
 
 def resolve(name_or_path: str) -> Program:
@@ -144,6 +144,14 @@ def resolve(name_or_path: str) -> Program:
         return zoo_program(name_or_path.removeprefix("zoo:"))
     if name_or_path.endswith(".py") or Path(name_or_path).suffix == ".py":
         return load_file(name_or_path)
+    path = Path(name_or_path)
+    if path.suffix or "/" in name_or_path or path.is_file():  # registered names have neither
+        _load_corpus()
+        if name_or_path not in _REGISTRY:
+            what = "a folder" if path.is_dir() else "a file" if path.exists() else "a path that does not exist"
+            raise UsageError(
+                f"{name_or_path!r} is not a .py file ({what}): capture takes a registered program name "
+                "(`workbench list`) or a FILE.py that defines program(*tensors) and example_inputs()")
     return get(name_or_path)
 
 
