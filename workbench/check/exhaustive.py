@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from workbench import kir
 from workbench.capture.record import CapturedKernel
 from workbench.check.checker import Widths
-from workbench.check.lanecompare import pointwise_launch, reads_carried, reduction_launch
+from workbench.check.lanecompare import WidthRun, pointwise_launch, reads_carried, reduction_launch
 from workbench.check.soundness import small_record
 from workbench.check.trusted.reduction import r_block_limit
 from workbench.errors import UnsupportedError
@@ -50,23 +50,6 @@ MODES = ("strict", "observable")
 
 class TooManyShapes(UnsupportedError):
     """More admissible shapes at a width than the enumeration's limit."""
-
-
-@dataclass
-class WidthRun:
-    """The model at one width: what was enumerated and what ran."""
-
-    bits: int
-    shapes: int = 0  # shapes satisfying the scaled guards
-    launches: int = 0  # distinct launches (argument values) x block configurations
-    launches_run: int = 0
-    lanes: int = 0  # lane-steps (reductions: an (x, r) lane at one step) evaluated in both widths
-    index_values: int = 0  # (lane, admissible index value) pairs among them
-    rejected: int = 0  # candidate index values outside the premise (evaluated in W, skipped)
-
-    @property
-    def complete(self) -> bool:
-        return self.launches_run == self.launches
 
 
 @dataclass

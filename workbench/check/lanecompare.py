@@ -20,6 +20,24 @@ from workbench.check.checker import Widths
 from workbench.kir import Op
 
 
+@dataclass
+class WidthRun:
+    """The model at one width: what was enumerated and what ran (filled by the comparisons here; lives here,
+    below :mod:`workbench.check.exhaustive` and :mod:`workbench.check.soundness`, which both use it)."""
+
+    bits: int
+    shapes: int = 0  # shapes satisfying the scaled guards
+    launches: int = 0  # distinct launches (argument values) x block configurations
+    launches_run: int = 0
+    lanes: int = 0  # lane-steps (reductions: an (x, r) lane at one step) evaluated in both widths
+    index_values: int = 0  # (lane, admissible index value) pairs among them
+    rejected: int = 0  # candidate index values outside the premise (evaluated in W, skipped)
+
+    @property
+    def complete(self) -> bool:
+        return self.launches_run == self.launches
+
+
 def reads_carried(k: kir.Kernel) -> tuple[bool, ...]:
     """Per access (loads then stores): whether it reads an accumulator or a reduction."""
     return tuple(any(n.op in (Op.ACC, Op.REDUCE) for n in kir.walk(a)) for a in (*k.loads, *k.stores))

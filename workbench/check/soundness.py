@@ -181,8 +181,7 @@ def _reduction_agreement(k, other, other_mode, widths: Widths, shape_list, block
     """Reduction kernels: every (x, r) lane of every program at every step of the loop (1-D grids), compared
     as :mod:`workbench.check.exhaustive` compares them (accesses; accumulators' inits and updates and
     reductions' operands on every row that is in range or read by an active access)."""
-    from workbench.check.exhaustive import WidthRun
-    from workbench.check.lanecompare import Sides, reads_carried, reduction_launch
+    from workbench.check.lanecompare import Sides, WidthRun, reads_carried, reduction_launch
 
     if k.grid != "1d":
         raise NotImplementedError("small model of 2-D reduction grids")
