@@ -15,6 +15,8 @@ Stage: bench (run). For one plan, each process (a fresh Python process when the 
    ``pynvml`` is importable; the record says so when it is not.
 
 Statistics are not computed here (:mod:`workbench.bench.stats`); the harness returns raw samples only.
+Binding parameters to inputs and the bitwise check are :mod:`workbench.bench.inputs`'s; telemetry and timers
+:mod:`workbench.bench.instruments`'s (both re-exported here).
 
 Dry run (``dry_run=True``): the same code path under Triton's interpreter (``TRITON_INTERPRET=1``) on CPU
 tensors at the plan's tiny ``dry_run`` shapes, one warm-up pass, no timers: correctness only, and the record
@@ -26,228 +28,29 @@ strict.
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import platform
-import re
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from workbench.bench import plan as plan_mod
 from workbench.bench import records
-from workbench.bench.plan import Plan, Shape, shape_key
-from workbench.errors import CaptureError, ToolMissingError, UnsupportedError, UsageError
-
-# Symbol sources as capture records them ("q1.size(1) (input 0)"), or Dynamo's own ("L['q1'].size()[1]").
-_SOURCE = re.compile(
-    r"""^(?P<name>\w+)\.size\((?P<dim>\d+)\)(?: \(input (?P<idx>\d+)\))?$"""
-    r"""|\[['"](?P<name2>\w+)['"]\]\.size\(\)\[(?P<dim2>\d+)\]"""
+from workbench.bench.inputs import (  # noqa: F401  (re-exported: callers use harness.bind and friends)
+    BindingError,
+    Call,
+    bind,
+    bitwise_equal,
+    symbol_values,
 )
-
-
-class BindingError(UnsupportedError):
-    """The kernel's parameters cannot be bound to the program's inputs (unknown symbol source, pointer kind)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    """Everything one launch at one shape needs: inputs, eager reference, pointer and scalar bindings."""
-
-    shape: Shape
-    inputs: tuple[Any, ...]
-    reference: Any
-    tensors: dict[str, Any]  # pointer parameter -> tensor, without the output
-    sizes: dict[str, int]  # scalar parameter -> value
-    xnumel: int
-
-
-# ---------------------------------------------------------------------------------------------- binding
-def symbol_values(kernel: Any, program: Any, inputs: Sequence[Any]) -> dict[str, int]:
-    """Each shape symbol's value at these inputs, read from the input dimension it stands for (its Dynamo
-    source, e.g. ``L['q1'].size()[1]``). Example sizes are never used."""
-    params = list(inspect.signature(program.fn).parameters)
-    out: dict[str, int] = {}
-    for sym in kernel.symbols:
-        for src in sym.sources:
-            m = _SOURCE.search(src.strip())
-            if not m:
-                continue
-            name, dim = (m["name"], m["dim"]) if m["name"] else (m["name2"], m["dim2"])
-            if m["idx"] is not None:
-                index = int(m["idx"])
-            elif name in params:
-                index = params.index(name)
-            else:
-                continue
-            out[sym.name] = int(inputs[index].shape[int(dim)])
-            break
-        else:
-            raise BindingError(
-                f"kernel {kernel.name}: shape symbol {sym.name} has no source naming an input dimension of "
-                f"{program.name}({', '.join(params)}); sources {list(sym.sources)}"
-            )
-    return out
-
-
-def bind(kernel: Any, program: Any, inputs: Sequence[Any], variant_params: Sequence[str]) -> tuple[dict, dict, int]:
-    """Pointer and scalar arguments of ``kernel`` at ``inputs``.
-
-    Pointers: ``in_ptrK`` is the K-th tensor input and ``out_ptr0`` the output, the order in which Inductor
-    numbers a pointwise kernel's buffers when each input is read once in argument order (true for the
-    report's program). A wrong binding cannot pass silently: every output is compared with eager bitwise.
-    """
-    import sympy
-
-    from workbench.symexpr import parse_expr  # parsed, never evaluated: the text comes from a record file
-
-    values = symbol_values(kernel, program, inputs)
-    subs = {sympy.Symbol(k): v for k, v in values.items()}
-    reps = {sympy.Symbol(k): parse_expr(str(v), f"kernel {kernel.name} replacement {k}")
-            for k, v in getattr(kernel, "replacements", {}).items()}
-
-    def ev(expr: str, what: str) -> int:
-        e = parse_expr(expr, f"kernel {kernel.name} {what}").subs(reps).subs(subs)
-        if not e.is_Integer:
-            raise BindingError(f"kernel {kernel.name}: {what} = {expr} does not evaluate to an integer ({e})")
-        return int(e)
-
-    sizes = {a.name: ev(a.expr, a.name) for a in kernel.size_args}
-    numels = [n for n in kernel.numels if n.type not in (None, "constexpr")]
-    for n in numels:
-        sizes[n.name] = ev(n.expr, n.name)
-    xnumel = sizes.get("xnumel") or (ev(kernel.numels[0].expr, kernel.numels[0].name) if kernel.numels else None)
-    if xnumel is None:
-        raise BindingError(f"kernel {kernel.name} has no numel; only 1-D pointwise kernels can be launched")
-    tensors: dict[str, Any] = {}
-    ins = [t for t in inputs if hasattr(t, "data_ptr")]
-    for p in variant_params:
-        if m := re.fullmatch(r"in_ptr(\d+)", p):
-            if int(m[1]) >= len(ins):
-                raise BindingError(f"kernel {kernel.name}: {p} but the program has {len(ins)} tensor inputs")
-            tensors[p] = ins[int(m[1])]
-        elif p.startswith(("out_ptr", "in_out_ptr")) and p != "out_ptr0":
-            raise BindingError(f"kernel {kernel.name}: pointer {p} is not supported (one output, out_ptr0, only)")
-    return tensors, sizes, int(xnumel)
-
-
-def bitwise_equal(a: Any, b: Any) -> bool:
-    """Same shape, dtype and bytes (so -0.0 != 0.0 and NaN payloads count), as the report's check."""
-    import torch
-
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    return bool(torch.equal(a.contiguous().view(torch.uint8), b.contiguous().view(torch.uint8)))
-
-
-# ------------------------------------------------------------------------------------------- telemetry
-class Telemetry:
-    """NVML samples on a background thread: (t, power W, power limit W, SM MHz, memory MHz, temperature C,
-    throttle-reason bitmask). ``available`` is False with a ``reason`` when NVML cannot be used."""
-
-    def __init__(self, interval_s: float, device_index: int = 0):
-        self.interval_s = interval_s
-        self.samples: list[dict[str, Any]] = []
-        self.available = False
-        self.reason = ""
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        try:
-            import pynvml  # nvidia-ml-py
-
-            pynvml.nvmlInit()
-            self._nvml = pynvml
-            self._handle = pynvml.nvmlDeviceGetHandleByIndex(device_index)
-            self.available = True
-            self.driver = _s(pynvml.nvmlSystemGetDriverVersion())
-        except Exception as exc:  # ImportError, or NVML present but unusable (container without the library)
-            self.reason = f"NVML unavailable: {type(exc).__name__}: {exc}"
-            self.driver = None
-
-    def sample(self) -> dict[str, Any]:
-        n, h = self._nvml, self._handle
-        s: dict[str, Any] = {"t": time.time()}
-        for key, fn in (
-            ("power_w", lambda: n.nvmlDeviceGetPowerUsage(h) / 1000.0),
-            ("power_limit_w", lambda: n.nvmlDeviceGetEnforcedPowerLimit(h) / 1000.0),
-            ("sm_clock_mhz", lambda: n.nvmlDeviceGetClockInfo(h, n.NVML_CLOCK_SM)),
-            ("mem_clock_mhz", lambda: n.nvmlDeviceGetClockInfo(h, n.NVML_CLOCK_MEM)),
-            ("max_sm_clock_mhz", lambda: n.nvmlDeviceGetMaxClockInfo(h, n.NVML_CLOCK_SM)),
-            ("temperature_c", lambda: n.nvmlDeviceGetTemperature(h, n.NVML_TEMPERATURE_GPU)),
-            ("throttle_reasons", lambda: int(n.nvmlDeviceGetCurrentClocksThrottleReasons(h))),
-        ):
-            try:
-                s[key] = fn()
-            except Exception:
-                s[key] = None
-        # bit 0x4 is "SW power cap" in NVML's clocks-throttle-reasons mask
-        tr = s.get("throttle_reasons")
-        s["power_capped"] = None if tr is None else bool(tr & 0x4)
-        return s
-
-    def start(self) -> None:
-        if not self.available:
-            return
-
-        def loop() -> None:
-            while not self._stop.is_set():
-                self.samples.append(self.sample())
-                self._stop.wait(self.interval_s)
-
-        self._thread = threading.Thread(target=loop, daemon=True)
-        self._thread.start()
-
-    def stop(self) -> dict[str, Any]:
-        if self._thread is not None:
-            self._stop.set()
-            self._thread.join()
-        return {"available": self.available, "reason": self.reason, "interval_s": self.interval_s, "samples": self.samples}
-
-
-def _s(v: Any) -> str:
-    return v.decode() if isinstance(v, bytes) else str(v)
-
-
-# ------------------------------------------------------------------------------------------------ timers
-class _CudaTimer:
-    def __init__(self) -> None:
-        import torch
-
-        self.torch = torch
-
-    def event(self) -> Any:
-        e = self.torch.cuda.Event(enable_timing=True)
-        e.record()
-        return e
-
-    def sync(self) -> None:
-        self.torch.cuda.synchronize()
-
-    @staticmethod
-    def ms(a: Any, b: Any) -> float:
-        return float(a.elapsed_time(b))
-
-
-class _NoTimer:
-    """The dry run's timer: nothing is timed on the interpreter (its speed says nothing about a GPU)."""
-
-    def event(self) -> None:
-        return None
-
-    def sync(self) -> None:
-        pass
-
-    @staticmethod
-    def ms(a: Any, b: Any) -> None:
-        return None
-
+from workbench.bench.instruments import Telemetry, _CudaTimer, _NoTimer, _s  # noqa: F401  (re-exported)
+from workbench.bench.plan import Plan, Shape, shape_key
+from workbench.errors import CaptureError, ToolMissingError, UsageError
 
 # ------------------------------------------------------------------------------------------ one process
 def _kernel(plan: Plan, program: Any, device: str) -> tuple[Any, str]:

@@ -90,12 +90,12 @@ class _Shaped:
     def __init__(self, shape: tuple[int, ...]):
         self.shape = shape
 
-    def data_ptr(self) -> int:  # marks a tensor input for :func:`workbench.bench.harness.bind`
+    def data_ptr(self) -> int:  # marks a tensor input for :func:`workbench.bench.inputs.bind`
         return 0
 
 
 def _bindings(kernel: Any, program: Any, shapes: tuple, variant: Any) -> dict[str, Any]:
-    from workbench.bench.harness import bind
+    from workbench.bench.inputs import bind
 
     out = {}
     for sh in shapes:
