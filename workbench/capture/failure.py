@@ -2,14 +2,15 @@
 
 Stage: capture. A ``torch.compile`` run fails for one of a few reasons, and each has its own owner:
 
+* **Inductor** failed — its ``InductorError``/``LoweringException``, or an exception while it lowered an FX
+  node (checked first: program code does not run while Inductor lowers): the message names Inductor, the op
+  it was lowering and the program line that op came from (the FX node's stack trace), e.g. shufflenet with
+  dynamic spatial dims: ``ValueRangeError`` inside ``value_ranges.pow_by_natural`` while lowering a
+  ``reshape``;
 * **the program's own code** raised (``raise ValueError`` in ``program()``, a shape mismatch in a model's
   ``forward``): the deepest frame of the innermost exception is in program code. The message names that
   frame first — ``your program raised ValueError at raises.py:4 in program: bad shape`` — and says it is
   the user's code;
-* **Inductor** failed (its ``InductorError``/``LoweringException``, or an exception while it lowered an FX
-  node): the message names Inductor, the op it was lowering and the program line that op came from (the FX
-  node's stack trace), e.g. shufflenet with dynamic spatial dims: ``ValueRangeError`` inside
-  ``value_ranges.pow_by_natural`` while lowering ``convolution``;
 * otherwise the failure is inside torch while it ran program code on the capture device: a gap in the
   capture hooks (the fake device lacks what eager has), named with the program line that reached it.
 
@@ -19,6 +20,7 @@ transformers model's own files count: they are the model's code).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sysconfig
@@ -30,6 +32,7 @@ from workbench.errors import CaptureError
 _STACK_ENTRY = re.compile(r'File "([^"]+)", line (\d+), in (\S+)\n\s*(.*)')
 
 
+@functools.lru_cache(maxsize=1)
 def _library_roots() -> tuple[str, ...]:
     import torch
 
@@ -41,9 +44,14 @@ def _library_roots() -> tuple[str, ...]:
             roots.append(Path(__import__(mod).__file__).parent)
         except (ImportError, AttributeError, TypeError):
             continue
+    paths = sysconfig.get_paths()
+    site = os.path.realpath(paths["purelib"]) + os.sep
     for key in ("stdlib", "platstdlib"):
-        roots.append(Path(sysconfig.get_paths()[key]))
-    return tuple(os.path.realpath(r) + os.sep for r in roots)
+        # a virtual environment's platstdlib holds its site-packages: only a folder above none of it counts
+        if not site.startswith(os.path.realpath(paths[key]) + os.sep):
+            roots.append(Path(paths[key]))
+    roots.append(Path(os.__file__).parent)
+    return tuple(dict.fromkeys(os.path.realpath(r) + os.sep for r in roots))
 
 
 def is_program_file(filename: str) -> bool:
@@ -106,11 +114,6 @@ def explain(exc: BaseException, name: str, dev_label: str, failed_node: tuple[st
     """The :class:`CaptureError` for a failed compile of program ``name`` (see the module docstring)."""
     root = _chain(exc)[-1]
     cause = f"{type(root).__name__}: {_first_line(root)}"
-    raised = _raised_in_program(exc)
-    if raised is not None:
-        return CaptureError(
-            f"your program raised {type(root).__name__} at {_where(raised)}: {_first_line(root)} — this is the "
-            f"program's own code (it must run eagerly on its example_inputs()); fix it and capture {name!r} again")
     if failed_node is not None or _is_inductor(exc):
         op, stack = failed_node or ("", "")
         src = _fx_source(stack)
@@ -118,6 +121,11 @@ def explain(exc: BaseException, name: str, dev_label: str, failed_node: tuple[st
         return CaptureError(
             f"Inductor failed on program {name!r}{where}: {cause} (Inductor's own error, torch's code, not the "
             "capture's); mark fewer dims dynamic (dynamic_dims()) or report it to PyTorch with this op and line")
+    raised = _raised_in_program(exc)
+    if raised is not None:
+        return CaptureError(
+            f"your program raised {type(root).__name__} at {_where(raised)}: {_first_line(root)} — this is the "
+            f"program's own code (it must run eagerly on its example_inputs()); fix it and capture {name!r} again")
     frames = program_frames(exc)
     at = f" at {_where(frames[-1])}" if frames else ""
     return CaptureError(
