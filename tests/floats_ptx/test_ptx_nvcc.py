@@ -172,3 +172,15 @@ def test_the_ptx_level_judges_against_the_spec_device_like_the_source_level():
     rc = main(["floats", "check", str(CORPUS / "relu/spec.py"), str(CORPUS / "relu/ternary.cu"), "--level", "ptx",
                "--spec-device", "gpu"])
     assert rc == 2
+
+
+def test_kernelbench_answer_at_the_ptx_level(capsys):
+    """REFERENCE.py ANSWER.py --level ptx: the kernel text the source level reads, with the wrapper's launch
+    as a comment, compiled by nvcc; the element function and the gate come from the PTX."""
+    ex = Path("data/floats/kernelbench/examples")
+    rc = main(["floats", "check", str(ex / "model_ex_add.py"), str(ex / "model_new_ex_add.py"), "--level", "ptx",
+               "--json", "--no-progress", "--workers", "1"])
+    doc = json.loads(capsys.readouterr().out)
+    assert rc == 1 and doc["level"] == "ptx" and doc["status"] == "no counterexample"
+    assert doc["functions"][0].startswith("add.f32(x0, x1)") and doc["safety"]["safe"]
+    assert any("launch from elementwise_add_cuda (line 25)" in n for n in doc["notes"])

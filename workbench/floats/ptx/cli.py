@@ -48,8 +48,40 @@ def run_check_ptx(args) -> int:
     flags = flags_from_args(args)
     arch = check_arch(args.arch or DEFAULT_ARCH)
     progress = not args.no_progress and sys.stderr.isatty() or args.progress
+    if args.kernel.endswith(".py"):
+        return _check_kernelbench_ptx(args, flags, arch, progress)
     spec = capture_spec(args.spec, args.spec_device)
     v = check_ptx(spec, args.kernel, flags, arch, args.nan, workers=args.workers, progress=progress)
+    if args.json:
+        return emit(v.document())
+    print(report(args.spec, args.kernel, v))
+    return 0 if v.accepted else 1
+
+
+def _check_kernelbench_ptx(args, flags, arch: str, progress: bool) -> int:
+    """REFERENCE.py ANSWER.py at the PTX level: the kernel text the source level reads (wrappers blanked, lines
+    kept) plus the launch read from the wrapper as a ``// launch:`` comment, compiled by nvcc in a temporary
+    folder. The PTX level binds inputs by parameter order, so a kernel whose inputs the wrapper passes in
+    another order than forward's is refused by name."""
+    import tempfile
+
+    from workbench.floats.kernelbench import load, split_source
+    from workbench.floats.ptx.check import check_ptx
+
+    problem, spec, kernel, answer, notes = load(args.spec, args.kernel, args.spec_device)
+    read = [p for p in kernel.params if p in kernel.inputs]
+    if list(kernel.inputs) != read:
+        raise FloatsUsageError(f"{kernel.name} reads its inputs in the order {read} but forward passes "
+                               f"{list(kernel.inputs)}; the PTX level binds inputs by parameter order: use --level "
+                               "source for this answer")
+    text = split_source(answer.cuda)[0] + f"\n// launch: grid = {kernel.launch.grid}, block = {kernel.launch.block}\n"
+    with tempfile.TemporaryDirectory(prefix="workbench-kernelbench-ptx-") as tmp:
+        cu = Path(tmp) / (Path(answer.path).stem + ".cu")
+        cu.write_text(text)
+        v = check_ptx(spec, cu, flags, arch, args.nan, workers=args.workers, progress=progress)
+    from dataclasses import replace
+
+    v = replace(v, notes=tuple(notes) + v.notes)
     if args.json:
         return emit(v.document())
     print(report(args.spec, args.kernel, v))
