@@ -23,7 +23,6 @@ PACKAGE = ROOT / "workbench"
 # contains; an entry is removed here when its circle is broken. The test fails on any other circle, and says
 # when a listed one is gone.
 KNOWN: dict[tuple[str, str], str] = {
-    ("workbench.programs", "workbench.zoo.registry"): "programs/__init__.py <-> zoo/registry.py (issue 27; programs/zoo's owner)",
 }
 
 

@@ -87,6 +87,8 @@ def test_model_file_with_program_too_is_refused(tmp_path):
 
 
 def test_zoo_names_resolve_to_build_programs():
+    import workbench.zoo.registry  # noqa: F401  (registers zoo:; programs never imports the zoo)
+
     p = programs.resolve("zoo:layernorm_mlp")
     assert p.build is not None and p.dynamic == ((0, 1),) and p.origin == "zoo (torch.nn)"
     with pytest.raises(UsageError, match="unknown zoo model 'nope'"):

@@ -213,6 +213,7 @@ def test_llama_at_7b_dimensions_captures_without_allocating_weights():
     # RUSAGE_CHILDREN of this (pytest) process would include every child an earlier test spawned (sweep
     # workers, oracle workers): measure from a fresh process whose only child is the capture.
     code = ("import json, resource\n"
+            "import workbench.zoo.registry\n"  # registers zoo: (programs never imports the zoo)
             "from workbench.capture.isolated import capture_isolated\n"
             "cap = capture_isolated('zoo:llama_7b_dims')\n"
             "print(json.dumps({'peak': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024,\n"

@@ -72,6 +72,10 @@ def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: f
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
         cmd = [sys.executable, "-m", "workbench.capture.isolated", ref, "--device", device, "--gpu", gpu,
                "--out", str(out)]
+        from workbench.programs import namespace_module
+
+        if (module := namespace_module(ref)) is not None:  # zoo:NAME: the child registers the same namespace
+            cmd += ["--import", module]
         try:
             proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                   timeout=timeout, cwd=tmp)
@@ -101,7 +105,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--device", default="cuda")
     p.add_argument("--gpu", default="L4")
     p.add_argument("--out", required=True)
+    p.add_argument("--import", dest="imports", action="append", default=[],
+                   help="a module to import first (one that registers the ref's program namespace)")
     args = p.parse_args(argv)
+    import importlib
+
+    for module in args.imports:
+        if not module.startswith("workbench."):  # only the workbench's own layers register namespaces
+            print(f"workbench: error: --import {module!r} is not a workbench module", file=sys.stderr)
+            return 2
+        importlib.import_module(module)
     try:
         c = capture_run(args.program, device=args.device, gpu=args.gpu)
     except WorkbenchError as exc:

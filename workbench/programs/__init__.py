@@ -7,7 +7,7 @@ tiny shapes for interpreter runs. User programs come from a Python file that def
 ``example_inputs()``; see :func:`load_file`. A program may own modules: module-level ``nn.Module`` objects its
 function calls, or a ``build`` function that constructs the model (capture calls it under
 ``torch.device("meta")``, so a 7B-parameter config allocates no weights). The zoo's models are programs
-too (``zoo:NAME``, see :mod:`workbench.zoo`).
+too (``zoo:NAME``, see :mod:`workbench.zoo`, which registers its namespace here: :func:`register_namespace`).
 
 Example sizes are only used to *trace*; they are never facts about the kernel (capture reads Inductor's
 symbolic ranges and guards instead). Each dimension that is meant to be independent gets a distinct example
@@ -19,100 +19,13 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import sys
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from workbench.errors import InputError, UsageError
 
-Dim = str | int  # a named dynamic dimension, or a fixed size
-
-
-@dataclass(frozen=True, slots=True)
-class InputSpec:
-    """One tensor input: its shape over named dimensions and its dtype name (``torch.<dtype>``)."""
-
-    shape: tuple[Dim, ...]
-    dtype: str = "bfloat16"
-
-    def concrete(self, sizes: Mapping[str, int]) -> tuple[int, ...]:
-        try:
-            return tuple(d if isinstance(d, int) else int(sizes[d]) for d in self.shape)
-        except KeyError as exc:
-            raise UsageError(
-                f"shape {self.shape} needs a size for dimension {exc.args[0]!r}; given {dict(sizes)}"
-            ) from None
-
-
-@dataclass(frozen=True, slots=True)
-class Program:
-    """A torch function to compile, with how to build its inputs.
-
-    ``dynamic``: for each input, the tuple of dimension indices that are dynamic; ``None`` means all
-    dimensions of all inputs (``torch.compile(dynamic=True)``; for programs that own modules, every input
-    dimension is marked ``maybe_mark_dynamic`` instead, so parameters stay static).
-    ``build``: constructs the ``nn.Module`` that ``fn`` calls as ``fn(module, *inputs)``; capture calls it
-    under ``torch.device("meta")`` (no weight is ever allocated) and moves parameters and buffers to the
-    capture device as fake tensors.
-    """
-
-    name: str
-    fn: Callable[..., Any]
-    inputs: tuple[InputSpec, ...]
-    example: Mapping[str, int]
-    shapes: Mapping[str, tuple[Mapping[str, int], ...]] = field(default_factory=dict)
-    dynamic: tuple[tuple[int, ...], ...] | None = None
-    description: str = ""
-    origin: str = "registry"
-    example_fn: Callable[[], tuple[Any, ...]] | None = None
-    build: Callable[[], Any] | None = None
-
-    def make_inputs(self, sizes: Mapping[str, int] | None = None, device: str = "cpu", seed: int = 0):
-        """Random inputs at ``sizes`` (default: the example sizes), deterministic for a seed."""
-        import torch
-
-        if self.example_fn is not None:
-            if sizes is not None:
-                raise UsageError(
-                    f"program {self.name!r} comes from {self.origin} and only has example_inputs(); "
-                    "it cannot be instantiated at other sizes"
-                )
-            return tuple(t.to(device) for t in self.example_fn())
-        sizes = self.example if sizes is None else sizes
-        gen = torch.Generator().manual_seed(seed)
-        out = []
-        for spec in self.inputs:
-            dtype = getattr(torch, spec.dtype)
-            shape = spec.concrete(sizes)
-            if dtype.is_floating_point:
-                t = torch.randn(shape, generator=gen, dtype=torch.float32).to(dtype)
-            else:
-                t = torch.randint(0, 7, shape, generator=gen, dtype=dtype)
-            out.append(t.to(device))
-        return tuple(out)
-
-    def example_inputs(self, device: str = "cpu"):
-        return self.make_inputs(None, device=device)
-
-    def shape_sequence(self, name: str) -> tuple[Mapping[str, int], ...]:
-        if name not in self.shapes:
-            raise UsageError(
-                f"program {self.name!r} has no shape sequence {name!r}; it has {sorted(self.shapes)}"
-            )
-        return self.shapes[name]
-
-
-_REGISTRY: dict[str, Program] = {}
-
-
-def register(program: Program) -> Program:
-    if program.name in _REGISTRY:
-        raise UsageError(f"program {program.name!r} is registered twice")
-    _REGISTRY[program.name] = program
-    return program
-
+from workbench.programs.program import _REGISTRY, Dim, InputSpec, Program, call_module, register  # noqa: F401
 
 def names() -> list[str]:
     _load_corpus()
@@ -136,12 +49,34 @@ def _load_corpus() -> None:
     from workbench.programs import corpus, integer, reductions  # noqa: F401  (register on import)
 
 
-def resolve(name_or_path: str) -> Program:
-    """A registered name, ``zoo:NAME`` (a zoo model), or a path to a ``.py`` file defining a program."""
-    if name_or_path.startswith("zoo:"):
-        from workbench.zoo.registry import program as zoo_program
+# Namespaces of programs that higher layers own (``zoo:NAME``): prefix -> lookup. A layer registers its own
+# on import (:mod:`workbench.zoo.registry` registers ``zoo``); this module never imports them, so programs stay
+# below the zoo (no import circle).
+_NAMESPACES: dict[str, Callable[[str], Program]] = {}
 
-        return zoo_program(name_or_path.removeprefix("zoo:"))
+
+def register_namespace(prefix: str, lookup: Callable[[str], Program]) -> None:
+    """Make ``PREFIX:NAME`` resolve through ``lookup(NAME)``."""
+    _NAMESPACES[prefix] = lookup
+
+
+def namespace_module(ref: str) -> str | None:
+    """The module that registered ``ref``'s namespace (a child process imports it to resolve the same ref)."""
+    prefix = ref.split(":", 1)[0] if ":" in ref else None
+    lookup = _NAMESPACES.get(prefix) if prefix else None
+    return None if lookup is None else lookup.__module__
+
+
+def resolve(name_or_path: str) -> Program:
+    """A registered name, ``PREFIX:NAME`` of a registered namespace (``zoo:NAME``, a zoo model, once
+    :mod:`workbench.zoo.registry` is imported), or a path to a ``.py`` file defining a program."""
+    prefix, sep, rest = name_or_path.partition(":")
+    if sep and prefix.isidentifier() and not name_or_path.endswith(".py"):
+        if prefix not in _NAMESPACES:
+            hint = " (import workbench.zoo.registry first)" if prefix == "zoo" else ""
+            raise UsageError(f"unknown program namespace {prefix!r} in {name_or_path!r}{hint}; known: "
+                             f"{', '.join(sorted(_NAMESPACES)) or 'none'}")
+        return _NAMESPACES[prefix](rest)
     if name_or_path.endswith(".py") or Path(name_or_path).suffix == ".py":
         return load_file(name_or_path)
     path = Path(name_or_path)
@@ -153,11 +88,6 @@ def resolve(name_or_path: str) -> Program:
                 f"{name_or_path!r} is not a .py file ({what}): capture takes a registered program name "
                 "(`workbench list`) or a FILE.py that defines program(*tensors) and example_inputs()")
     return get(name_or_path)
-
-
-def call_module(module, *inputs):
-    """The function a ``build`` program compiles: the module applied to the inputs."""
-    return module(*inputs)
 
 
 def _looks_like_program(path: Path) -> None:

@@ -13,7 +13,7 @@ from types import MappingProxyType
 import torch
 import torch.nn.functional as F
 
-from workbench.programs import InputSpec, Program, register
+from workbench.programs.program import InputSpec, Program, register
 
 
 def _shapes(**seqs):

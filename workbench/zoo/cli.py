@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import workbench.zoo.registry  # noqa: F401  (registers the zoo: namespace for every command: `capture zoo:NAME`)
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("zoo", help="capture and check a zoo of real models (torch.nn, torchvision, transformers)")

@@ -21,7 +21,8 @@ from types import MappingProxyType
 from typing import Any
 
 from workbench.errors import UsageError
-from workbench.programs import InputSpec, Program, call_module
+from workbench.programs import register_namespace
+from workbench.programs.program import InputSpec, Program, call_module
 
 
 class Source(StrEnum):
@@ -242,3 +243,6 @@ def get(name: str) -> ZooModel:
 def program(name: str) -> Program:
     """The capture program of zoo model ``name`` (what ``workbench capture zoo:NAME`` compiles)."""
     return get(name).program()
+
+
+register_namespace("zoo", program)  # ``zoo:NAME`` resolves wherever this module is imported (programs never imports it)
