@@ -15,16 +15,18 @@ from workbench.check.sidecond import Reason
 from workbench.check.soundness import agreement, shapes, small_record
 from workbench.kir.crosscheck import _lanes, _shapes, data_function, index_data
 from workbench.paths import KERNELS
-from workbench.rule.partial import PartialError, partial_kernel, partial_sites, partial_variant
+from workbench.rule.partial import PartialError, candidate_sites, partial_kernel, partial_sites, partial_variant
 from workbench.kir.table import readable
 
 TILE = KERNELS / "tile" / "triton_poi_fused_repeat_0.json"
 
 
-def _parse_p(rec, text=None):
+def _parse_p(rec, text=None, sites=None):
+    """P's IR parsed back from its text; ``sites``: every candidate site when the kernel is a mutant the checker
+    does not certify (the default, the certified sites, exists only for certified kernels)."""
     exprs = {a.name: a.expr for a in rec.size_args}
     exprs.update({n.name: n.expr for n in rec.numels})
-    return kir.parse(text or partial_variant(rec), signature=dict(rec.signature), name=rec.name,
+    return kir.parse(text or partial_variant(rec, sites), signature=dict(rec.signature), name=rec.name,
                      grid_type=rec.grid_type, exprs=exprs)
 
 
@@ -94,7 +96,7 @@ def test_the_cross_check_sees_a_wrong_rewrite():
     rec = load(TILE)
     mut = _mutant(rec, "x1 = xindex // ks0", "x1 = (xindex + ks0*ks1) // ks0")
     shapes = [("big", {"s27": 40000, "s77": 2})]  # ks0*ks1 = 3.2e9 > 2**31-1, numel fits
-    assert _disagreements(mut, _parse_p(mut), shapes, lanes=8)
+    assert _disagreements(mut, _parse_p(mut, sites=candidate_sites(kir.parse(mut))), shapes, lanes=8)
 
 
 def _refused(rec, reason: Reason):
@@ -135,7 +137,7 @@ def test_literal_outside_int32_at_a_site_is_refused_by_the_generator_and_the_che
     rec = load(TILE)
     mut = _mutant(rec, "x1 = xindex // ks0", "x1 = (xindex + ks0) // 4294967296")
     with pytest.raises(PartialError, match="4294967296"):
-        partial_variant(mut)
+        partial_variant(mut, candidate_sites(kir.parse(mut)))
     assert check_kernel(mut, "partial", smt=False, counterexample=False).verdict != "certified"
 
 

@@ -36,6 +36,17 @@ class LiveKernel:
     kernel: object  # Inductor's kernel object (private; only this module reads it)
 
 
+@dataclass(frozen=True, slots=True)
+class Recompile:
+    """A decision that replaces the module text Inductor is about to define: ``text(module)`` returns the text
+    to compile (it may raise to refuse), ``retype`` the signature types that text declares (mirrored on the
+    kernel object's ``triton_meta``), ``label`` what the hook records as the decision."""
+
+    text: Callable[[str], str]
+    retype: Mapping[str, str]
+    label: Mapping[str, str]
+
+
 def retype_signature(source: str, new_types: Mapping[str, str]) -> str:
     """Rewrite argument types inside the ``triton_meta`` signature of a kernel module's text."""
     m = _SIG.search(source)
@@ -104,13 +115,14 @@ def _placeholder(which: str):
 
 @contextlib.contextmanager
 def kernel_definition_hook(
-    decide: Callable[[LiveKernel], Mapping[str, str] | Callable[[str], str] | None], program: str = "<live>",
+    decide: Callable[[LiveKernel], Mapping[str, str] | Callable[[str], str] | Recompile | None], program: str = "<live>",
     device: str = "live", on_defined: Callable[[str], None] | None = None,
 ) -> Iterator[list[tuple[str, Mapping[str, str] | None]]]:
     """While active, ``decide(live)`` is asked for every Triton kernel Inductor defines; a non-empty mapping
     ``{arg: type}`` retypes those arguments; a callable rewrites the kernel's module text (variant P: the
     body, signature untouched; recorded as the decision ``{"body": "rewritten"}``). ``on_defined(name)`` is told the name
-    Inductor then gave the kernel. Yields the list of (kernel name, decision) made."""
+    Inductor then gave the kernel; a :class:`Recompile` gives the whole text to compile and the types it
+    declares (the rule's validated texts). Yields the list of (kernel name, decision) made."""
     from torch._inductor.codegen.triton import TritonScheduling
 
     orig = TritonScheduling.define_kernel
@@ -119,7 +131,11 @@ def kernel_definition_hook(
     def define_kernel(sched, src_code, node_schedule, kernel):
         live = LiveKernel(_live_record(src_code, kernel, program, device), kernel)
         new_types = decide(live)
-        if callable(new_types):
+        if isinstance(new_types, Recompile):
+            src_code, retype, new_types = new_types.text(src_code), new_types.retype, new_types.label
+            if retype and getattr(kernel, "triton_meta", None):
+                kernel.triton_meta["signature"].update(retype)
+        elif callable(new_types):
             src_code, new_types = new_types(src_code), {"body": "rewritten"}
         elif new_types:
             src_code = retype_signature(src_code, new_types)

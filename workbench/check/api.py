@@ -153,6 +153,12 @@ def check_certificate(
             "re-run `workbench check`", "premises.asserts")
     w = widths or Widths(*cert.widths)
     a, exact = recheck(kernel, premises, cert, w, retyped(kernel, w))
+    unchecked = sorted(set(cert.narrowed) - a.partial_checked) if cert.mode == "partial" else []
+    if unchecked:
+        # P rewrites exactly the sites its certificate names: each must be a site the analysis checked.
+        raise CertificateError(
+            f"certificate for {kernel.name} names P's sites {unchecked}, which the analysis did not check as "
+            "int64 // or % sites; re-run `workbench check --mode partial`", "narrowed")
     mults = cert.multiplier_map()
     keys = sorted(a.conditions)
     out = {key: _discharge(a.conditions[key], premises, mults.get(key, ()), False, exact[key]) for key in keys}
@@ -266,7 +272,7 @@ def check_kernel(
     cert = _certificate(record, k, premises, mode, choices, mults, (), "", widths)
     discharged, analysis = check_certificate(k, premises, cert, smt=smt, widths=widths)
     failed = [d for d in discharged if d.status is not Status.PROVED]
-    narrowed = _narrowed(k, mode, widths)
+    narrowed = _narrowed(k, mode, widths, analysis, record)
     cex = None
     # A counterexample compares W with N; for P the refusal names the failed site condition instead.
     if failed and counterexample and mode != "partial":
@@ -287,20 +293,30 @@ def check_kernel(
         reason = f"all {len(discharged)} side conditions proved"
         verdict = "certified"
     reason += classes.premises_note(k)
-    cert = _certificate(record, k, premises, mode, choices, mults, discharged, reason, widths, verdict)
+    cert = _certificate(record, k, premises, mode, choices, mults, discharged, reason, widths, verdict, narrowed)
     return Verdict(record.name, record.program, mode, verdict, reason, narrowed if verdict == "certified" else (),
                    cert, discharged, cex, time.perf_counter() - t0, size_args)
 
 
-def _narrowed(k: kir.Kernel, mode: str, widths: Widths) -> tuple[str, ...]:
+def _narrowed(k: kir.Kernel, mode: str, widths: Widths, analysis=None, record=None) -> tuple[str, ...]:
     """What the mode narrows: the size arguments (N), or P's sites (``n7`` = node key of each int64 ``//``
-    or ``%`` in walk order, the keys certificates use)."""
+    or ``%``, in walk order over the kernel's roots: the keys certificates use).
+
+    P's sites are the int64 division nodes that (a) the analysis checked as sites (``partial_site``: operand
+    fits int32 and divisor in [1, 2**31-1] on the lanes that need the value; a site no lane needs is left
+    wide) and (b) are written as ``//``/``%`` in the kernel's own text (kir's spans), so the text generator
+    can compute exactly these in int32 and nothing else (a helper's divisions, payload divisions on data
+    and unchecked ones stay as emitted). Before the analysis ran (``analysis=None``) the list is empty."""
     if mode != "partial":
         return tuple(p.name for p in k.params if p.kind == "size")
-    nodes = list(kir.walk(*k.loads, *k.stores))
-    return tuple(f"n{i}" for i, n in enumerate(nodes)
-                 if n.op in (kir.Op.FLOORDIV, kir.Op.MOD) and isinstance(n.type, kir.IntType)
-                 and n.type.bits == widths.int64)
+    if analysis is None or record is None:
+        return ()
+    from workbench.kir.spans import division_nodes, division_spans, node_keys
+
+    k2, spans = division_spans(record)
+    keys = node_keys(k2)
+    written = {keys[id(n)] for n in spans.values() if id(n) in keys}
+    return tuple(s for s in division_nodes(k2, widths.int64) if s in written and s in analysis.partial_checked)
 
 
 def _declared_types(record: CapturedKernel) -> None:
@@ -331,7 +347,8 @@ def _first_failure(failed):
     return sorted(failed, key=lambda d: (order[d.status], d.condition.reason.name != "SIZE_ARG_FITS", d.condition.key))[0]
 
 
-def _certificate(record, k, premises, mode, choices, mults, discharged, reason, widths, verdict="refused"):
+def _certificate(record, k, premises, mode, choices, mults, discharged, reason, widths, verdict="refused",
+                 narrowed=None):
     facts = {f.name: f for f in premises.facts}
     # Every guard a proof relies on: the exact procedure's multipliers and z3's unsat cores. The compiler
     # rule requires each of them among the live guards.
@@ -352,7 +369,7 @@ def _certificate(record, k, premises, mode, choices, mults, discharged, reason, 
             grid_type=record.grid_type,
             asserts=assert_premises(k),
         ),
-        narrowed=_narrowed(k, mode, widths),
+        narrowed=_narrowed(k, mode, widths) if narrowed is None else narrowed,
         choices=tuple(sorted(choices.items())),
         multipliers=tuple(sorted(mults.items())),
         side_conditions=tuple(

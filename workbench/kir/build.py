@@ -226,6 +226,18 @@ class Builder:
             raise self.refuse("pointer negation")
         return node(Op.NEG, a.type, (a,))
 
+    def invert(self, a: Node) -> Node:
+        """``~x`` (``semantic.invert``: ``xor x, -1`` in x's integer type). Inductor writes it on loaded data
+        (floor division and remainder of integers); there it is payload. On an index it is refused: the IR has
+        no bitwise-not operation with interval and Lean rules."""
+        if is_weak(a):
+            raise self.refuse("~ of a Python literal")
+        if isinstance(a.type, FloatType) or isinstance(a.type, PtrType):
+            raise self.refuse("~ of a non-integer", str(a.type))
+        if a.payload:
+            return node(Op.PAYLOAD, a.type, (a,), "invert")
+        raise self.refuse("operator ~ on an index", "bitwise not of an index value")
+
     def abs(self, a: Node) -> Node:
         """``tl_math.abs(x)`` (``triton/language/math.py``): on a signed integer ``math.absi``, lowered to
         ``llvm.abs(x, is_int_min_poison=false)`` (``AbsIOpConversion``), so ``|x|`` in x's type with INT_MIN

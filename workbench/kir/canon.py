@@ -8,7 +8,7 @@ so renaming them cannot change the hash; every semantic change (an extra use of 
 literal or index) changes the text.
 
 Kept in the hash: parameter kinds and declared types, block/grid structure, every node's op, type, attribute
-and operands, the order of loads and stores. Not kept: kernel/program names, source lines, bindings.
+and operands, the order of loads and stores, and integer divisions in statements no access uses (they execute). Not kept: kernel/program names, source lines, bindings.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import hashlib
 import itertools
 import re
 
-from workbench.kir.nodes import Kernel, walk
+from workbench.kir.nodes import Kernel, dead_divisions, walk
 from workbench.kir.ops import Op
 
 _SYMBOL = re.compile(r"\b(?:s|u|ps)\d+\b")
@@ -43,6 +43,16 @@ def canonical_text(kernel: Kernel, facts: bool = True) -> str:
             attr = ("carry", cindex[attr])
         args = " ".join(f"%{ids[id(a)]}" for a in n.args)
         lines.append(f"%{ids[id(n)]} = {n.op.name} {n.type} {attr!r} {args}".rstrip())
+    dead = dead_divisions(kernel)
+    for n in walk(*dead):  # divisions no access uses still execute: a hash that ignored them could bind a
+        if id(n) in ids:  # kernel dividing by zero in an unused statement to the certificate of one without it
+            continue
+        ids[id(n)] = len(ids)
+        attr = pindex.get(n.attr, n.attr) if n.op in (Op.ARG, Op.LOAD, Op.STORE) else n.attr
+        args = " ".join(f"%{ids[id(a)]}" for a in n.args)
+        lines.append(f"%{ids[id(n)]} = {n.op.name} {n.type} {attr!r} {args}".rstrip())
+    if dead:
+        lines.append("unused divisions " + " ".join(f"%{ids[id(n)]}" for n in dead))
     lines.append("loads " + " ".join(f"%{ids[id(n)]}" for n in kernel.loads))
     lines.append("stores " + " ".join(f"%{ids[id(n)]}" for n in kernel.stores))
     if kernel.reduction is not None:

@@ -348,6 +348,12 @@ def _int_payload(n: Node, a: list) -> int | None:
         return int(a[0] != 0) if t.bits == 1 else t.wrap(a[0])
     if n.attr == "neg" and len(a) == 1:
         return t.wrap(-a[0])
+    if n.attr == "invert" and len(a) == 1:
+        return t.wrap(~a[0])
+    if n.attr in ("floordiv", "mod") and len(a) == 2:
+        if a[1] == 0 or (a[1] == -1 and a[0] == -(2 ** (t.bits - 1))):
+            return None  # undefined in LLVM (sdiv/srem): no value
+        return t.wrap(truncdiv(a[0], a[1]) if n.attr == "floordiv" else truncmod(a[0], a[1]))
     f = _INT_PAYLOAD.get(n.attr)
     if f is None or len(a) != 2:
         return None

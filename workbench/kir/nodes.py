@@ -71,6 +71,24 @@ def walk(*roots: Node) -> Iterator[Node]:
                 stack.append((a, False))
 
 
+def is_integer_division(n: Node) -> bool:
+    """An integer ``//`` or ``%`` (``arith.divsi``/``remsi``: undefined for a zero divisor wherever it executes),
+    on indices (``Op.FLOORDIV``/``Op.MOD``) or on loaded data (a payload ``floordiv``/``mod`` of integer type)."""
+    from workbench.kir.types import IntType
+
+    if n.op in (Op.FLOORDIV, Op.MOD):
+        return True
+    return n.op is Op.PAYLOAD and n.attr in ("floordiv", "mod") and isinstance(n.type, IntType)
+
+
+def dead_divisions(kernel: "Kernel") -> tuple[Node, ...]:
+    """Integer divisions the kernel's text computes but no load, store or carry uses (a statement whose value
+    is never read): they still execute, so the checker must see them, and the IR hash covers them."""
+    live = {id(x) for x in walk(*kernel.roots())}
+    return tuple(x for x in walk(*(b.node for b in kernel.bindings if isinstance(b.node, Node)))
+                 if id(x) not in live and is_integer_division(x))
+
+
 def type_sources(n: Node, is_size) -> list[str]:
     """The arguments (``ARG`` names accepted by ``is_size``) that ``n``'s *type* depends on: narrowing
     re-derives it from theirs by promotion. A load (its pointer's element type), a constant, an int1 result,

@@ -47,6 +47,7 @@ from workbench.kir.calls import (  # noqa: F401 - re-exported: the refusal vocab
     _is_float,
 )
 from workbench.kir.errors import KernelSourceError, RefusedConstruct
+from workbench.kir.module import check_module
 from workbench.kir.nodes import Binding, Kernel, Node, Param, type_sources, walk
 from workbench.kir.ops import Op
 from workbench.kir.reduction import ReductionRules, Row
@@ -123,14 +124,25 @@ def parse(
                 raise KernelSourceError(getattr(ck, "name", "<kernel>"), None, str(exc)) from None
         exprs = {a.name: a.expr for a in ck.size_args}
         exprs.update({n.name: n.expr for n in ck.numels})
+        # the module is the unit: nothing beside Inductor's preamble may change what the kernel's text means
+        check_module(ck.source, ck.name, signature)
     elif isinstance(kernel, str):
         text = kernel
+        check_module(text, name or _def_name(text), signature, record=False)
     else:
         raise KernelSourceError(
             "<kernel>", None, f"cannot parse a {type(kernel).__name__}",
             "pass a CapturedKernel (workbench.capture.load) or the kernel's text",
         )
     return _Parser(text, signature, name, grid_type, exprs, program, helpers).run()
+
+
+def _def_name(text: str) -> str:
+    """The name of the first ``def`` in ``text`` (for messages about a module given as text)."""
+    import re as _re
+
+    m = _re.search(r"^def\s+(\w+)", text, _re.M)
+    return m.group(1) if m else "<kernel>"
 
 
 def _check_versions(ck: Any) -> None:
@@ -353,6 +365,8 @@ class _Parser(SignatureRules, CallRules, ReductionRules, ScanRules):
                 return self.b.neg(self._value(self._expr(x)))
             case ast.UnaryOp(op=ast.UAdd(), operand=x):
                 return self._value(self._expr(x))
+            case ast.UnaryOp(op=ast.Invert(), operand=x):
+                return self.b.invert(self._value(self._expr(x)))
             case ast.UnaryOp(op=op):
                 raise self.refuse(f"operator {_OPERATOR_NAMES.get(type(op), type(op).__name__)}")
             case ast.Compare(left=l, ops=[op], comparators=[r]):
@@ -368,12 +382,27 @@ class _Parser(SignatureRules, CallRules, ReductionRules, ScanRules):
                 return self._attribute(v, attr)
             case ast.BoolOp():
                 raise self.refuse("boolean operator and/or")
+            case ast.IfExp(test=ast.Compare(left=ast.Attribute(value=x, attr="dtype"), ops=[ast.Is() | ast.IsNot() as op],
+                                            comparators=[ast.Attribute(value=ast.Name(id="tl"), attr=dt)])):
+                return self._expr(self._dtype_branch(e, x, op, dt))
             case ast.IfExp():
                 raise self.refuse("conditional expression")
             case ast.List() | ast.Tuple():
                 return [self._expr(x) for x in e.elts]
             case _:
                 raise self.refuse(f"expression {type(e).__name__}", ast.unparse(e)[:60])
+
+    def _dtype_branch(self, e: ast.IfExp, x: ast.expr, op: ast.cmpop, dt: str) -> ast.expr:
+        """``A if (x).dtype is tl.<float dtype> else B`` (Inductor's integer remainder and floor division test
+        the operand's dtype this way): Triton evaluates ``is`` in Python (``visit_Compare``: a constexpr), and a
+        constexpr ``IfExp`` generates only the chosen branch (``visit_IfExp``), so only that branch is parsed.
+        Decided only for an integer operand against a float dtype (no integer dtype object is a float one);
+        anything else depends on dtype object identity, which the IR does not model, and is refused."""
+        got = self._value(self._expr(x))
+        want = TL_DTYPES.get(dt)
+        if not isinstance(want, FloatType) or isinstance(got.type, FloatType) or getattr(got.type, "bits", None) is None:
+            raise self.refuse("conditional expression", f"on a dtype test the IR does not decide: {ast.unparse(e.test)}")
+        return e.orelse if isinstance(op, ast.Is) else e.body
 
     def _refuse_cmp(self, op: ast.cmpop):
         raise self.refuse(f"comparison {type(op).__name__}")

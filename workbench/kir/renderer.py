@@ -178,6 +178,8 @@ def _expression(n: Node, kernel: Kernel, ref) -> str:
                 return f"{ref(a[0])} / {ref(a[1])}"
             if name == "neg":
                 return f"-{ref(a[0])}"
+            if name == "invert":
+                return f"~{ref(a[0])}"
             if name == "to":
                 return f"({ref(a[0])}).to({_dtype(n.type)})"
             return f"{name}({', '.join(ref(x) for x in a)})"

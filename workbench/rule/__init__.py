@@ -4,8 +4,10 @@ compilation (see :mod:`workbench.rule.binding`), and report 1's kernel variants 
 ``with workbench.rule.narrowing(): torch.compile(fn, dynamic=True)(*inputs)`` hooks Inductor's kernel
 definition for the duration of the block: each kernel Inductor defines is parsed, hashed and matched against
 the certificate store; a kernel that binds gets its proven size arguments declared ``i32`` in its signature,
-every other kernel is untouched (``narrowing(mode="partial")`` applies variant P instead: the body's int64 ``//``
-and ``%`` computed in int32, signature unchanged). Leaving the block restores Inductor exactly (the hook is a ``mock.patch``;
+every other kernel is untouched (``narrowing(mode="partial")`` applies variant P instead: the int64 ``//`` and
+``%`` sites its certificate names computed in int32, signature unchanged). The text handed to Inductor comes from
+:func:`workbench.rule.compiled.compiled_module` and is validated against the certificate first; a text that
+cannot be shown to be the certified kernel is refused (the binding reports ``compiled text: ...``). Leaving the block restores Inductor exactly (the hook is a ``mock.patch``;
 the FX graph cache is off inside so a cached graph can neither skip the decision nor carry it out of the
 block).
 """
@@ -86,8 +88,8 @@ def best_binding(store: Sequence[CertifiedKernel], live, ir_hash: str | None = N
 def narrowing(store: Sequence[CertifiedKernel] | None = None, mode: str = "observable") -> Iterator[Decisions]:
     """Narrow proven size arguments of kernels Inductor defines inside the block (see module docstring).
     Only certificates of ``mode`` bind (a given store is filtered to it); with ``mode="partial"`` a bound
-    kernel gets variant P instead (:func:`workbench.rule.partial.rewrite_module`: every int64 ``//`` and
-    ``%`` computed on int32 operands, the size arguments left ``i64``)."""
+    kernel gets variant P instead (:func:`workbench.rule.partial.rewrite_module`: the certified int64 ``//``
+    and ``%`` sites computed on int32 operands, the size arguments left ``i64``)."""
     import torch
 
     from workbench.capture.integration import kernel_definition_hook
@@ -96,15 +98,26 @@ def narrowing(store: Sequence[CertifiedKernel] | None = None, mode: str = "obser
     decisions = Decisions()
 
     def decide(live):
-        b = best_binding(store, live.record)
-        decisions.bindings.append(b)
-        if not b.bound:
-            return None
-        if b.mode == "partial":  # variant P: the body's int64 // and % on int32 operands; signature unchanged
-            from workbench.rule.partial import rewrite_module
+        from workbench.capture.integration import Recompile
+        from workbench.rule.compiled import CompileRefused, compiled_module
 
-            return lambda module: rewrite_module(module, live.record)
-        return {a: "i32" for a in b.narrow}
+        b = best_binding(store, live.record)
+        if not b.bound:
+            decisions.bindings.append(b)
+            return None
+        # What Inductor compiles is produced from the certificate's own list (size arguments, or P's sites by
+        # IR node) and validated against it before anything is handed over (rule/compiled.py); a text that
+        # cannot be shown to be the certified kernel is refused and the emitted kernel compiles unchanged.
+        try:
+            compiled_module(live.record, b.mode, b.narrow)
+        except CompileRefused as exc:
+            decisions.bindings.append(dataclasses.replace(
+                b, bound=False, failed=f"compiled text: {exc}", narrow=()))
+            return None
+        decisions.bindings.append(b)
+        retype = {} if b.mode == "partial" else {a: "i32" for a in b.narrow}
+        label = {"body": f"P: {len(b.narrow)} sites"} if b.mode == "partial" else retype
+        return Recompile(lambda module: compiled_module(live.record, b.mode, b.narrow, module), retype, label)
 
     def named(name: str) -> None:
         decisions.bindings[-1] = dataclasses.replace(decisions.bindings[-1], kernel=name)

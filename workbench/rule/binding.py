@@ -22,7 +22,8 @@ mode's certificates, so the rule binds only the mode it was asked for.
 
 A ``partial`` certificate (variant P) narrows no argument: its ``narrow`` lists P's sites (the int64 ``//``
 and ``%`` nodes, ``n<i>``). It binds under the same body, signature and premises as the others, and one
-more premise: the sites P would rewrite in the live kernel are exactly the certified ones. Symbolic text is read with
+more premise: every site the certificate names is written as an int64 ``//`` or ``%`` in the live kernel's
+text (so P's text can compute exactly those in int32; the rule then validates that text, rule/compiled.py). Symbolic text is read with
 :mod:`workbench.symexpr` (never evaluated); a live guard outside its grammar can match nothing.
 """
 
@@ -185,9 +186,11 @@ def bind(cert: CertifiedKernel, live: CapturedKernel, live_ir_hash: str) -> Bind
             sites = _partial_sites(live)
         except WorkbenchError as exc:
             return refuse(f"P's sites: the live kernel does not parse ({exc})")
-        if sites != cert.narrow:
-            return refuse(f"P's sites: the live kernel's int64 // and % are {list(sites)}, certified {list(cert.narrow)}")
-        matched.append(f"P's sites {', '.join(sites) or '(none)'}: the int64 // and % certified")
+        missing = [s for s in cert.narrow if s not in sites]
+        if missing:
+            return refuse(f"P's sites: certified sites {missing} are not written as int64 // or % in the live "
+                          f"kernel's text (its are {list(sites)})")
+        matched.append(f"P's sites {', '.join(cert.narrow) or '(none)'}: written in the live text as certified")
 
     try:
         live_asserts = _live_asserts(cert, live)
@@ -251,10 +254,9 @@ def _asserts(certified: tuple, live: tuple, ren: Mapping[str, str], ok: list[str
 
 
 def _partial_sites(live: CapturedKernel) -> tuple[str, ...]:
-    from workbench import kir
-    from workbench.rule.partial import site_keys
+    from workbench.rule.partial import text_sites
 
-    return site_keys(kir.parse(live, check_versions=False))
+    return text_sites(live)
 
 
 def _premises(certified: CertifiedKernel, live: CapturedKernel, ren: Mapping[str, str], ok: list[str]) -> str | None:

@@ -60,18 +60,23 @@ def _show(args) -> int:
     for name, types in sig.items():
         print(f"{name}: size arguments as compiled: {', '.join(f'{a}: {t}' for a, t in types.items()) or '(none)'}")
         if sites[name] is not None:
-            print(f"{name}: // and % sites as compiled: {sites[name]['int32']} in int32, {sites[name]['int64']} in int64")
+            print(f"{name}: // and % on indices as compiled: {sites[name]['int32']} in int32, "
+                  f"{sites[name]['int64']} in int64; on loaded data: {sites[name]['payload']} (never rewritten)")
     return 0
 
 
 def _sites(kernel) -> dict[str, int] | None:
-    """The compiled kernel's ``//`` and ``%`` sites by the width kir derives (None outside kir's class)."""
+    """The compiled kernel's integer ``//`` and ``%`` nodes in its IR (kir's parse of the text Triton compiled),
+    by width, and the payload ones (on loaded data) apart; None outside kir's class."""
     from workbench import kir
     from workbench.errors import WorkbenchError
-    from workbench.rule.partial import partial_sites
+    from workbench.kir.nodes import is_integer_division
 
     try:
-        types = list(partial_sites(kernel).values())
+        k = kir.parse(kernel, check_versions=False)
     except WorkbenchError:
         return None
-    return {"int32": sum(t == kir.i32 for t in types), "int64": sum(t == kir.i64 for t in types)}
+    divs = [n for n in kir.walk(*k.roots()) if is_integer_division(n)]
+    index = [n for n in divs if n.op is not kir.Op.PAYLOAD]
+    return {"int32": sum(n.type == kir.i32 for n in index), "int64": sum(n.type == kir.i64 for n in index),
+            "payload": len(divs) - len(index)}

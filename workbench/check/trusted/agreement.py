@@ -14,6 +14,7 @@ from workbench.check.poly import Poly
 from workbench.check.sidecond import Reason
 from workbench.check.trusted.interval import EMPTY, INTEGER_OPS, LaneClass, bits as _bits
 from workbench.kir import Node, Op
+from workbench.kir.nodes import dead_divisions, is_integer_division
 
 ACCESS_RULES = ("all", "mask")
 AND_ORDERS = ("left", "right")  # which operand is read first (its truth guards the other)
@@ -127,6 +128,7 @@ class AgreementRules:
         x, d = n.args
         self._fits(x, c, self.w.int32, Reason.OPERAND_FITS)
         self.partial_divisor(d)
+        self.partial_checked.add(self.key[id(n)])  # a site P may rewrite (check/api.py _narrowed)
 
     def partial_divisor(self, d: Node) -> None:
         everywhere: LaneClass = frozenset()
@@ -149,14 +151,23 @@ class AgreementRules:
         329 captured corpus and zoo kernels has a lane-dependent divisor (all divide by sizes and literals).
         """
         everywhere: LaneClass = frozenset()
+        dead = dead_divisions(self.k)
+        if dead:
+            line = next((b.line for b in self.k.bindings if any(x is dead[0] for x in kir.walk(b.node))), None)
+            raise OutOfClassError(
+                f"{self.k.name}: an integer // or % whose value no load or store uses (line {line}); it still "
+                "executes, and the checker bounds divisors only on the lanes an access needs; remove the unused "
+                "statement or re-capture the kernel")
         for n in self.nodes:
-            if n.op not in (Op.FLOORDIV, Op.MOD):
+            if not is_integer_division(n):
                 continue
+            # payload divisions too (``tmp0 // ks0`` on loaded int64 data): a zero divisor is undefined behaviour
+            # in either kernel, and N may compute the divisor in another width (``ks0*ks0`` wraps to 0 in int32)
             d = n.args[1]
             ld, _ = self.bound(d, everywhere)  # with its own FITS_NARROW conditions
             self.need(None if ld is None else ld - 1, Reason.DIVISOR, d, everywhere, "lower")
             self.agree(d, everywhere)
-            if self.mode == "partial" and _bits(self.W[id(n)]) == self.w.int64:
+            if self.mode == "partial" and n.op is not Op.PAYLOAD and _bits(self.W[id(n)]) == self.w.int64:
                 self.partial_divisor(d)
 
     def access(self, n: Node, c: LaneClass) -> None:

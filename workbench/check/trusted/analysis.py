@@ -168,6 +168,7 @@ class Analysis(LaunchRules, IntervalRules, AgreementRules, PayloadRules, Conditi
         self.names: dict[int, tuple[str, int]] = {}
         for bnd in kernel.bindings:
             self.names.setdefault(id(bnd.node), (bnd.name, bnd.line))
+        self.partial_checked: set[str] = set()  # partial mode: int64 // and % keys checked as P's sites
         self.conditions: dict[str, SideCondition] = {}
         self.generated: set[tuple[str, Poly | None]] = set()  # every distinct obligation emitted
         self.where: dict[str, tuple[Node, LaneClass]] = {}
