@@ -112,7 +112,7 @@ def test_swapped_kernelbench_arguments_are_named(capsys) -> None:
 
 
 def test_two_dimensional_launch_is_refused_by_name() -> None:
-    from workbench.floats.kernelbench import HostFunction, WrapperReader, _tokens
+    from workbench.floats.hostcode import HostFunction, WrapperReader, _tokens
 
     body = "dim3 tpb(16, 16); return x;"
     r = WrapperReader({"w": HostFunction("w", ("x",), (True,), body, 7, True)}, "a.py", frozenset())
