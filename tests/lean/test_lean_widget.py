@@ -103,9 +103,6 @@ def test_lean_widget_statement_disabled_ends_and_side_condition_note(monkeypatch
     assert "<code>side_k</code>" in widget.note.value and "`" not in widget.note.value
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26: instances now say 'all N side conditions discharged by the checker "
-                   "(exact / z3)'; workbench/widgets/goal_stepper.py:161 still looks for 'side conditions proved' "
-                   "(widgets' owner: change the regex and the sentence, then delete this xfail)")
 def test_lean_widget_reads_the_checkers_count_in_the_new_wording(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     note = GoalStepper(PROJECT / "Instances" / "Tile_PoiFusedRepeat0.lean").model.side_condition_note()

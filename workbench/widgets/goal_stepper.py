@@ -162,8 +162,9 @@ class GoalStepperModel:
         sides = [t for t in self.theorems if re.fullmatch(r"side_\d+", t)]
         if not sides:
             return None
-        m = re.search(r"all (\d+) side conditions proved", self.text)
-        checker = f"The checker proved {m.group(1)} side conditions over its own intervals" if m else \
+        # the instance header's wording (issue 26: "discharged by the checker"; older instances: "proved")
+        m = re.search(r"all (\d+) side conditions (?:discharged by the checker|proved)", self.text)
+        checker = f"The checker discharged {m.group(1)} side conditions (exact / z3) over its own intervals" if m else \
             "The checker's side conditions are not recorded in this file"
         return (f"{checker}; this instance states {len(sides)} `side_k` theorems: the premises that the Lean "
                 "interval lemmas need on each endpoint as `kernel_safe` re-derives every interval, one theorem per "
