@@ -16,7 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     lp.add_argument("--all", action="store_true", help="also the opt-in models (e.g. llama_7b_dims)")
     lp.set_defaults(func=_list)
     rp = zsub.add_parser("run", help="capture every model, check each kernel in both modes, write zoo.json + zoo.md")
-    rp.add_argument("--models", help="comma-separated model names (default: the default zoo)")
+    rp.add_argument("--models", help="comma-separated model names and user model files FILE.py (model() or "
+                    "program() form; default: the default zoo)")
     rp.add_argument("--all", action="store_true", help="also the opt-in models")
     rp.add_argument("--jobs", type=int, default=1, help="local worker processes (default 1)")
     rp.add_argument("--scheduler", metavar="ADDRESS",
@@ -54,11 +55,15 @@ def _run(args) -> int:
     from workbench.zoo import registry, report
     from workbench.zoo.runner import run_zoo
 
+    from workbench.zoo.runner import entries, model_key
+
     names = registry.names(all_models=args.all)
     if args.models:
         names = [n.strip() for n in args.models.split(",") if n.strip()]
         if not names:
-            raise UsageError("--models is empty; give comma-separated names (`workbench zoo list`)")
+            raise UsageError("--models is empty; give comma-separated names (`workbench zoo list`) or FILE.py")
+    todo = entries(names)  # user files as absolute paths; unknown names fail here
+    names = [model_key(n) for n in todo]
     if args.out:
         out = Path(args.out)
     else:
@@ -88,7 +93,7 @@ def _run(args) -> int:
         counts["failed"] += bool(previous[n].error)
     bar.note(" ".join(f"{k}={v}" for k, v in counts.items()))
     bar.update(len(already))
-    results = run_zoo(names, out, jobs=args.jobs, scheduler=args.scheduler, device=args.device,
+    results = run_zoo(todo, out, jobs=args.jobs, scheduler=args.scheduler, device=args.device,
                       smt=not args.no_smt, on_done=done)
     bar.close()
     doc = report.build({n: results[n] for n in names}, config)

@@ -7,7 +7,8 @@ go on). The checker is reached only through its public API (``workbench.check.ch
 (``workbench.kir.parse``).
 
 :func:`run_zoo` fans models out over local processes (``jobs``) or an existing Dask cluster
-(``scheduler``: ``dask.distributed.Client(address)``), writes each finished model to
+(``scheduler``: ``dask.distributed.Client(address)``); a user's model file (``FILE.py``) is an entry like a
+registered name (``file-<stem>``, captured in the same child process). It writes each finished model to
 ``DIR/models/<name>.json`` at once (atomically), and rewrites ``zoo.json``/``zoo.md`` after each one. A rerun
 skips models whose result file exists, so an interrupted run loses nothing finished. Each model's captured
 kernel records are kept under ``DIR/records/<name>/`` (the capture's own format), so :func:`recheck` can run a
@@ -142,26 +143,65 @@ def check_one(record, smt: bool = True) -> KernelOutcome:
                          record_class(record).value)
 
 
+USER_PREFIX = "file-"  # a user's model file FILE.py runs as model "file-FILE" (as `capture` names its folder)
+USER_SOURCE = "user file"
+
+
+def model_key(entry: str) -> str:
+    """The name a zoo entry's results go by: a registered model's name, or ``file-<stem>`` for a FILE.py."""
+    return f"{USER_PREFIX}{Path(entry).stem}" if entry.endswith(".py") else entry
+
+
+def entries(models: Iterable[str]) -> list[str]:
+    """Zoo entries as the workers take them: registered names checked against the registry, user model files
+    (``FILE.py``: the ``model()`` or ``program()`` form of docs/capture.md) as absolute paths (workers may run
+    elsewhere on a shared filesystem). Two files with one stem would share a result: an error."""
+    from workbench.zoo import registry
+
+    out: list[str] = []
+    for m in dict.fromkeys(models):
+        if m.endswith(".py"):
+            path = Path(m).expanduser()
+            if not path.is_file():
+                raise UsageError(f"--models: model file {m!r} does not exist; give a FILE.py that defines model() "
+                                 "(or program()) and example_inputs() (docs/capture.md)")
+            out.append(str(path.resolve()))
+        else:
+            registry.get(m)  # unknown names fail before any work starts
+            out.append(m)
+    keys = [model_key(e) for e in out]
+    dup = sorted({k for k in keys if keys.count(k) > 1})
+    if dup:
+        raise UsageError(f"--models: {', '.join(dup)} named twice (two files with one stem share a result); "
+                         "rename one file")
+    return out
+
+
 def run_model(name: str, device: str = "cuda", gpu: str = "L4", smt: bool = True, timeout: float = 1800.0,
               records: str | None = None) -> dict:
-    """Capture zoo model ``name`` in a child process and check its kernels; a JSON-ready result, never a raise
-    for the model's own failure (it is recorded). With ``records`` (a directory), the captured kernel records
-    are saved under ``records/<name>/`` first."""
+    """Capture zoo entry ``name`` (a registered model, or a user's model FILE.py by absolute path) in a child
+    process and check its kernels; a JSON-ready result under :func:`model_key`, never a raise for the model's
+    own failure (it is recorded). With ``records`` (a directory), the captured kernel records are saved under
+    ``records/<key>/`` first."""
     from workbench.capture.isolated import capture_isolated
     from workbench.zoo import registry
 
-    model = registry.get(name)
+    if name.endswith(".py"):
+        ref, source = name, USER_SOURCE
+    else:
+        ref, source = f"zoo:{name}", registry.get(name).source.value
+    key = model_key(name)
     t0 = time.perf_counter()
     try:
-        cap = capture_isolated(f"zoo:{name}", device=device, gpu=gpu, timeout=timeout)
+        cap = capture_isolated(ref, device=device, gpu=gpu, timeout=timeout)
     except WorkbenchError as exc:
-        return ModelResult(name, model.source.value, f"{type(exc).__name__}: {exc}"[:2000], (), 0, (), (),
+        return ModelResult(key, source, f"{type(exc).__name__}: {exc}"[:2000], (), 0, (), (),
                            time.perf_counter() - t0, 0.0).to_json()
     t1 = time.perf_counter()
     if records is not None:
-        _keep_records(Path(records) / name, cap.kernels)
+        _keep_records(Path(records) / key, cap.kernels)
     outcomes = tuple(check_one(k, smt=smt) for k in cap.kernels)  # check_one records every failure
-    return ModelResult(name, model.source.value, "", outcomes, cap.graphs,
+    return ModelResult(key, source, "", outcomes, cap.graphs,
                        tuple(b.text() for b in cap.graph_breaks), cap.dynamic_dims, t1 - t0,
                        time.perf_counter() - t1).to_json()
 
@@ -252,17 +292,14 @@ def run_zoo(
     on_done: Callable[[ModelResult, dict[str, ModelResult]], None] | None = None,
     task: Callable[..., dict] = run_model,
 ) -> dict[str, ModelResult]:
-    """Run every model not finished under ``out``; returns all results (old and new) by name."""
-    from workbench.zoo import registry
-
-    names = list(dict.fromkeys(models))
-    for n in names:
-        registry.get(n)  # unknown names fail before any work starts
+    """Run every model (registered names, user model files: :func:`entries`) not finished under ``out``;
+    returns all results (old and new) by :func:`model_key`."""
+    names = entries(models)
     if jobs < 1:
         raise UsageError(f"--jobs {jobs}: give at least 1 worker process")
     out.mkdir(parents=True, exist_ok=True)
     results = {n: r for n, r in load_results(out).items()}
-    todo = [n for n in names if n not in results]
+    todo = [n for n in names if model_key(n) not in results]
 
     def finished(d: dict) -> None:
         _save(out, d)
