@@ -11,6 +11,9 @@ test:
 	bash scripts/setup.sh --browser
 	.venv/bin/python -m pytest tests notebooks --nbmake -p no:cacheprovider --durations=15
 
+# Where Lean exists: build each library file, then each instance on its own, and write a per-file table to
+# lean/.lake/lean-check.md (built / failed with the first error / skipped; seconds; axioms). Without `lake`
+# it says so in one line and exits 2 (docs/lean.md, "make lean-check").
 lean-check:
 	bash scripts/lean-check.sh
 

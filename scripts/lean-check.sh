@@ -1,16 +1,13 @@
 #!/usr/bin/env bash
-# Build lean/ (the Narrowing library and every generated instance in lean/Instances) and list the axioms each
-# theorem uses. It checks the files as they are; regenerate them first with
-#   scripts/lean-regen.sh
-# Exit codes: 0 all theorems use only propext/Classical.choice/Quot.sound; 1 some use sorryAx or other axioms;
-# 2 Lean is not installed here (nothing was checked) or the build failed.
+# `make lean-check`: build lean/ where Lean exists and write a per-file table (workbench/lean/filecheck.py):
+# every library file, then every generated instance, each built on its own (one error fails only the files
+# that import it); for each built instance the axioms of `kernel_safe` and `narrowing_exact`. The table is
+# printed and written to lean/.lake/lean-check.md. It checks the files as they are; regenerate them first
+# with scripts/lean-regen.sh.
+# Exit codes: 0 every file built and uses only propext/Classical.choice/Quot.sound; 1 some file failed or
+# uses another axiom (sorryAx); 2 Lean is not installed here (one line says so: nothing was checked).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-.venv/bin/python}"
-if ! command -v lake >/dev/null 2>&1; then
-  echo "lean-check: Lean is not installed here (no \`lake\` on PATH), so nothing was checked by Lean." >&2
-  echo "lean-check: install elan: curl https://elan.lean-lang.org/elan-init.sh -sSf | sh -s -- -y --default-toolchain none" >&2
-  echo "lean-check: then rerun this script (elan fetches the toolchain pinned in lean/lean-toolchain)." >&2
-  exit 2
-fi
-exec "$PY" -m workbench.cli lean check
+[ -x "$PY" ] || PY=python3
+PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" exec "$PY" -m workbench.lean.filecheck "$@"

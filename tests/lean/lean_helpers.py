@@ -26,3 +26,25 @@ def fake_project(root: Path) -> Path:
 
 def server(scenario: str) -> list[str]:
     return [sys.executable, str(FAKE_SERVER), scenario]
+
+
+def random_term(rng, leaves: list, ops: str, max_leaves: int = 5):
+    """A random term over ``leaves`` with binary ``ops`` (a string of ``+-*/%``, ``/`` for ``//``) and at most
+    ``max_leaves`` leaves, drawn from a seeded ``random.Random``: the deterministic twin of the Hypothesis
+    strategies, for tests that must count how many random kernels were safe (so they cannot pass vacuously)."""
+    apply = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+             "/": lambda a, b: a // b, "%": lambda a, b: a % b}
+
+    def build(n: int):
+        if n == 1:
+            return rng.choice(leaves)
+        k = rng.randint(1, n - 1)
+        return apply[rng.choice(ops)](build(k), build(n - k))
+
+    return build(rng.randint(1, max_leaves))
+
+
+def random_big(rng, ranges: list[tuple[int, int]]) -> int:
+    """One of the Hypothesis ``BIG`` alternatives: a range chosen uniformly, then a value in it."""
+    lo, hi = rng.choice(ranges)
+    return rng.randint(lo, hi)

@@ -126,7 +126,7 @@ def test_lean_cli_emit_into_the_workspace_makes_a_lake_project_goals_can_use(tmp
     assert (project / "Narrowing").resolve() == (REPO / "lean" / "Narrowing").resolve()
     assert (project / "Narrowing" / "Int.lean").is_file()
     assert (project / "Instances.lean").read_text() == "import Instances.Tile_PoiFusedRepeat0\n"
-    assert emitted.read_text().startswith("import Narrowing")  # resolved by the linked library
+    assert "\nimport Narrowing.Interval\n" in emitted.read_text()  # resolved by the linked library
     monkeypatch.setenv("PATH", "/nonexistent")  # without Lean: the steps are listed, the file is accepted
     code = main(["lean", "goals", str(emitted)])
     captured = capsys.readouterr()

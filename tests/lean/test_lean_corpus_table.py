@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("workbench.check.certificate")
+import workbench.check.certificate  # noqa: E402,F401 - an import error fails, never skips
 
 from workbench.errors import WorkbenchError  # noqa: E402
 from workbench.lean.adapter import corpus_instances  # noqa: E402

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-kir = pytest.importorskip("workbench.kir")
-record = pytest.importorskip("workbench.capture.record")
+from workbench import kir  # noqa: E402 - an import error fails, never skips
+import workbench.capture.record as record  # noqa: E402
 
 from workbench.errors import WorkbenchError  # noqa: E402
 from workbench.lean.from_kir import kernel_terms  # noqa: E402

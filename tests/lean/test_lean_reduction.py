@@ -6,7 +6,9 @@ its premise does, and the premise is not vacuous."""
 from __future__ import annotations
 
 import os
+import random
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,9 @@ from workbench.lean.rmodel import observe, safe, step_row
 from workbench.lean.emit import emit_instance, module_name
 from workbench.lean.hand_built import REDUCTIONS, row_sum
 from workbench.lean.structure import check_structure, declarations, expected_kernel_text
+
+sys.path.insert(0, str(Path(__file__).parent))
+from lean_helpers import random_big, random_term  # noqa: E402
 
 RED = PROJECT / "Narrowing" / "Reduction.lean"
 
@@ -164,6 +169,39 @@ def test_lean_reduction_mirror_safe_implies_same_observations(off, cond, out_off
     lane, rs, js = _lane(x, sizes, rblock), range(rblock), range(steps)
     if safe(k, frozenset({0}), lane, rs, js):
         assert observe(k, WIDE, lane, rs, js) == observe(k, (NARROW, frozenset({0})), lane, rs, js)
+
+
+def _one_loop_kernel(off, cond, out_off) -> RKernelTerms:
+    ld = Load(0, off, RMASK & XMASK, "0.0")
+    carry = RCarry(1, pconst("0.0"), pwhere(cond.lt(weak(5)), pbin("add", acc(0), load_value(0)), acc(0)))
+    inner = Store(1, out_off, RMASK & XMASK, pbin("mul", load_value(0), acc(0)))
+    after = Store(2, out_off, XMASK, reduce("sum", acc(0)))
+    return RKernelTerms(1, (RLoad(ld, 1),), (RStore(inner, 1), RStore(after, 0)), (carry,))
+
+
+def test_lean_reduction_mirror_property_counts_its_cases(capsys):
+    """The property above, on 300 kernels drawn with a fixed seed (the same leaves, ops and sizes): it asserts
+    only on safe kernels, so this counts them and fails if too few were safe, or if no unsafe kernel
+    differed (then `Safe` would not be shown to matter). The counts in docs/lean.md come from this test
+    (`pytest tests/lean/test_lean_reduction.py -k counts -s`)."""
+    rng = random.Random(26)
+    leaves = [X, R, loop_offset(), arange(2), size(0), size(1, "i32"), weak(3), block(2), strong(2, "i64")]
+    big = [(0, 64), (2**31 - 40, 2**31 + 40), (2**20, 2**40)]
+    tally = {"safe": 0, "unsafe, differs": 0, "unsafe, same": 0}
+    for _ in range(300):
+        off, cond, out_off = (random_term(rng, leaves, "+*-/%") for _ in range(3))
+        x, sizes = rng.randint(0, 63), (random_big(rng, big), rng.randint(1, 80), rng.randint(1, 40))
+        rblock, steps = rng.choice([1, 2, 4]), rng.randint(1, 3)
+        k = _one_loop_kernel(off, cond, out_off)
+        lane, rs, js = _lane(x, sizes, rblock), range(rblock), range(steps)
+        same = observe(k, WIDE, lane, rs, js) == observe(k, (NARROW, frozenset({0})), lane, rs, js)
+        if safe(k, frozenset({0}), lane, rs, js):
+            tally["safe"] += 1
+            assert same, (off, cond, out_off, x, sizes, rblock, steps)
+        else:
+            tally["unsafe, differs" if not same else "unsafe, same"] += 1
+    print(f"reduction mirror, 300 seeded kernels: {tally}")
+    assert tally["safe"] >= 60 and tally["unsafe, differs"] >= 5, tally
 
 
 # ------------------------------------------------------------------ the emitted instance of a reduction kernel

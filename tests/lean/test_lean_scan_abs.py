@@ -7,7 +7,9 @@ r position; `|INT_MIN|` in the narrowed type)."""
 from __future__ import annotations
 
 import json
+import random
 import re
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,6 +33,9 @@ from workbench.lean.reduction import RCarry, RKernelTerms, RLoad, RStore, acc, r
 from workbench.lean.rmodel import observe, pagree, peval, safe, step_row
 from workbench.lean.structure import check_structure, declarations, expected_kernel_text
 from workbench.paths import KERNELS
+
+sys.path.insert(0, str(Path(__file__).parent))
+from lean_helpers import random_big, random_term  # noqa: E402
 
 HERE = Path(__file__).parent
 CUMSUM = KERNELS / "cumsum_last" / "triton_red_fused_cumsum_0.json"
@@ -128,6 +133,28 @@ def test_lean_scan_mirror_safe_implies_same_observations(off, x, sizes, rblock, 
     lane, rs, js = _lane(x, sizes, rblock), range(rblock), range(steps)
     if safe(k, frozenset({0}), lane, rs, js):
         assert observe(k, WIDE, lane, rs, js) == observe(k, (NARROW, frozenset({0})), lane, rs, js)
+
+
+def test_lean_scan_mirror_property_counts_its_cases():
+    """The scan property on 300 kernels drawn with a fixed seed: counts the safe ones (the property asserts
+    only on them) and the unsafe ones whose observations differ; fails if either is too rare."""
+    rng = random.Random(26)
+    leaves = [X, R, arange(2), size(0), size(1, "i32"), weak(3), block(2)]
+    big = [(0, 64), (2**15, 2**17), (2**31 - 40, 2**31 + 40)]
+    tally = {"safe": 0, "unsafe, differs": 0, "unsafe, same": 0}
+    for _ in range(300):
+        k = _scan_kernel(random_term(rng, leaves, "+-*"))
+        x, sizes = rng.randint(0, 63), (random_big(rng, big), rng.randint(1, 80), rng.randint(1, 40))
+        rblock, steps = rng.choice([1, 2, 4]), rng.randint(1, 3)
+        lane, rs, js = _lane(x, sizes, rblock), range(rblock), range(steps)
+        same = observe(k, WIDE, lane, rs, js) == observe(k, (NARROW, frozenset({0})), lane, rs, js)
+        if safe(k, frozenset({0}), lane, rs, js):
+            tally["safe"] += 1
+            assert same
+        else:
+            tally["unsafe, differs" if not same else "unsafe, same"] += 1
+    print(f"scan mirror, 300 seeded kernels: {tally}")
+    assert tally["safe"] >= 60 and tally["unsafe, differs"] >= 5, tally
 
 
 # ------------------------------------------------------------------ scans: the corpus instances

@@ -153,7 +153,8 @@ def from_certificate(data, where: str, *, record=None, verify_hash: bool = True)
     names = tuple(n for n, _ in premises.lower)
     symbols = tuple(Symbol(_lean_names(n), lo) for n, lo in premises.lower)
     guards = []
-    # The checker's word for its own discharge is "proved"; in Lean text only Lean may say that (issue 26).
+    # The checker's status word for its own discharge is not Lean's: in Lean text it reads "discharged by the
+    # checker (exact / z3)" (issue 26).
     reason = re.sub(r"\bproved\b", "discharged by the checker (exact / z3)", cert.reason)
     notes = [f"Issued by workbench.check ({cert.schema}, mode {cert.mode}): {reason}."]
     if k.grid == "2d":
@@ -171,7 +172,7 @@ def from_certificate(data, where: str, *, record=None, verify_hash: bool = True)
     groups: dict[str, list[tuple[str, str]]] = {}
     for key, claim, reason, status, prover in cert.side_conditions:
         if status != "proved":
-            raise InstanceError(f"{where}: side condition {key} is {status}, not proved; the certificate cannot be emitted")
+            raise InstanceError(f"{where}: side condition {key} is {status}, not discharged by the checker; the certificate cannot be emitted")
         if not claim.endswith(">= 0"):
             raise InstanceError(f"{where}: side condition {key} has no polynomial claim ({claim!r})")
         groups.setdefault(claim[: -len(">= 0")].strip(), []).append((key, reason))

@@ -1,6 +1,6 @@
 """Decided conditions, integer ``tl.where``, integer abs and ``R0_BLOCK`` in the Lean derivation (stage: prove).
 
-A mixin of :class:`workbench.lean.derive.Derivation`; each method writes the application of one lemma proved
+A mixin of :class:`workbench.lean.derive.Derivation`; each method writes the application of one lemma stated
 once in ``lean/Narrowing/Uniform.lean``, ``Abs.lean`` or ``ReductionLanes.lean`` and returns the node's
 interval (nothing here runs Lean):
 
@@ -20,7 +20,7 @@ interval (nothing here runs Lean):
 * **``R0_BLOCK``** (``RBLOCK - 1`` in ``select_one``'s mask): ``[1, 2^31]`` on a step lane
   (``Bounded.rblock``), or the point ``B`` when the kernel fixes ``R0_BLOCK: tl.constexpr = B``;
 * **case splits** (the checker's ``agree:`` choices, ``LeanInstance.splits``): an access offset's agreement is
-  proved by ``by_cases hu : u.eval (.narrow kernel.sizeArgs) L ≠ 0`` on each uniform comparison ``u`` the
+  derived by ``by_cases hu : u.eval (.narrow kernel.sizeArgs) L ≠ 0`` on each uniform comparison ``u`` the
   certificate split it on, nested in the certificate's order; the ``u`` part knows ``u`` (a mask atom: it
   refines its operands and decides the comparisons it settles, as ``Max(1, e)``'s ``1 >= e`` on ``e > 1``),
   the ``¬ u`` part knows the opposite comparison (``Expr.ge_of_cmp_lt_not_ne_zero`` and its kind). Every lane

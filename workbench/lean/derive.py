@@ -4,11 +4,11 @@ For one ``LeanInstance`` this module writes the tactic proof of
 
     kernel_safe : ∀ s, Bounds s → Guards s → ∀ L, LaneOK L → SizesAt s L → kernel.Safe L
 
-as a sequence of applications of the interval lemmas proved once in ``lean/Narrowing/Interval.lean``
+as a sequence of applications of the interval lemmas stated once in ``lean/Narrowing/Interval.lean``
 (``Bounded.add``, ``Bounded.floordiv`` with a quotient rule, ``Bounded.le_of_le`` with a mask atom, ...).
 Each lemma computes a node's interval from its children's; every premise on an endpoint that is not plain
 linear arithmetic becomes a *side condition* ``0 ≤ claim`` over the shape symbols (a polynomial, possibly
-with ``/ c`` by a literal), proved as its own theorem ``side_k`` and cited by the step that needs it. So
+with ``/ c`` by a literal), stated as its own theorem ``side_k`` and cited by the step that needs it. So
 the safety proof uses every ``side_k``, and deleting one breaks it.
 
 The rules mirror the checker's (``workbench/check/checker.py``): launch indices ``[0, 2^31-1]`` from

@@ -4,7 +4,7 @@
 problems (empty when it passes):
 
 * the final theorem ``narrowing_exact`` has no ``Safe`` hypothesis (its binders are exactly the shape
-  symbols, ``Bounds``, ``Guards``, a lane, ``LaneOK`` and ``SizesAt``), and it is proved from ``kernel_safe``;
+  symbols, ``Bounds``, ``Guards``, a lane, ``LaneOK`` and ``SizesAt``), and its proof term applies ``kernel_safe``;
 * every ``side_k`` theorem is referenced by the proof of ``kernel_safe``, and ``kernel_safe`` cites no
   theorem that is not declared;
 * the shape and lane premises are exactly the captured ones: ``Bounds`` states each symbol's lower bound,
@@ -145,7 +145,7 @@ def check_structure(text: str, inst: LeanInstance, expected_kernel: str | None =
         if extra:
             problems.append(f"`{label}` has extra hypotheses {sorted(extra)}")
     if "kernel_safe" not in final.split(":=", 1)[1]:
-        problems.append("`narrowing_exact` is not proved from `kernel_safe`")
+        problems.append("`narrowing_exact`'s proof does not apply `kernel_safe`")
     sides = sorted((k for k in decls if re.fullmatch(r"side_\d+", k)), key=lambda k: int(k[5:]))
     body = safe.split(":=", 1)[1]
     for k in sides:
