@@ -4,7 +4,8 @@ Stage: zoo (reporting; pure functions of :class:`~workbench.zoo.runner.ModelResu
 parsed by the IR, out of class by reason, certified strict / observable, refused with and without a
 counterexample, check errors, capture and check time. Totals give the share of real kernels the checker
 reaches: *in class* (the checker models the kernel: certified or refused) and *certified* (strict and
-observable) over all captured kernels.
+observable) over all captured kernels, and the certified shares again over the kernels with something to
+narrow (at least one int64 size argument), since a kernel with only int32 arguments is certified trivially.
 
 The document's verdict is about the run, not the kernels: ``ok`` when every model captured and every kernel
 got a verdict, ``error`` when a model failed to capture or a check raised; kernel verdicts are payload.
@@ -41,6 +42,11 @@ class Row:
     errors: int
     capture_seconds: float
     check_seconds: float
+    # kernels with something to narrow (at least one int64 size argument) and their verdicts; None where a
+    # result predates the count (`zoo recheck` fills it in)
+    narrowable: int | None = None
+    narrowable_strict: int | None = None
+    narrowable_observable: int | None = None
     classes: tuple = ()  # (KernelClass, strict, observable) per kernel, for the by-class table (not in JSON)
 
 
@@ -68,10 +74,21 @@ def row(r: ModelResult) -> Row:
         refused_cex=sum(k.counterexample for k in refused), refused_no_cex=sum(not k.counterexample for k in refused),
         errors=sum("error" in (k.strict, k.observable) for k in ks),
         capture_seconds=round(r.capture_seconds, 1), check_seconds=round(r.check_seconds, 1),
+        **_narrowable(ks),
         classes=tuple((outcome_class(k.name, k.index_dtype, k.out_of_class, k.kernel_class),
                        str(getattr(k.strict, "value", k.strict)), str(getattr(k.observable, "value", k.observable)))
                       for k in ks),
     )
+
+
+def _narrowable(ks) -> dict:
+    """Counts over the kernels with at least one int64 size argument (the ones narrowing could change): a
+    kernel with only int32 arguments is certified trivially and inflates a share over all kernels."""
+    if any(k.wide_size_args is None for k in ks):
+        return {"narrowable": None, "narrowable_strict": None, "narrowable_observable": None}
+    wide = [k for k in ks if k.wide_size_args > 0]
+    return {"narrowable": len(wide), "narrowable_strict": sum(k.strict == "certified" for k in wide),
+            "narrowable_observable": sum(k.observable == "certified" for k in wide)}
 
 
 def totals(rows: list[Row]) -> dict:
@@ -94,6 +111,16 @@ def totals(rows: list[Row]) -> dict:
         share_observable=share(t["observable"]),
         by_class=by_class(classes),
     )
+    # the same shares over kernels with something to narrow (None when some result predates the count)
+    known = all(r.narrowable is not None for r in rows if not r.error)
+    m = sum(r.narrowable or 0 for r in rows) if known else None
+    t.update(
+        narrowable=m,
+        narrowable_strict=sum(r.narrowable_strict or 0 for r in rows) if known else None,
+        narrowable_observable=sum(r.narrowable_observable or 0 for r in rows) if known else None,
+    )
+    t["share_narrowable_strict"] = round(t["narrowable_strict"] / m, 4) if m else None
+    t["share_narrowable_observable"] = round(t["narrowable_observable"] / m, 4) if m else None
     return t
 
 
@@ -122,7 +149,7 @@ def _row_json(r: Row) -> dict:
 def _kernel_json(k) -> dict:
     return {"name": k.name, "graph": k.graph, "index_dtype": k.index_dtype, "parsed": k.parsed,
             "out_of_class": k.out_of_class, "strict": k.strict, "observable": k.observable,
-            "counterexample": k.counterexample, "reason": k.reason,
+            "counterexample": k.counterexample, "reason": k.reason, "wide_size_args": k.wide_size_args,
             "kernel_class": outcome_class(k.name, k.index_dtype, k.out_of_class, k.kernel_class).value}
 
 
@@ -139,19 +166,21 @@ def markdown(doc: dict) -> str:
         f"({100 * t['share_in_class']:.1f}%); certified strict {t['strict']} ({100 * t['share_strict']:.1f}%), "
         f"observable {t['observable']} ({100 * t['share_observable']:.1f}%).",
         "",
+        _narrowable_line(t),
+        "",
         "| model | source | graphs (breaks) | kernels | parsed | out of class | strict | observable "
-        "| refused, cex | refused, no cex | errors | capture s | check s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| int64 args: kernels (strict, observable) | refused, cex | refused, no cex | errors | capture s | check s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for m in doc["models"]:
         if m["error"]:
             lines.append(f"| {m['model']} | {m['source']} | capture failed: {_cell(m['error'][:160])} "
-                         "| | | | | | | | | " + f"{m['capture_seconds']} | |")
+                         "| | | | | | | | | | " + f"{m['capture_seconds']} | |")
             continue
         ooc = sum(m["out_of_class"].values())
         lines.append(
             f"| {m['model']} | {m['source']} | {m['graphs']} ({m['graph_breaks']}) | {m['kernels']} | {m['parsed']} "
-            f"| {ooc} | {m['strict']} | {m['observable']} | {m['refused_cex']} | {m['refused_no_cex']} "
+            f"| {ooc} | {m['strict']} | {m['observable']} | {_narrow_cell(m)} | {m['refused_cex']} | {m['refused_no_cex']} "
             f"| {m['errors']} | {m['capture_seconds']} | {m['check_seconds']} |"
         )
     if t.get("by_class"):  # documents written before classes existed have none
@@ -165,6 +194,12 @@ def markdown(doc: dict) -> str:
     return "\n".join(lines)
 
 
+def _narrow_cell(m: dict) -> str:
+    if m.get("narrowable") is None:
+        return "-"
+    return f"{m['narrowable']} ({m['narrowable_strict']}, {m['narrowable_observable']})"
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -176,3 +211,17 @@ def write(doc: dict, out: Path) -> tuple[Path, Path]:
     pj.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
     pm.write_text(markdown(doc))
     return pj, pm
+
+
+def _narrowable_line(t: dict) -> str:
+    """The shares over kernels with something to narrow, beside the shares over all kernels (issue 24: a
+    kernel whose size arguments are all int32 already is certified without narrowing anything)."""
+    if t.get("narrowable") is None:
+        return ("**Over kernels with something to narrow** (at least one int64 size argument): not known for "
+                "results recorded before the count; run `workbench zoo recheck`.")
+    m = t["narrowable"]
+    if not m:
+        return "**Over kernels with something to narrow** (at least one int64 size argument): none."
+    return (f"**Over kernels with something to narrow** (at least one int64 size argument): {m} of {t['kernels']}; "
+            f"certified strict {t['narrowable_strict']} ({100 * t['share_narrowable_strict']:.1f}%), observable "
+            f"{t['narrowable_observable']} ({100 * t['share_narrowable_observable']:.1f}%).")

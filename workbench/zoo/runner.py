@@ -51,6 +51,9 @@ class KernelOutcome:
     reason: str  # the observable verdict's reason (or the error), first 300 characters
     seconds: float
     kernel_class: str = ""  # workbench.check.classes.KernelClass value ("" in results recorded before classes)
+    # size arguments the kernel declares int64 (something to narrow when > 0); None in results recorded before
+    # this field (`zoo recheck` fills it in from the kept records)
+    wide_size_args: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +143,7 @@ def check_one(record, smt: bool = True) -> KernelOutcome:
 
     return KernelOutcome(record.name, record.graph, record.index_dtype, parsed, ooc, verdicts["strict"],
                          verdicts["observable"], cex, reason[:300], time.perf_counter() - t0,
-                         record_class(record).value)
+                         record_class(record).value, sum(a.type == "i64" for a in record.size_args))
 
 
 USER_PREFIX = "file-"  # a user's model file FILE.py runs as model "file-FILE" (as `capture` names its folder)

@@ -1,0 +1,43 @@
+"""Honest shares (issue 24, item 7): the zoo table gives the certified shares over all kernels and, separately,
+over the kernels with something to narrow (at least one int64 size argument)."""
+
+from dataclasses import replace
+
+from workbench.zoo import report
+from workbench.zoo.runner import KernelOutcome, ModelResult
+
+
+def _k(name, strict, observable, wide):
+    return KernelOutcome(name, 0, "tl.int32", True, "", strict, observable, False, "", 0.1, "", wide)
+
+
+def _model(name, kernels):
+    return ModelResult(name, "torch.nn", "", tuple(kernels), 1, (), ("x.size(0)",), 2.0, 1.0)
+
+
+def test_shares_over_all_kernels_and_over_kernels_with_something_to_narrow():
+    results = {
+        # k0, k1 take only int32 size arguments: certified without narrowing anything
+        "a": _model("a", [_k("k0", "certified", "certified", 0), _k("k1", "certified", "certified", 0),
+                          _k("k2", "refused", "certified", 2)]),
+        "b": _model("b", [_k("k3", "refused", "refused", 1)]),
+    }
+    doc = report.build(results, {})
+    t = doc["totals"]
+    assert (t["kernels"], t["strict"], t["observable"]) == (4, 2, 3)
+    assert (t["narrowable"], t["narrowable_strict"], t["narrowable_observable"]) == (2, 0, 1)
+    assert t["share_narrowable_strict"] == 0.0 and t["share_narrowable_observable"] == 0.5
+    md = report.markdown(doc)
+    assert "certified strict 2 (50.0%), observable 3 (75.0%)" in md
+    assert ("**Over kernels with something to narrow** (at least one int64 size argument): 2 of 4; certified "
+            "strict 0 (0.0%), observable 1 (50.0%).") in md
+    assert "| 1 (0, 1) |" in md and "| 1 (0, 0) |" in md  # a: k2 (refused strict, certified observable); b: k3
+    rows = {m["model"]: m for m in doc["models"]}
+    assert (rows["a"]["narrowable"], rows["b"]["narrowable"]) == (1, 1)
+
+
+def test_results_recorded_before_the_count_say_so_rather_than_guess():
+    old = _model("a", [replace(_k("k0", "certified", "certified", 0), wide_size_args=None)])
+    doc = report.build({"a": old}, {})
+    assert doc["totals"]["narrowable"] is None and doc["totals"]["share_narrowable_strict"] is None
+    assert "not known for results recorded before the count; run `workbench zoo recheck`" in report.markdown(doc)
