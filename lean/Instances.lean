@@ -92,6 +92,12 @@ Instances that narrow nothing (8 of 75: `sizeArgs := []`, the wide and the narro
 * WhereSelect_PoiFusedGtWhere0
 
 Kernels without an instance (the checker refused them, or the Lean derivation has no rule yet):
+* int_div_floor/triton_poi_fused_div_0: refused by workbench.check
+* int_div_sum/triton_red_fused_div_sum_0: refused by workbench.check
+* int_div_trunc/triton_poi_fused_div_0: refused by workbench.check
+* int_fmod/triton_poi_fused_fmod_0: refused by workbench.check
+* int_gather_div/triton_poi_fused_floor_divide_index_0: certified, no Lean counterpart: triton_poi_fused_floor_divide_index_0: PAYLOAD node on loaded data has no Lean counterpart (an asserted index may use + - *, comparisons, masks, where and integer casts of loaded data)
+* int_remainder/triton_poi_fused_remainder_0: refused by workbench.check
 * upsample_nearest/triton_poi_fused__to_copy__unsafe_index_add_arange_unsqueeze_0: out-of-class by workbench.check
 * resnet18/triton_poi_fused__native_batch_norm_legit_no_training_max_pool2d_with_indices_relu_1 (zoo test data): certified, no Lean counterpart: triton_poi_fused__native_batch_norm_legit_no_training_max_pool2d_with_indices_relu_1 side condition 53: side condition 0 <= -2*aux_a1*aux_a8 + 2147483647 has no certificate from the lower bounds and g
 -/
