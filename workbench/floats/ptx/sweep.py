@@ -14,7 +14,7 @@ import multiprocessing as mp
 
 import numpy as np
 
-from workbench.floats.evaluate import HOST, evaluate as evaluate_spec
+from workbench.floats.evaluate import HOST, Program
 from workbench.floats.ir import Node
 from workbench.floats.ptx.evaluate import evaluate_many
 from workbench.floats.ptx.execute import Expr
@@ -24,7 +24,9 @@ _JOB: dict = {}
 
 
 def _init(spec: Node, fns: tuple[Expr, ...], nan: str) -> None:
-    _JOB.update(spec=spec, fns=fns, nan=nan)
+    # the spec compiled once per worker (``evaluate.Program``, as the source level's sweep does): a chunk then
+    # pays no tree walk or structural hashing of the spec's frozen nodes
+    _JOB.update(spec=Program((spec,)), fns=fns, nan=nan, base=np.arange(CHUNK, dtype=np.uint32))
 
 
 def _classes(bits: np.ndarray) -> np.ndarray:
@@ -36,12 +38,12 @@ def _classes(bits: np.ndarray) -> np.ndarray:
 
 
 def _run(start: int):
-    spec, fns, nan = _JOB["spec"], _JOB["fns"], _JOB["nan"]
+    spec, fns, nan, base = _JOB["spec"], _JOB["fns"], _JOB["nan"], _JOB["base"]
     counts = [0] * len(fns)
     mins = [dict() for _ in fns]
     for lo in range(start, start + TASK, CHUNK):
-        bits = np.arange(lo, lo + CHUNK, dtype=np.uint32)
-        want = np.asarray(evaluate_spec(spec, {0: bits.view(np.float32)}, HOST), np.float32)
+        bits = base + np.uint32(lo)
+        want = np.asarray(spec.run({0: bits.view(np.float32)}, HOST)[0], np.float32)
         want = np.broadcast_to(want, bits.shape)
         for i, got_bits in enumerate(evaluate_many(fns, [bits])):
             got = np.ascontiguousarray(got_bits).view(np.float32)
