@@ -119,3 +119,46 @@ def test_two_dimensional_launch_is_refused_by_name() -> None:
     with pytest.raises(CudaUnsupportedError, match=r"2-D launch `dim3 tpb\(16, 16\)` at a\.py:7"):
         r.call("w", [None], 7)
     assert _tokens("a <<< b", 1, "a.py")[1] == ("<<<", 1)
+
+
+MODEL_STYLE_WRAPPER = '''
+#include <torch/extension.h>
+#include <ATen/cuda/CUDAContext.h>
+
+__global__ void k(const float* __restrict__ input, float* __restrict__ output, int64_t size) {
+    int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i < size) output[i] = input[i] * 2.0f;
+}
+
+torch::Tensor twice_cuda(torch::Tensor input) {
+    TORCH_CHECK(input.is_cuda(), "input must be CUDA");
+    auto x = input.contiguous();
+    auto output = torch::empty_like(x);
+    int64_t size = x.numel();
+    const int threads = 512;
+    const int blocks = static_cast<int>((size + threads - 1) / threads);
+    const float* in_ptr = x.data_ptr<float>();
+    float* out_ptr = output.data_ptr<float>();
+    cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+    k<<<blocks, threads, 0, stream>>>(in_ptr, out_ptr, size);
+    return output;
+}
+'''
+
+
+def test_model_style_wrapper_idioms_are_read(tmp_path: Path) -> None:
+    """contiguous(), int64_t sizes, static_cast, pointers in locals, the current stream as 4th launch argument."""
+    from workbench.floats.hostcode import DataPtr, render
+
+    ans = tmp_path / "answer.py"
+    ans.write_text("from torch.utils.cpp_extension import load_inline\nimport torch.nn as nn\n"
+                   f"src = '''{MODEL_STYLE_WRAPPER}'''\n"
+                   "ext = load_inline(name='t', cpp_sources='', cuda_sources=src, functions=['twice_cuda'])\n"
+                   "class ModelNew(nn.Module):\n    def forward(self, x):\n        return ext.twice_cuda(x)\n")
+    a = read_answer(ans)
+    text, hosts = split_source(a.cuda)
+    launch = read_launch(a, hosts, a.cuda)
+    assert (render(launch.grid), render(launch.block)) == ("(((n + 512) - 1) / 512)", "512")
+    assert [type(x).__name__ for x in launch.args] == ["DataPtr", "DataPtr", "IntExpr"]
+    assert isinstance(launch.args[0], DataPtr) and launch.args[0].tensor.index == 0
+    assert "twice_cuda" not in text and "__global__ void k(" in text

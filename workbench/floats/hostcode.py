@@ -421,6 +421,8 @@ class _ExprParser:
                               "create the output with torch::empty_like(x) / zeros_like(x) or "
                               "torch::empty(x.sizes(), x.options())")
             return Tensor("new", first.index if first.origin == "input" else -1, name)
+        if short in ("getCurrentCUDAStream", "getDefaultCUDAStream"):
+            return _Meta(Tensor("stream"))  # only ever the launch's fourth argument, which is not read
         if short in ("min", "max") and len(args) == 2:
             a, b = (self.r.expr(x, self.env) for x in args)
             return IntExpr(short, (a, b))
