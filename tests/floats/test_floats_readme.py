@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.floats.figures import flags_figures, verdict_figures
+from workbench.floats.figures import flags_figures, flags_sentence, verdict_figures
 
 ROOT = Path(__file__).resolve().parents[2]
 VERDICTS = json.loads((ROOT / "data/floats/verdicts.json").read_text())
@@ -67,6 +67,11 @@ def test_flags_figures_match_flags_json() -> None:
     assert int(m.group(1)) == truth["kernels"]
     assert [int(g) for g in m.groups()[1:5]] == [truth[f"differs {x}"] for x in labels]
     assert {truth[f"refused {x}"] for x in labels} == {int(m.group(6))}
+
+
+def test_ptx_docs_quote_the_flags_counts_from_flags_json() -> None:
+    docs = " ".join((ROOT / "docs/floats_ptx.md").read_text().split())
+    assert flags_sentence(FLAGS) in docs, flags_sentence(FLAGS)
 
 
 def test_shipped_tables_name_the_command_that_regenerates_them() -> None:

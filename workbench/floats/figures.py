@@ -42,4 +42,19 @@ def flags_figures(doc: dict) -> dict[str, int]:
     return out
 
 
-__all__ = ["flags_figures", "verdict_figures"]
+FLAG_VERDICTS = ("no-counterexample", "not-equivalent", "unsafe", "output-not-fully-written", "undecided", "refused",
+                 "equivalent")
+
+
+def flags_sentence(doc: dict) -> str:
+    """docs/floats_ptx.md's count sentence, rendered from flags.json (the docs quote it verbatim)."""
+    kind = "exhaustive" if doc["exhaustive"] else "quick"
+    cells = []
+    for label in doc["flag_sets"]:
+        c = Counter(r["verdict"] for k in doc["kernels"] for r in k["rows"] if r["flags"] == label)
+        cells.append(f"`{label}` {' / '.join(str(c[v]) for v in FLAG_VERDICTS)}")
+    return (f"Counts ({kind} table, {len(doc['kernels'])} kernels), by verdict (no counterexample / not equivalent / "
+            f"unsafe / output not fully written / undecided / refused / equivalent): " + "; ".join(cells) + ".")
+
+
+__all__ = ["FLAG_VERDICTS", "flags_figures", "flags_sentence", "verdict_figures"]

@@ -92,7 +92,7 @@ def run_corpus(corpus: Path, out: Path, arch: str, workers: int = 2, progress: b
         for kp in kernels:
             rows = flags_table(spec_path, kp, arch, workers=workers, progress=progress, spec=spec, sweeps=sweeps,
                                count_mismatches=count_mismatches, exhaustive=exhaustive)
-            entries.append({"program": spec_path.parent.name, "kernel": kp.stem, "path": kp.as_posix(), "rows": rows})
+            entries.append({"program": spec_path.parent.name, "kernel": kp.stem, "path": _shown(kp), "rows": rows})
     doc = {"schema": "workbench.floats-flags/1", "arch": arch, "counted": count_mismatches, "exhaustive": exhaustive,
            "nvcc": nvcc_version(), "nan": "any",
            "spec_device": spec_device,
@@ -121,3 +121,14 @@ def render_markdown(doc: dict) -> str:
         cells = [cell(r) for r in e["rows"]]
         lines.append(f"| {e['program']} | {e['kernel']} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _shown(path: Path) -> str:
+    """A corpus path as the table shows it: relative to the repository when inside it (the same bytes from any
+    working directory and for the default absolute corpus path), else as given."""
+    from workbench.paths import ROOT
+
+    try:
+        return Path(path).resolve().relative_to(ROOT.resolve()).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
