@@ -93,13 +93,13 @@ def _records_in(folder: Path) -> list[Located]:
     return out
 
 
-def _capture_here(target: str, device: str, gpu: str) -> list:
+def _capture_here(target: str, device: str, gpu: str, backward: bool = False) -> list:
     """Capture a registered program or FILE.py in this process; the program's exceptions become one line."""
     from workbench.capture import capture
     from workbench.programs import resolve as resolve_program
 
     try:
-        return list(capture(resolve_program(target), device=device, gpu=gpu))
+        return list(capture(resolve_program(target), device=device, gpu=gpu, backward=backward))
     except WorkbenchError:
         raise
     except Exception as exc:  # noqa: BLE001 - the user's program raised: one line, exit 2, never a traceback
@@ -113,7 +113,7 @@ import json, sys
 from workbench.errors import WorkbenchError
 from workbench.resolve import _capture_here
 try:
-    kernels = _capture_here(sys.argv[1], sys.argv[2], sys.argv[3])
+    kernels = _capture_here(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "backward")
 except WorkbenchError as exc:
     print(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__, file=sys.stderr)
     sys.exit(2)
@@ -121,7 +121,7 @@ print("@@workbench-records@@" + json.dumps([k.to_json() for k in kernels]))
 """
 
 
-def _capture_in_child(target: str, device: str, gpu: str) -> list:
+def _capture_in_child(target: str, device: str, gpu: str, backward: bool = False) -> list:
     """Capture a user's FILE.py in a child Python process: the program's code (module level, program(),
     example_inputs()) never runs in this process; the records come back as JSON and are validated like files.
     The file is first read as a syntax tree (``programs.load_file``) so a kernel source or a non-program is
@@ -136,7 +136,8 @@ def _capture_in_child(target: str, device: str, gpu: str) -> list:
 
     root = str(Path(workbench.__file__).resolve().parents[1])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
-    r = subprocess.run([sys.executable, "-c", _CHILD, target, device, gpu], capture_output=True, text=True, env=env)
+    r = subprocess.run([sys.executable, "-c", _CHILD, target, device, gpu, "backward" if backward else "forward"],
+                       capture_output=True, text=True, env=env)
     if r.returncode != 0:
         lines = [ln for ln in r.stderr.strip().splitlines() if ln.strip()]
         raise CaptureError(lines[-1] if lines else f"capturing {target!r} failed (exit {r.returncode})")
@@ -153,7 +154,8 @@ def _capture_in_child(target: str, device: str, gpu: str) -> list:
     return kernels
 
 
-def capture_into_workspace(target: str, workspace=None, device: str = "cuda", gpu: str = "L4", progress=None):
+def capture_into_workspace(target: str, workspace=None, device: str = "cuda", gpu: str = "L4", progress=None,
+                           backward: bool = False):
     """Capture a registered program or FILE.py into ``<workspace>/kernels/<folder>/`` (replacing what an
     earlier capture of the same folder left); returns ``(folder path, [Located])``. A user's FILE.py is
     captured in a child process (its code never runs in this one)."""
@@ -161,12 +163,12 @@ def capture_into_workspace(target: str, workspace=None, device: str = "cuda", gp
 
     if target.endswith(".py"):
         out = kernel_roots(workspace)[0] / f"{USER_PREFIX}{Path(target).stem}"
-        kernels = _capture_in_child(target, device, gpu)
+        kernels = _capture_in_child(target, device, gpu, backward)
     else:
         from workbench.programs import resolve as resolve_program
 
         out = kernel_roots(workspace)[0] / folder_for(resolve_program(target))
-        kernels = _capture_here(target, device, gpu)
+        kernels = _capture_here(target, device, gpu, backward)
     shutil.rmtree(out, ignore_errors=True)  # a kernel that is no longer emitted must not linger
     return out, [Located(k, save(k, out)) for k in kernels]
 

@@ -83,16 +83,23 @@ class Capture:
     notes: tuple[str, ...] = ()  # what capture did differently and the user should know (a CPU build)
 
 
-def capture(program: Program | str, device: str = "cuda", gpu: str = "L4", fullgraph: bool = False
-            ) -> list[CapturedKernel]:
-    """Capture every Triton kernel Inductor emits for ``program`` (a :class:`Program`, name or ``.py`` path)."""
-    return list(capture_run(program, device=device, gpu=gpu, fullgraph=fullgraph).kernels)
+def capture(program: Program | str, device: str = "cuda", gpu: str = "L4", fullgraph: bool = False,
+            backward: bool = False) -> list[CapturedKernel]:
+    """Capture every Triton kernel Inductor emits for ``program`` (a :class:`Program`, name or ``.py`` path);
+    ``backward=True``: a training step's forward and backward kernels (:func:`capture_run`)."""
+    return list(capture_run(program, device=device, gpu=gpu, fullgraph=fullgraph, backward=backward).kernels)
 
 
-def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", fullgraph: bool = False) -> Capture:
+def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", fullgraph: bool = False,
+                backward: bool = False) -> Capture:
     """:func:`capture` with the whole story: graphs, graph breaks, dynamic dimensions, time.
 
-    ``fullgraph=True`` refuses a program that graph-breaks (one clear error) instead of capturing each graph."""
+    ``fullgraph=True`` refuses a program that graph-breaks (one clear error) instead of capturing each graph.
+    ``backward=True`` captures a training step instead of inference: the program's output summed (or the
+    file's ``loss(output)``) differentiated with respect to its floating inputs and parameters; the forward
+    and the backward graph's kernels (``phase``). Autograd cannot run on the fake CUDA device of a CPU-only
+    build (the C++ autograd layer aborts the process for lack of a CUDA device guard), so without a GPU the
+    step is captured on the CPU backend (``device="cpu"``), with a note; ``device="fake-cuda"`` is refused."""
     from workbench.capture import failure, hooks
     from workbench.capture.modules import device_placer, fake_placer, modules_of, placed
 
@@ -107,8 +114,17 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
     import torch
 
     real_cuda = device == "cuda" and torch.cuda.is_available()
+    notes: list[str] = []
+    if backward and device == "fake-cuda":
+        raise UsageError("a training step (--backward) cannot be captured on the fake CUDA device: autograd on a "
+                         "CPU-only torch aborts for lack of a CUDA device guard; use --device cpu (Inductor's "
+                         "Triton CPU backend) or a real GPU (--device cuda)")
     if device == "cuda" and not real_cuda:
-        device = "fake-cuda"
+        device = "cpu" if backward else "fake-cuda"
+        if backward:
+            notes.append("no GPU here: the training step is captured on Inductor's Triton CPU backend (autograd "
+                         "cannot run on the fake CUDA device of a CPU-only torch)")
+            _log.warning("workbench: note: %s", notes[-1])
     if real_cuda:
         missing = hooks.check_hook_points()
         if missing:
@@ -120,9 +136,12 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
         hooks.require_pinned_versions()
 
     stop = not real_cuda
-    notes: list[str] = []
     with contextlib.ExitStack() as stack:
         stack.enter_context(hooks.private_caches())
+        if backward:  # lower the backward with the forward, when the step is first called
+            import torch._functorch.config as functorch_config
+
+            stack.enter_context(functorch_config.patch(force_non_lazy_backward_lowering=True))
         stack.enter_context(torch._inductor.config.patch(compile_threads=1))
         if device == "fake-cuda":
             stack.enter_context(hooks.fake_cuda(hooks.GPU_PROFILES[gpu]))
@@ -140,13 +159,19 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
         args: tuple = inputs
         if program.build is not None:
             module = _build(program, notes)
-            owned = [module.eval()]
+            owned = [module.train() if backward else module.eval()]
             args = (module, *inputs)
         else:
             owned = modules_of(program)
-        stack.enter_context(placed(owned, place))
+        stack.enter_context(placed(owned, place, grad=backward))
         rec = stack.enter_context(hooks.recording(stop_after_codegen=stop))
         fn = hooks.fresh_function(program.fn)
+        if backward:
+            for t in inputs:
+                if t.is_floating_point():
+                    t.requires_grad_(True)
+            stack.enter_context(_importable(program.fn))
+            fn = _training_step(fn, program.loss)
         dynamic_kw: dict = {"dynamic": True}
         if program.dynamic is not None or owned:
             # Mark input dims the way users do; parameters and buffers stay static (they are not marked).
@@ -161,9 +186,10 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
                 else:  # every dim the program lets vary (a LayerNorm's width must stay static)
                     for d in range(t.dim()):
                         torch._dynamo.maybe_mark_dynamic(t, d)
-        compiled = torch.compile(fn, backend=hooks.inductor_backend(stop), fullgraph=fullgraph, **dynamic_kw)
+        backend = hooks.training_backend(rec, stop) if backward else hooks.inductor_backend(stop)
+        compiled = torch.compile(fn, backend=backend, fullgraph=fullgraph, **dynamic_kw)
         try:
-            with torch.no_grad():
+            with contextlib.nullcontext() if backward else torch.no_grad():
                 compiled(*args)
         except Exception as exc:
             reason = hooks.unsupported_reason(exc)
@@ -205,7 +231,7 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
             seen.add(facts.name)
             k = _record(program, facts, graph, sources[facts.name], dev_label, versions)
             kernels.append(replace(k, graph=gi, dynamic_dims=tuple(dynamic_dims),
-                                   graph_breaks=tuple(b.text() for b in breaks)))
+                                   graph_breaks=tuple(b.text() for b in breaks), phase=graph.phase))
     if not kernels:
         raise CaptureError(
             f"program {program.name!r} emitted no Triton kernel on {dev_label} (Inductor lowered it to views, "
@@ -213,6 +239,49 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
         )
     return Capture(program.name, tuple(kernels), len(rec.graphs), breaks, tuple(dynamic_dims),
                    time.perf_counter() - t0, tuple(notes))
+
+
+@contextlib.contextmanager
+def _importable(fn):
+    """Dynamo imports the module of a function it inlines (the step inlines the program and ``loss``); a user
+    file's module is not in ``sys.modules`` after loading, so a stand-in with its globals is, while capture
+    runs."""
+    import sys
+    import types
+
+    name = getattr(fn, "__module__", None)
+    if not name or name in sys.modules:
+        yield
+        return
+    stand_in = types.ModuleType(name)
+    stand_in.__dict__.update(fn.__globals__)
+    sys.modules[name] = stand_in
+    try:
+        yield
+    finally:
+        sys.modules.pop(name, None)
+
+
+def _training_step(fn, loss):
+    """The function a training step compiles: the program, then the scalar it differentiates (``loss(output)``
+    when the file defines one, else the sum of every floating output), so the backward graph starts from it."""
+    import torch
+
+    def step(*args):
+        out = fn(*args)
+        if loss is not None:
+            return loss(out)
+        outs = out if isinstance(out, (tuple, list)) else (out,)
+        total = None
+        for o in outs:
+            if isinstance(o, torch.Tensor) and o.is_floating_point():
+                total = o.sum() if total is None else total + o.sum()
+        if total is None:
+            raise CaptureError("a training step needs a floating output to differentiate; define loss(output) "
+                               "in the file")
+        return total
+
+    return step
 
 
 def _build(program: Program, notes: list[str]):
@@ -244,10 +313,11 @@ def _build(program: Program, notes: list[str]):
     return module
 
 
-def capture_program(name_or_path: str, device: str = "cuda", out: str | Path | None = None, gpu: str = "L4"):
+def capture_program(name_or_path: str, device: str = "cuda", out: str | Path | None = None, gpu: str = "L4",
+                    backward: bool = False):
     """Capture and save under ``out`` (default ``data/kernels/<program>/``); returns (kernels, paths)."""
     program = resolve(name_or_path)
-    kernels = capture(program, device=device, gpu=gpu)
+    kernels = capture(program, device=device, gpu=gpu, backward=backward)
     out_dir = Path(out) if out is not None else default_out_dir(program.name)
     paths = [save(k, out_dir) for k in kernels]
     return kernels, paths

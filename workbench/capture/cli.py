@@ -27,6 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--device", choices=["cuda", "fake-cuda", "cpu"], default="cuda",
                    help="cuda: the real GPU if present, else a fake CUDA device (default); cpu: Triton CPU backend")
     p.add_argument("--gpu", default="L4", help="GPU profile the fake device reports (L4, H100, H200)")
+    p.add_argument("--backward", action="store_true",
+                   help="a training step: the forward and backward kernels of the output summed (or the file's "
+                        "loss(output)); without a GPU on Inductor's Triton CPU backend")
     p.add_argument("--out", help="output directory (default: <workspace>/kernels/<program>/)")
     p.add_argument("--json", action="store_true", help="print a workbench.capture/1 document")
     workspace.add_argument(p)
@@ -83,12 +86,14 @@ def _capture(args) -> int:
         if args.out:
             from workbench.capture import capture_program
 
-            kernels, paths = capture_program(args.program, device=args.device, out=args.out, gpu=args.gpu)
+            kernels, paths = capture_program(args.program, device=args.device, out=args.out, gpu=args.gpu,
+                                             backward=args.backward)
             folder = Path(args.out)
         else:
             from workbench.resolve import capture_into_workspace
 
-            folder, located = capture_into_workspace(args.program, args.workspace, device=args.device, gpu=args.gpu)
+            folder, located = capture_into_workspace(args.program, args.workspace, device=args.device, gpu=args.gpu,
+                                                     backward=args.backward)
             kernels, paths = [loc.record for loc in located], [loc.path for loc in located]
     if args.json:
         return contract.emit(contract.document(

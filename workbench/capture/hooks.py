@@ -115,6 +115,7 @@ class GraphFacts:
     var_sources: dict[str, list[str]]
     guards: list[str]
     replacements: dict[str, str]
+    phase: str = "forward"  # a training step's backward graph is "backward"
     specialized: frozenset[str] = frozenset()  # symbols the ShapeEnv replaced by a constant (not dynamic)
 
 
@@ -144,6 +145,7 @@ class Recorder:
         self.graphs: list[GraphFacts] = []
         self.breaks: list[BreakFacts] = []
         self.failed_node: tuple[str, str] | None = None  # (op, FX stack trace) of the node Inductor failed on
+        self.phase = "forward"  # set by the training backend around each graph it compiles
 
     # GraphLowering.run_node(self, n: torch.fx.Node): lowers one node of the FX graph
     def wrap_run_node(self, orig):
@@ -228,6 +230,7 @@ class Recorder:
                     specialized=frozenset(
                         str(k) for k, v in shape_env.replacements.items() if getattr(v, "is_number", False)
                     ),
+                    phase=recorder.phase,
                 )
             )
             recorder.pending.clear()
@@ -305,6 +308,32 @@ def inductor_backend(stop_after_codegen: bool):
             if stop_after_codegen and is_codegen_done(exc):
                 return _eager_under_input_mode(gm)
             raise
+
+    return backend
+
+
+def training_backend(rec: Recorder, stop_after_codegen: bool):
+    """A Dynamo backend for a training step: Inductor's ``compile_fx`` with its own inner compile wrapped, so
+    the forward and the backward graph AOTAutograd partitions the joint graph into are each generated (and,
+    without a GPU, each stopped right after code generation and run eagerly instead). The caller sets
+    ``torch._functorch.config.force_non_lazy_backward_lowering`` so the backward is lowered together with the
+    forward, when the step is first called: nothing needs to run ``.backward()``."""
+    from functorch.compile import make_boxed_func
+    from torch._inductor.compile_fx import compile_fx, compile_fx_inner
+
+    def inner(gm, example_inputs, **kwargs):
+        rec.phase = "backward" if kwargs.get("is_backward") else "forward"
+        try:
+            return compile_fx_inner(gm, example_inputs, **kwargs)
+        except BaseException as exc:
+            if stop_after_codegen and is_codegen_done(exc):
+                return make_boxed_func(_eager_under_input_mode(gm))
+            raise
+        finally:
+            rec.phase = "forward"
+
+    def backend(gm, example_inputs):
+        return compile_fx(gm, example_inputs, inner_compile=inner)
 
     return backend
 

@@ -7,7 +7,8 @@ Either way, while capture runs, every parameter, buffer and plain tensor attribu
 on the capture device made by ``place`` (on the fake CUDA device: a FakeTensor of the same shape, stride and
 dtype, never filled; on a real device: uninitialised memory for meta tensors, a copy otherwise) and put back
 on exit, also on error. Shared tensors (tied embeddings) stay shared. Parameters are placed with
-``requires_grad=False``: capture is of the inference graph (it runs under ``torch.no_grad()``).
+``requires_grad=False`` for the inference graph (capture runs under ``torch.no_grad()``), and floating ones
+with ``requires_grad=True`` for a training step (``backward=True``).
 
 Limits: values never matter for code generation, so nothing checks them; a module whose ``forward``
 branches on a weight's *value* would trace with garbage (real devices) or fail (fake device).
@@ -41,8 +42,9 @@ def modules_of(program) -> list[Any]:
 
 
 @contextlib.contextmanager
-def placed(roots: list[Any], place: Callable[[Any], Any]) -> Iterator[int]:
-    """Replace every tensor the modules hold by ``place(tensor)``; yields how many were placed."""
+def placed(roots: list[Any], place: Callable[[Any], Any], grad: bool = False) -> Iterator[int]:
+    """Replace every tensor the modules hold by ``place(tensor)``; yields how many were placed. Parameters
+    require grad only for a training step (``grad=True``: capture with ``backward=True``)."""
     import torch
     import torch.nn as nn
 
@@ -64,7 +66,7 @@ def placed(roots: list[Any], place: Callable[[Any], Any]) -> Iterator[int]:
                     saved.append((mod._parameters, name, t))
                     key = ("param", id(t))
                     if key not in memo:
-                        memo[key] = nn.Parameter(moved(t), requires_grad=False)
+                        memo[key] = nn.Parameter(moved(t), requires_grad=grad and t.is_floating_point())
                     mod._parameters[name] = memo[key]
                 for name, t in list(mod._buffers.items()):
                     if t is None:

@@ -76,6 +76,9 @@ class CapturedKernel:
     graph: int = 0
     dynamic_dims: tuple[str, ...] = ()
     graph_breaks: tuple[str, ...] = ()
+    # "forward" or "backward": which graph of a training step emitted the kernel (capture ``backward=True``);
+    # inference records are "forward" and do not write the key (their JSON is unchanged).
+    phase: str = "forward"
 
     # -- views ------------------------------------------------------------------------------------------
     @property
@@ -104,6 +107,8 @@ class CapturedKernel:
         d["guards"] = list(self.guards)
         d["dynamic_dims"] = list(self.dynamic_dims)
         d["graph_breaks"] = list(self.graph_breaks)
+        if self.phase == "forward":
+            del d["phase"]
         return d
 
     @classmethod
@@ -137,6 +142,7 @@ class CapturedKernel:
                 graph=int(d.get("graph", 0)),
                 dynamic_dims=tuple(str(x) for x in d.get("dynamic_dims", ())),
                 graph_breaks=tuple(str(x) for x in d.get("graph_breaks", ())),
+                phase=str(d.get("phase", "forward")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InputError(
@@ -310,6 +316,7 @@ def _check_field_types(k: CapturedKernel, at: str) -> None:
     for f in ("program", "name", "source", "grid_type", "index_dtype", "source_hash"):
         need(isinstance(getattr(k, f), str), f, getattr(k, f))
     need(isinstance(k.signature, dict), "signature", k.signature)
+    need(k.phase in ("forward", "backward"), "phase (forward or backward)", k.phase)
     need(all(isinstance(g, str) for g in k.guards), "a guard", k.guards)
     need(isinstance(k.replacements, dict) and all(isinstance(a, str) and isinstance(b, str)
                                                   for a, b in k.replacements.items()), "replacements", k.replacements)
@@ -384,12 +391,20 @@ def validate(kernel: CapturedKernel, *, check_hash: bool = True, where: str = ""
         raise InputError(f"{at}: source_hash is empty; re-capture it")
 
 
+def file_stem(kernel: CapturedKernel) -> str:
+    """The file name (without suffix) a record is saved under: the kernel's name, and ``<name>__backward`` for
+    a training step's backward kernel (Inductor numbers each graph's kernels from 0, so a backward kernel may
+    share a forward kernel's name)."""
+    return kernel.name if kernel.phase == "forward" else f"{kernel.name}__{kernel.phase}"
+
+
 def save(kernel: CapturedKernel, out_dir: str | Path) -> Path:
     """Write ``<name>.json`` and ``<name>.py`` atomically (a temp file renamed into place); return the JSON path."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    json_path = out / f"{kernel.name}.json"
-    _atomic_write(out / f"{kernel.name}.py", kernel.source)
+    stem = file_stem(kernel)
+    json_path = out / f"{stem}.json"
+    _atomic_write(out / f"{stem}.py", kernel.source)
     _atomic_write(json_path, json.dumps(kernel.to_json(), indent=1, sort_keys=True) + "\n")
     return json_path
 

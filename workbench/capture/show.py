@@ -50,7 +50,8 @@ HASH_MEANING = {
 def describe(kernel: CapturedKernel, show_hashes: bool = False) -> str:
     """A multi-line summary; deterministic (used in golden-free CLI tests and the demo)."""
     out = [
-        f"kernel   {kernel.name}   (program {kernel.program})",
+        f"kernel   {kernel.name}   (program {kernel.program}"
+        + (f", {kernel.phase} graph of a training step)" if kernel.phase != "forward" else ")"),
         f"id       {kernel_id(kernel)}",
         f"device   {kernel.device}; torch {kernel.torch_version}, triton {kernel.triton_version}",
         f"grid     {kernel.grid_type}; index dtype {kernel.index_dtype}",

@@ -212,4 +212,5 @@ def load_file(path: str | Path) -> Program:
         origin=str(path),
         example_fn=lambda: tuple(examples),
         build=module.model if has_model else None,
+        loss=module.loss if callable(getattr(module, "loss", None)) else None,
     )

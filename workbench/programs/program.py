@@ -55,6 +55,9 @@ class Program:
     origin: str = "registry"
     example_fn: Callable[[], tuple[Any, ...]] | None = None
     build: Callable[[], Any] | None = None
+    # For a training step (capture ``backward=True``): the scalar the step differentiates, from the program's
+    # output (a file's ``loss(output)``); None sums every floating output.
+    loss: Callable[[Any], Any] | None = None
 
     def make_inputs(self, sizes: Mapping[str, int] | None = None, device: str = "cpu", seed: int = 0):
         """Random inputs at ``sizes`` (default: the example sizes), deterministic for a seed."""
