@@ -16,6 +16,7 @@ the kernel was not accepted, 2 on bad input such as swapped arguments (one line,
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -52,6 +53,8 @@ def run_check(args) -> int:
     from workbench.floats.corpus import CORPUS, check_all, write_table
 
     progress = not args.no_progress and sys.stderr.isatty() or args.progress
+    if args.progress and not args.no_progress:  # --progress: the terminal form even where stderr is no terminal
+        os.environ.setdefault("WORKBENCH_PROGRESS", "1")
     if args.all:
         if args.spec or args.kernel:
             raise FloatsUsageError("--all checks the whole corpus; drop SPEC.py and KERNEL.cu, or drop --all")
