@@ -41,3 +41,40 @@ def test_results_recorded_before_the_count_say_so_rather_than_guess():
     doc = report.build({"a": old}, {})
     assert doc["totals"]["narrowable"] is None and doc["totals"]["share_narrowable_strict"] is None
     assert "not known for results recorded before the count; run `workbench zoo recheck`" in report.markdown(doc)
+
+
+def test_training_steps_get_forward_and_backward_columns():
+    fwd = _k("k0", "certified", "certified", 1)
+    bwd = [replace(_k("b0", "certified", "certified", 1), graph=1, phase="backward"),
+           replace(_k("b1", "refused", "certified", 2), graph=1, phase="backward")]
+    doc = report.build({"a": _model("a", [fwd, *bwd])}, {"backward": True})
+    t = doc["totals"]
+    assert (t["backward"], t["backward_strict"], t["backward_observable"]) == (2, 1, 2)
+    md = report.markdown(doc)
+    assert ("**Training steps:** forward 1 kernels (certified strict 1, observable 1); backward 2 kernels "
+            "(certified strict 1, observable 2).") in md
+    assert "| 2 (1, 2) |" in md
+    assert "Training steps" not in report.markdown(report.build({"a": _model("a", [fwd])}, {}))
+
+
+def test_zoo_run_backward_captures_training_steps(tmp_path, capsys):
+    import json
+    import textwrap
+
+    from workbench.cli import main
+
+    f = tmp_path / "mlp.py"
+    f.write_text(textwrap.dedent("""
+        import torch, torch.nn as nn
+        def model():
+            return nn.Sequential(nn.Linear(16, 32), nn.GELU(), nn.Linear(32, 16))
+        def example_inputs():
+            return (torch.randn(3, 7, 16),)
+    """))
+    out = tmp_path / "zoo"
+    assert main(["zoo", "run", "--models", str(f), "--backward", "--out", str(out), "--no-smt"]) == 0
+    doc = json.loads((out / "zoo.json").read_text())
+    (m,) = doc["models"]
+    assert m["backward"] >= 1 and m["kernels"] > m["backward"], m
+    assert {k["phase"] for k in m["kernels_detail"]} == {"forward", "backward"}
+    assert doc["config"]["backward"] is True

@@ -61,7 +61,8 @@ def from_json(d: dict, where: str) -> Capture:
         raise CaptureError(f"{where}: malformed capture result ({exc})") from None
 
 
-def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: float = 1800.0) -> Capture:
+def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: float = 1800.0,
+                     backward: bool = False) -> Capture:
     """Capture program ``ref`` (registered name, ``zoo:NAME`` or ``FILE.py``) in a fresh child process."""
     from workbench.paths import ROOT
 
@@ -76,6 +77,8 @@ def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: f
 
         if (module := namespace_module(ref)) is not None:  # zoo:NAME: the child registers the same namespace
             cmd += ["--import", module]
+        if backward:
+            cmd.append("--backward")
         try:
             proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                   timeout=timeout, cwd=tmp)
@@ -105,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--device", default="cuda")
     p.add_argument("--gpu", default="L4")
     p.add_argument("--out", required=True)
+    p.add_argument("--backward", action="store_true", help="a training step (forward and backward kernels)")
     p.add_argument("--import", dest="imports", action="append", default=[],
                    help="a module to import first (one that registers the ref's program namespace)")
     args = p.parse_args(argv)
@@ -116,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         importlib.import_module(module)
     try:
-        c = capture_run(args.program, device=args.device, gpu=args.gpu)
+        c = capture_run(args.program, device=args.device, gpu=args.gpu, backward=args.backward)
     except WorkbenchError as exc:
         print("workbench: error: " + " ".join(str(exc).split()), file=sys.stderr)  # one line for the parent
         return 2

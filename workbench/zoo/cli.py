@@ -26,6 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     rp.add_argument("--device", choices=["cuda", "fake-cuda"], default="cuda",
                     help="cuda: the real GPU if present, else the fake CUDA device (default)")
     rp.add_argument("--no-smt", action="store_true", help="exact procedure only (no z3) in the checker")
+    rp.add_argument("--backward", action="store_true",
+                    help="training steps: each model's forward and backward kernels (without a GPU on Inductor's "
+                         "Triton CPU backend); the table gets forward and backward columns")
     from workbench import workspace
 
     workspace.add_argument(rp)
@@ -72,6 +75,9 @@ def _run(args) -> int:
         out = workspace.subdir("zoo", args.workspace)
     config = {"device": "fake-cuda:L4" if args.device == "fake-cuda" else "cuda (fake-cuda:L4 without a GPU)",
               "smt": not args.no_smt, "models": names}
+    if args.backward:
+        config["backward"] = True
+        config["device"] = "cuda, else Inductor's Triton CPU backend (training steps)"
     bar = progress.Counter(len(names), "zoo", "model")
     counts = {"kernels": 0, "certified": 0, "failed": 0}
 
@@ -94,7 +100,7 @@ def _run(args) -> int:
     bar.note(" ".join(f"{k}={v}" for k, v in counts.items()))
     bar.update(len(already))
     results = run_zoo(todo, out, jobs=args.jobs, scheduler=args.scheduler, device=args.device,
-                      smt=not args.no_smt, on_done=done)
+                      smt=not args.no_smt, on_done=done, backward=args.backward)
     bar.close()
     doc = report.build({n: results[n] for n in names}, config)
     pj, pm = report.write(doc, out)

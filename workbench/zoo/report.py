@@ -47,6 +47,10 @@ class Row:
     narrowable: int | None = None
     narrowable_strict: int | None = None
     narrowable_observable: int | None = None
+    # kernels of a training step's backward graph (zoo run --backward) and their verdicts; 0 for inference
+    backward: int = 0
+    backward_strict: int = 0
+    backward_observable: int = 0
     classes: tuple = ()  # (KernelClass, strict, observable) per kernel, for the by-class table (not in JSON)
 
 
@@ -75,6 +79,9 @@ def row(r: ModelResult) -> Row:
         errors=sum("error" in (k.strict, k.observable) for k in ks),
         capture_seconds=round(r.capture_seconds, 1), check_seconds=round(r.check_seconds, 1),
         **_narrowable(ks),
+        backward=sum(k.phase == "backward" for k in ks),
+        backward_strict=sum(k.phase == "backward" and k.strict == "certified" for k in ks),
+        backward_observable=sum(k.phase == "backward" and k.observable == "certified" for k in ks),
         classes=tuple((outcome_class(k.name, k.index_dtype, k.out_of_class, k.kernel_class),
                        str(getattr(k.strict, "value", k.strict)), str(getattr(k.observable, "value", k.observable)))
                       for k in ks),
@@ -100,7 +107,8 @@ def totals(rows: list[Row]) -> dict:
     def share(k: int) -> float:
         return round(k / n, 4) if n else 0.0
 
-    keys = ("kernels", "parsed", "in_class", "strict", "observable", "refused_cex", "refused_no_cex", "errors")
+    keys = ("kernels", "parsed", "in_class", "strict", "observable", "refused_cex", "refused_no_cex", "errors",
+            "backward", "backward_strict", "backward_observable")
     classes = [c for r in rows for c in r.classes]
     t = {k: sum(getattr(r, k) for r in rows) for k in keys}
     t.update(
@@ -150,6 +158,7 @@ def _kernel_json(k) -> dict:
     return {"name": k.name, "graph": k.graph, "index_dtype": k.index_dtype, "parsed": k.parsed,
             "out_of_class": k.out_of_class, "strict": k.strict, "observable": k.observable,
             "counterexample": k.counterexample, "reason": k.reason, "wide_size_args": k.wide_size_args,
+            "phase": k.phase,
             "kernel_class": outcome_class(k.name, k.index_dtype, k.out_of_class, k.kernel_class).value}
 
 
@@ -168,19 +177,22 @@ def markdown(doc: dict) -> str:
         "",
         _narrowable_line(t),
         "",
+        *([_phase_line(t), ""] if t.get("backward") else []),
         "| model | source | graphs (breaks) | kernels | parsed | out of class | strict | observable "
-        "| int64 args: kernels (strict, observable) | refused, cex | refused, no cex | errors | capture s | check s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| int64 args: kernels (strict, observable) | backward: kernels (strict, observable) | refused, cex "
+        "| refused, no cex | errors | capture s | check s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for m in doc["models"]:
         if m["error"]:
             lines.append(f"| {m['model']} | {m['source']} | capture failed: {_cell(m['error'][:160])} "
-                         "| | | | | | | | | | " + f"{m['capture_seconds']} | |")
+                         "| | | | | | | | | | | " + f"{m['capture_seconds']} | |")
             continue
         ooc = sum(m["out_of_class"].values())
         lines.append(
             f"| {m['model']} | {m['source']} | {m['graphs']} ({m['graph_breaks']}) | {m['kernels']} | {m['parsed']} "
-            f"| {ooc} | {m['strict']} | {m['observable']} | {_narrow_cell(m)} | {m['refused_cex']} | {m['refused_no_cex']} "
+            f"| {ooc} | {m['strict']} | {m['observable']} | {_narrow_cell(m)} | {_backward_cell(m)} "
+            f"| {m['refused_cex']} | {m['refused_no_cex']} "
             f"| {m['errors']} | {m['capture_seconds']} | {m['check_seconds']} |"
         )
     if t.get("by_class"):  # documents written before classes existed have none
@@ -192,6 +204,12 @@ def markdown(doc: dict) -> str:
         lines += ["", "## Graph breaks", ""] + [f"- {m}: {_cell(b)}" for m, b in breaks]
     lines.append("")
     return "\n".join(lines)
+
+
+def _backward_cell(m: dict) -> str:
+    if not m.get("backward"):
+        return "-"
+    return f"{m['backward']} ({m['backward_strict']}, {m['backward_observable']})"
 
 
 def _narrow_cell(m: dict) -> str:
@@ -225,3 +243,12 @@ def _narrowable_line(t: dict) -> str:
     return (f"**Over kernels with something to narrow** (at least one int64 size argument): {m} of {t['kernels']}; "
             f"certified strict {t['narrowable_strict']} ({100 * t['share_narrowable_strict']:.1f}%), observable "
             f"{t['narrowable_observable']} ({100 * t['share_narrowable_observable']:.1f}%).")
+
+
+def _phase_line(t: dict) -> str:
+    """Forward and backward kernels of training steps (zoo run --backward), each with its certified counts."""
+    f = t["kernels"] - t["backward"]
+    fs, fo = t["strict"] - t["backward_strict"], t["observable"] - t["backward_observable"]
+    return (f"**Training steps:** forward {f} kernels (certified strict {fs}, observable {fo}); backward "
+            f"{t['backward']} kernels (certified strict {t['backward_strict']}, observable "
+            f"{t['backward_observable']}).")

@@ -54,6 +54,7 @@ class KernelOutcome:
     # size arguments the kernel declares int64 (something to narrow when > 0); None in results recorded before
     # this field (`zoo recheck` fills it in from the kept records)
     wide_size_args: int | None = None
+    phase: str = "forward"  # "backward": a kernel of a training step's backward graph (zoo run --backward)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +144,8 @@ def check_one(record, smt: bool = True) -> KernelOutcome:
 
     return KernelOutcome(record.name, record.graph, record.index_dtype, parsed, ooc, verdicts["strict"],
                          verdicts["observable"], cex, reason[:300], time.perf_counter() - t0,
-                         record_class(record).value, sum(a.type == "i64" for a in record.size_args))
+                         record_class(record).value, sum(a.type == "i64" for a in record.size_args),
+                         getattr(record, "phase", "forward"))
 
 
 USER_PREFIX = "file-"  # a user's model file FILE.py runs as model "file-FILE" (as `capture` names its folder)
@@ -181,7 +183,7 @@ def entries(models: Iterable[str]) -> list[str]:
 
 
 def run_model(name: str, device: str = "cuda", gpu: str = "L4", smt: bool = True, timeout: float = 1800.0,
-              records: str | None = None) -> dict:
+              records: str | None = None, backward: bool = False) -> dict:
     """Capture zoo entry ``name`` (a registered model, or a user's model FILE.py by absolute path) in a child
     process and check its kernels; a JSON-ready result under :func:`model_key`, never a raise for the model's
     own failure (it is recorded). With ``records`` (a directory), the captured kernel records are saved under
@@ -196,7 +198,7 @@ def run_model(name: str, device: str = "cuda", gpu: str = "L4", smt: bool = True
     key = model_key(name)
     t0 = time.perf_counter()
     try:
-        cap = capture_isolated(ref, device=device, gpu=gpu, timeout=timeout)
+        cap = capture_isolated(ref, device=device, gpu=gpu, timeout=timeout, backward=backward)
     except WorkbenchError as exc:
         return ModelResult(key, source, f"{type(exc).__name__}: {exc}"[:2000], (), 0, (), (),
                            time.perf_counter() - t0, 0.0).to_json()
@@ -294,6 +296,7 @@ def run_zoo(
     smt: bool = True,
     on_done: Callable[[ModelResult, dict[str, ModelResult]], None] | None = None,
     task: Callable[..., dict] = run_model,
+    backward: bool = False,
 ) -> dict[str, ModelResult]:
     """Run every model (registered names, user model files: :func:`entries`) not finished under ``out``;
     returns all results (old and new) by :func:`model_key`."""
@@ -313,20 +316,23 @@ def run_zoo(
 
     if not todo:
         return results
+    extra = {"backward": True} if backward else {}  # training steps (a task without the option is inference)
     if scheduler:
-        _run_dask(scheduler, todo, device, smt, finished, task, str(out / "records"))
+        _run_dask(scheduler, todo, device, smt, finished, task, str(out / "records"), extra)
     elif jobs == 1:
         for n in todo:
-            finished(task(n, device, "L4", smt, records=str(out / "records")))
+            finished(task(n, device, "L4", smt, records=str(out / "records"), **extra))
     else:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-            futures = [pool.submit(task, n, device, "L4", smt, records=str(out / "records")) for n in todo]
+            futures = [pool.submit(task, n, device, "L4", smt, records=str(out / "records"), **extra)
+                       for n in todo]
             for f in as_completed(futures):
                 finished(f.result())
     return results
 
 
-def _run_dask(address: str, todo: list[str], device: str, smt: bool, finished, task, records: str) -> None:
+def _run_dask(address: str, todo: list[str], device: str, smt: bool, finished, task, records: str,
+              extra: dict | None = None) -> None:
     try:
         from dask.distributed import Client, as_completed as dask_completed
     except ImportError:
@@ -339,7 +345,8 @@ def _run_dask(address: str, todo: list[str], device: str, smt: bool, finished, t
         raise UsageError(f"--scheduler {address!r}: cannot reach a Dask scheduler there ({exc}); "
                          "start one (`dask scheduler`) or drop --scheduler to run on local processes") from None
     try:
-        futures = client.map(task, todo, device=device, gpu="L4", smt=smt, records=records, pure=False)
+        futures = client.map(task, todo, device=device, gpu="L4", smt=smt, records=records, pure=False,
+                             **(extra or {}))
         for f in dask_completed(futures):
             finished(f.result())
     finally:
