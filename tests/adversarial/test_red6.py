@@ -1,0 +1,126 @@
+"""Red team 6 (after issue 23): attacks on "prove what runs" — the module around the kernel, the text the rule
+compiles, partial mode. Each test asserts the correct behaviour and fails on the tree it was written against.
+
+Records under tests/adversarial/red6/ are shipped records with their ``source`` edited (fresh ``source_hash``);
+everything else in them (signature, size args, guards) is the shipped record's.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from unittest import mock
+
+import pytest
+
+from workbench.capture.record import CapturedKernel
+from workbench.check.api import check_kernel
+from workbench.errors import InputError
+
+HERE = Path(__file__).parent / "red6"
+MODES = ("strict", "observable", "partial")
+
+
+def _load(name: str) -> CapturedKernel:
+    return CapturedKernel.from_json(json.loads((HERE / f"{name}.json").read_text()), name)
+
+
+def _never_certified(rec: CapturedKernel) -> list[str]:
+    """The modes in which the checker certifies ``rec`` (an input error or a refusal counts as not certified)."""
+    bad = []
+    for mode in MODES:
+        try:
+            v = check_kernel(rec, mode, smt=False, counterexample=False)
+        except InputError:
+            continue
+        if v.certified:
+            bad.append(mode)
+    return bad
+
+
+def _effective_triton_meta_signature(rec: CapturedKernel) -> dict:
+    """What Inductor's launcher hands ``triton.compile``: the module executed with the heuristics decorator
+    recording its keyword arguments (``triton.jit`` stubbed: exec'd text has no file)."""
+    import triton
+    from torch._inductor.runtime import triton_heuristics
+
+    seen: dict = {}
+
+    def record(**kw):
+        seen.update(kw)
+        return lambda f: f
+
+    with mock.patch.object(triton_heuristics, "pointwise", record), mock.patch.object(triton, "jit", lambda f: f):
+        exec(compile(rec.source.replace("triton_helpers.set_driver_to_gpu()", ""), "k.py", "exec"),
+             {"__file__": "k.py", "__name__": "red6_k"})
+    return {str(k): str(v) for k, v in seen["triton_meta"]["signature"].items()}
+
+
+# -- 1. the module is the unit: code in the kernel's decorator arguments and annotations ----------------------
+
+
+@pytest.mark.parametrize("name", ["decorator-kwarg-rebinds-helper", "annotation-runs-code"])
+def test_code_in_decorator_arguments_or_annotations_is_not_certified(name):
+    """Class: module-level rebinding the module validator does not see (issue 23 item 2, by another route).
+
+    ``kir.module.check_module`` validates the heuristics decorator's *shape* (a ``triton_heuristics.<h>(...)``
+    call with keywords only) but not its keyword *values*, and kir ignores parameter annotations when the
+    record carries a signature. Both are expressions Python evaluates when the module is imported (the
+    decorator's arguments even before ``triton.jit`` is looked up). Mutants:
+
+    * ``decorator-kwarg-rebinds-helper``: softmax_last with
+      ``filename=(setattr(triton_helpers, 'maximum', triton_helpers.minimum), __file__)[1]``
+    * ``annotation-runs-code``: tile with ``ks0 : setattr(triton_helpers, 'maximum', triton_helpers.minimum)``
+
+    Seen: both CERTIFIED in strict, observable and partial (``workbench check FILE --mode M``). Executing the
+    softmax module text (as Inductor's launcher imports it) leaves ``triton_helpers.maximum is
+    triton_helpers.minimum`` True — exactly the rebinding MODULE_MUTANTS["helper rebound"] refuses when written
+    as a top-level statement; the kernel's running max then stays -inf. Correct: refused / out of class."""
+    rec = _load(name)
+    assert _never_certified(rec) == []
+
+
+def test_decorator_arguments_really_run_at_import():
+    """Evidence for the test above, independent of the checker: import-time execution of the mutant rebinds
+    the library helper (restored afterwards)."""
+    import triton
+    from torch._inductor.runtime import triton_helpers
+
+    rec = _load("decorator-kwarg-rebinds-helper")
+    saved = triton_helpers.maximum
+    try:
+        with mock.patch.object(triton, "jit", lambda f: f):
+            exec(compile(rec.source.replace("triton_helpers.set_driver_to_gpu()", ""), "k.py", "exec"),
+                 {"__file__": "k.py", "__name__": "red6_k"})
+        rebound = triton_helpers.maximum is triton_helpers.minimum
+    finally:
+        triton_helpers.maximum = saved
+    assert rebound  # holds today: this is the mechanism, not the bug
+    assert _never_certified(rec) == []
+
+
+# -- 2. the types Triton compiles with: a triton_meta signature the validator cannot read ---------------------
+
+
+@pytest.mark.parametrize("name", ["triton-meta-starstar-i32", "triton-meta-dict-call-i32"])
+def test_a_triton_meta_signature_hidden_from_the_literal_check_is_refused(name):
+    """Class: the record's declared types are not the ones Triton compiles with, and nothing notices.
+
+    ``check_module`` compares the decorator's ``triton_meta`` signature with the record's only when
+    ``triton_meta`` is a dict *display* and only at keys that are string constants. Two spellings slip by:
+
+    * ``triton-meta-starstar-i32``: int_div_trunc with ``triton_meta={'signature': {... 'ks0': 'i64' ...},
+      **{'signature': {... 'ks0': 'i32' ...}}, ...}`` (the ``**`` entry has key ``None``; Python keeps the last
+      ``signature``);
+    * ``triton-meta-dict-call-i32``: ``triton_meta=dict({'signature': {... 'ks0': 'i32' ...}, ...})`` (not an
+      ``ast.Dict``: skipped entirely).
+
+    Seen: strict REFUSED, observable REFUSED (ks0 = w.shape[0] is unbounded: no guard), partial CERTIFIED with
+    the size argument "left i64" — while the evaluated ``triton_meta['signature']`` that Inductor hands
+    ``triton.compile`` says ``'ks0': 'i32'``: a narrowing every N mode refused is compiled, under a partial
+    certificate. (``torch.div(x, w.shape[0])`` with ``w`` an expanded view of 2**32 + 5 elements divides by 5.)
+    Correct: the evaluated signature must be the record's, or the module is refused."""
+    rec = _load(name)
+    assert _effective_triton_meta_signature(rec)["ks0"] == "i32"  # the mechanism (holds today)
+    assert rec.signature["ks0"] == "i64"
+    assert _never_certified(rec) == []
