@@ -84,12 +84,13 @@ def test_decorator_arguments_really_run_at_import():
     """Evidence for the test above, independent of the checker: import-time execution of the mutant rebinds
     the library helper (restored afterwards)."""
     import triton
-    from torch._inductor.runtime import triton_helpers
+    from torch._inductor.runtime import triton_helpers, triton_heuristics
 
     rec = _load("decorator-kwarg-rebinds-helper")
     saved = triton_helpers.maximum
     try:
-        with mock.patch.object(triton, "jit", lambda f: f):
+        with mock.patch.object(triton, "jit", lambda f: f), \
+                mock.patch.object(triton_heuristics, "reduction", lambda **kw: (lambda f: f)):
             exec(compile(rec.source.replace("triton_helpers.set_driver_to_gpu()", ""), "k.py", "exec"),
                  {"__file__": "k.py", "__name__": "red6_k"})
         rebound = triton_helpers.maximum is triton_helpers.minimum
