@@ -125,3 +125,46 @@ def test_a_triton_meta_signature_hidden_from_the_literal_check_is_refused(name):
     assert _effective_triton_meta_signature(rec)["ks0"] == "i32"  # the mechanism (holds today)
     assert rec.signature["ks0"] == "i64"
     assert _never_certified(rec) == []
+
+
+# -- 3. the CPU route runs int64 size arguments as int32: end-to-end "== eager" cannot see a narrowing ------------
+
+
+def test_the_cpu_route_runs_the_wide_kernel_wide():
+    """Class: the evaluation route narrows by itself, so end-to-end evidence is vacuous for size-argument
+    narrowing (and wrong for W).
+
+    ``workbench.capture.integration.cpu_interpreter()`` (the route of every end-to-end rule test and of issue
+    23 item 5) launches Inductor's kernels through Triton's interpreter, which types a Python int argument by
+    its *value* (``mangle_type``: i32 when it fits), never by the declared signature. A size argument declared
+    ``i64`` therefore runs as int32 whenever it fits — W runs as N1, and "the rule's output equals eager" holds
+    or fails the same with or without a narrowing.
+
+    Program (red6/captured-idxdata.program.py, real Inductor output in red6/captured-idxdata.json):
+    ``i = arange(x.numel()).view_as(x); (i * x.shape[1] + x) % w.shape[0]`` with int64 ``x``; the kernel
+    computes ``tmp1 = (ks0*x0).to(tl.int64)`` with ``ks0: 'i64'``. strict and observable REFUSE narrowing
+    (partial certifies no site). At x of shape (4, 2**20), ``torch.compile(dynamic=True)`` under
+    ``cpu_interpreter()`` *without the rule* returns 4192256 of 4194304 elements different from eager (first:
+    522766 vs 477177): ``ks0*x0`` wrapped in int32. Same values from the module text launched directly under
+    the interpreter. Correct: the CPU route passes scalars in their declared types (as the oracle's worker
+    does), so W equals eager here."""
+    import importlib.util
+
+    import torch
+
+    from workbench.capture.integration import cpu_interpreter
+
+    spec = importlib.util.spec_from_file_location("red6_idxdata", HERE / "captured-idxdata.program.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randint(-100, 100, (4, 2**20), dtype=torch.int64, generator=gen)
+    w = torch.randn(1000003)
+    ref = mod.program(x, w)
+    torch._dynamo.reset()
+    try:
+        with cpu_interpreter():
+            out = torch.compile(mod.program, dynamic=True)(x, w)
+    finally:
+        torch._dynamo.reset()
+    assert int((out != ref).sum()) == 0, (out.view(-1)[(out != ref).view(-1)][:3], ref.view(-1)[(out != ref).view(-1)][:3])
