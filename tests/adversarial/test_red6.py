@@ -127,6 +127,23 @@ def test_a_triton_meta_signature_hidden_from_the_literal_check_is_refused(name):
     assert _never_certified(rec) == []
 
 
+
+def test_triton_meta_constants_that_specialise_a_size_argument_are_refused():
+    """Class: as above — the compile metadata in the decorator is not the record's. ``check_module`` compares
+    only ``triton_meta['signature']``; ``triton_meta['constants']`` goes to ``ASTSource(fn, signature,
+    constants, ...)`` (torch/_inductor/runtime/triton_heuristics.py, _precompile_config), i.e. a constant there
+    is a constexpr baked into the compiled kernel whatever value is launched.
+
+    Mutant ``triton-meta-constants-ks1``: tile (``tl.load(in_ptr0 + (ks1*x1 + ((x0 % ks1))))``) with
+    ``'constants': {'ks1': 1}``. Seen: CERTIFIED strict (ks0, ks1), observable, partial (n8, n10, n11), the
+    certificate reasoning about a runtime ``ks1``. Compiling what Inductor hands ``triton.compile`` (CPU, target
+    cuda sm_89): the TTIR function has parameters ``in_ptr0, out_ptr0, ks0, xnumel`` — no ``ks1`` — and one
+    ``arith.divsi`` (``x0 % ks1`` is gone): the kernel reads ``in_ptr0 + x1`` for every shape. Correct: refused
+    (constants must be the record's: none for a size argument)."""
+    rec = _load("triton-meta-constants-ks1")
+    assert _never_certified(rec) == []
+
+
 # -- 3. the CPU route runs int64 size arguments as int32: end-to-end "== eager" cannot see a narrowing ------------
 
 
