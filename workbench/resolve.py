@@ -254,9 +254,10 @@ def record_for(cert, cert_path: Path | None = None, workspace=None) -> Located:
 
     candidates: list[Path] = []
     if cert_path is not None and len(cert_path.parents) > 2:
-        candidates.append(cert_path.parents[2] / "kernels" / cert_path.parent.name / f"{cert.kernel}.json")
-    for root in kernel_roots(workspace):
-        candidates += sorted(root.glob(f"*/{cert.kernel}.json"))
+        stem = cert_path.name.removesuffix(f".{cert.mode}.json")  # the record's file stem (save_certificate)
+        candidates.append(cert_path.parents[2] / "kernels" / cert_path.parent.name / f"{stem}.json")
+    for root in kernel_roots(workspace):  # a training step's backward records are <name>__backward.json
+        candidates += sorted(root.glob(f"*/{cert.kernel}.json")) + sorted(root.glob(f"*/{cert.kernel}__*.json"))
     fallback = None
     for p in candidates:
         if not p.is_file():
@@ -333,7 +334,7 @@ def save_certificate(cert, located: Located, workspace=None) -> Path:
         save(located.record, kroot[0] / folder)
     out = ws.subdir("certificates", workspace) / folder
     out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{cert.kernel}.{cert.mode}.json"
+    path = out / f"{located.path.stem}.{cert.mode}.json"  # the record's stem: a backward kernel's is <name>__backward
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(json.dumps(cert.to_json(), indent=1, sort_keys=True) + "\n")
     tmp.replace(path)
