@@ -7,7 +7,7 @@ import math
 
 import pytest
 import sympy
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from workbench.lean.hand_built import nested_cat_add, tile
@@ -88,13 +88,13 @@ LANES = st.builds(lambda lane, cells: dataclasses.replace(lane, mem=lambda p, a:
                   _LANES, st.lists(BIG, min_size=1, max_size=5))
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(TERMS, LANES)
 def test_lean_model_agree_implies_wide_equals_narrow(t, lane):
     """`Expr.eval_wide_eq_eval_narrow_of_agree` and `Expr.divisorsPos_of_agree`, on random terms."""
-    if agree(lane, t):
-        assert evaluate(WIDE, lane, t) == evaluate(NARROW, lane, t)
-        assert _divisors_pos(WIDE, lane, t) and _divisors_pos(NARROW, lane, t)
+    assume(agree(lane, t))  # vacuity guard: Hypothesis fails as Unsatisfiable if no example meets the premises
+    assert evaluate(WIDE, lane, t) == evaluate(NARROW, lane, t)
+    assert _divisors_pos(WIDE, lane, t) and _divisors_pos(NARROW, lane, t)
 
 
 def _divisors_pos(mode, lane, t):
@@ -116,7 +116,7 @@ def _divisors_pos(mode, lane, t):
     return own and all(f() for f in d)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(TERMS, TERMS, TERMS, TERMS, LANES)
 def test_lean_model_bounded_assume_statement(v, mask, lo, hi, lane):
     """`Bounded.assume`: where the premise holds (an assumption on the lane's memory), the mask is set in the
@@ -124,10 +124,10 @@ def test_lean_model_bounded_assume_statement(v, mask, lo, hi, lane):
     narrowed bounds; the node agrees and has the value's value in both kernels."""
     t = asserted_index(v, mask, lo, hi)
     parts_agree = all(agree(lane, x) for x in (v, mask, lo, hi))
-    if assert_holds(lane, t) and parts_agree and evaluate(NARROW, lane, mask) != 0:
-        x = evaluate(NARROW, lane, t)
-        assert evaluate(NARROW, lane, lo) <= x <= evaluate(NARROW, lane, hi) - 1
-        assert agree(lane, t) and evaluate(WIDE, lane, t) == x
+    assume(assert_holds(lane, t) and parts_agree and evaluate(NARROW, lane, mask) != 0)  # vacuity guard: Hypothesis fails as Unsatisfiable if no example meets the premises
+    x = evaluate(NARROW, lane, t)
+    assert evaluate(NARROW, lane, lo) <= x <= evaluate(NARROW, lane, hi) - 1
+    assert agree(lane, t) and evaluate(WIDE, lane, t) == x
 
 
 def test_lean_model_unspecified_load_value_never_agrees():

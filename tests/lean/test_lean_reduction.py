@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from workbench.lean.instance import Load, Store, TermOp, arange, block, loop_offset, program_id, size, strong, weak
@@ -154,7 +154,7 @@ TERM = st.recursive(LEAF, lambda c: st.tuples(st.sampled_from(["+", "*", "-", "/
     max_leaves=5)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(TERM, TERM, TERM, st.integers(0, 63), st.tuples(BIG, st.integers(1, 80), st.integers(1, 40)),
        st.sampled_from([1, 2, 4]), st.integers(1, 3))
 def test_lean_reduction_mirror_safe_implies_same_observations(off, cond, out_off, x, sizes, rblock, steps):
@@ -167,8 +167,8 @@ def test_lean_reduction_mirror_safe_implies_same_observations(off, cond, out_off
     after = Store(2, out_off, XMASK, reduce("sum", acc(0)))
     k = RKernelTerms(1, (RLoad(ld, 1),), (RStore(inner, 1), RStore(after, 0)), (carry,))
     lane, rs, js = _lane(x, sizes, rblock), range(rblock), range(steps)
-    if safe(k, frozenset({0}), lane, rs, js):
-        assert observe(k, WIDE, lane, rs, js) == observe(k, (NARROW, frozenset({0})), lane, rs, js)
+    assume(safe(k, frozenset({0}), lane, rs, js))  # never vacuous: Unsatisfiable if no kernel is safe
+    assert observe(k, WIDE, lane, rs, js) == observe(k, (NARROW, frozenset({0})), lane, rs, js)
 
 
 def _one_loop_kernel(off, cond, out_off) -> RKernelTerms:

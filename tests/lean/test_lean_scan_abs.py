@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from workbench import kir
@@ -123,7 +123,7 @@ TERM = st.recursive(LEAF, lambda c: st.tuples(st.sampled_from(["+", "*", "-"]), 
     lambda x: {"+": x[1] + x[2], "*": x[1] * x[2], "-": x[1] - x[2]}[x[0]]), max_leaves=5)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(TERM, st.integers(0, 63), st.tuples(BIG, st.integers(1, 80), st.integers(1, 40)), st.sampled_from([1, 2, 4]),
        st.integers(1, 3))
 def test_lean_scan_mirror_safe_implies_same_observations(off, x, sizes, rblock, steps):
@@ -131,8 +131,8 @@ def test_lean_scan_mirror_safe_implies_same_observations(off, x, sizes, rblock, 
     offset, the running prefix through `select_one`), `ks0` up to beyond int32 (narrowed)."""
     k = _scan_kernel(off)
     lane, rs, js = _lane(x, sizes, rblock), range(rblock), range(steps)
-    if safe(k, frozenset({0}), lane, rs, js):
-        assert observe(k, WIDE, lane, rs, js) == observe(k, (NARROW, frozenset({0})), lane, rs, js)
+    assume(safe(k, frozenset({0}), lane, rs, js))  # never vacuous: Unsatisfiable if no kernel is safe
+    assert observe(k, WIDE, lane, rs, js) == observe(k, (NARROW, frozenset({0})), lane, rs, js)
 
 
 def test_lean_scan_mirror_property_counts_its_cases():
