@@ -100,6 +100,43 @@ def test_decorator_arguments_really_run_at_import():
     assert _never_certified(rec) == []
 
 
+
+def test_a_source_encoding_cookie_cannot_hide_code_from_the_module_validator(tmp_path):
+    """Class: the text validated is not the text Python runs (str vs the bytes a launcher imports).
+
+    ``check_module`` and kir parse the record's ``source`` as a Python *str*, where a PEP 263 coding cookie is
+    only a comment. A launcher writes the module to a file (UTF-8; Inductor's ``write_atomic``,
+    ``rule.variants.load``, the oracle's worker) and imports it, and Python then decodes the file with the
+    cookie's codec. Mutant ``coding-cookie-smuggle`` (tile, two lines prepended):
+
+        # -*- coding: shift_jis -*-
+        "\u00c1\\"; __import__('torch._inductor.runtime.triton_helpers', fromlist=['m']).maximum = ...minimum #"
+
+    As a str that is a module docstring (``"Á\"; ... #"``, an escaped quote). As UTF-8 bytes decoded as
+    Shift_JIS, ``Á`` = C3 81: C3 is a one-byte katakana and 81 5C (``\\``) one two-byte character, so the quote
+    closes the string and the rest of the line is code. Seen: CERTIFIED strict (ks0, ks1), observable, partial
+    (n8, n10, n11); importing the module written as UTF-8 leaves ``triton_helpers.maximum is
+    triton_helpers.minimum``. Correct: refused (a coding cookie, or any source whose import-time decoding
+    differs from the validated str, is not Inductor's preamble)."""
+    import importlib.util
+
+    from torch._inductor.runtime import triton_helpers, triton_heuristics
+
+    rec = _load("coding-cookie-smuggle")
+    path = tmp_path / "red6_cookie.py"
+    path.write_text(rec.source.replace("triton_helpers.set_driver_to_gpu()", ""), encoding="utf-8")
+    saved = triton_helpers.maximum
+    try:
+        with mock.patch.object(triton_heuristics, "pointwise", lambda **kw: (lambda f: f)):
+            spec = importlib.util.spec_from_file_location("red6_cookie", path)
+            spec.loader.exec_module(importlib.util.module_from_spec(spec))
+        rebound = triton_helpers.maximum is triton_helpers.minimum
+    finally:
+        triton_helpers.maximum = saved
+    assert rebound  # the mechanism (holds today)
+    assert _never_certified(rec) == []
+
+
 # -- 2. the types Triton compiles with: a triton_meta signature the validator cannot read ---------------------
 
 
