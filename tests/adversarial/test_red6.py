@@ -137,6 +137,52 @@ def test_a_source_encoding_cookie_cannot_hide_code_from_the_module_validator(tmp
     assert _never_certified(rec) == []
 
 
+
+def _run_tile_module_file(source: str, name: str, tmp_path: Path, tag: str) -> list[float]:
+    """Write a tile kernel module as UTF-8 (as a launcher does), import it and launch its kernel under Triton's
+    interpreter on a 4 x 3 input tiled to 4 x 6."""
+    import importlib.util
+
+    import torch
+
+    from workbench.capture.integration import cpu_interpreter
+
+    path = tmp_path / f"red6_{tag}.py"
+    path.write_text(source.replace("set_driver_to_gpu()", "set_driver_to_cpu()"), encoding="utf-8")
+    x = torch.arange(1, 13, dtype=torch.float32)
+    out = torch.full((24,), -1.0)
+    with cpu_interpreter():
+        spec = importlib.util.spec_from_file_location(f"red6_{tag}", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        k = getattr(mod, name)
+        getattr(k, "fn", k)[(1,)](x, out, 6, 3, 24, XBLOCK=32)
+    return out.tolist()
+
+
+def test_a_coding_cookie_cannot_change_the_kernel_body_triton_runs(tmp_path):
+    """Class: the IR (and its hash) is about the str; Triton runs the bytes decoded by the cookie — inside the
+    kernel's own body.
+
+    Mutant ``coding-cookie-kernel-body`` (tile): first line ``# -*- coding: shift_jis -*-`` and the load written
+    ``tl.load(..., xmask, eviction_policy=('evict_last' if 1 else '\u00c1\\')); tmp0 = tmp0 * 0 #'))``. kir
+    ignores ``eviction_policy``'s value; as a str the ``else`` string runs to ``#'``, as Shift_JIS it closes
+    after ``\u00c1\\`` and ``tmp0 = tmp0 * 0`` is a statement of the kernel. Seen: CERTIFIED strict (ks0, ks1),
+    observable, partial (n8, n10, n11). Imported from a UTF-8 file and run under Triton's interpreter (4 x 3
+    input, ks0 = 6, ks1 = 3): the shipped tile kernel stores [1, 2, 3, 1, 2, 3, 4, ...], the mutant stores 24
+    zeros. (``rule.variants`` and the oracle rebuild the file from ``jit_source`` without the cookie, so they run
+    the str semantics and cannot see it.) Correct: refused."""
+    from workbench.capture import load
+    from workbench.paths import KERNELS
+
+    rec = _load("coding-cookie-kernel-body")
+    shipped = load(KERNELS / "tile" / "triton_poi_fused_repeat_0.json")
+    want = _run_tile_module_file(shipped.source, shipped.name, tmp_path, "shipped")
+    got = _run_tile_module_file(rec.source, rec.name, tmp_path, "cookie")
+    assert want[:6] == [1.0, 2.0, 3.0, 1.0, 2.0, 3.0] and got == [0.0] * 24  # the mechanism (holds today)
+    assert _never_certified(rec) == []
+
+
 # -- 2. the types Triton compiles with: a triton_meta signature the validator cannot read ---------------------
 
 
