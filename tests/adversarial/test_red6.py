@@ -170,8 +170,8 @@ def test_a_coding_cookie_cannot_change_the_kernel_body_triton_runs(tmp_path):
     after ``\u00c1\\`` and ``tmp0 = tmp0 * 0`` is a statement of the kernel. Seen: CERTIFIED strict (ks0, ks1),
     observable, partial (n8, n10, n11). Imported from a UTF-8 file and run under Triton's interpreter (4 x 3
     input, ks0 = 6, ks1 = 3): the shipped tile kernel stores [1, 2, 3, 1, 2, 3, 4, ...], the mutant stores 24
-    zeros. (``rule.variants`` and the oracle rebuild the file from ``jit_source`` without the cookie, so they run
-    the str semantics and cannot see it.) Correct: refused."""
+    zeros. (``rule.variants.build`` writes its own preamble before the body, without the cookie, so the timing
+    variants run the str semantics and cannot see it; the oracle was not run on it.) Correct: refused."""
     from workbench.capture import load
     from workbench.paths import KERNELS
 
