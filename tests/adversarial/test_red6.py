@@ -227,6 +227,35 @@ def test_triton_meta_constants_that_specialise_a_size_argument_are_refused():
     assert _never_certified(rec) == []
 
 
+
+def test_an_inductor_meta_grid_type_that_is_not_the_records_is_refused():
+    """Class: as above, launch side. Inductor's launcher computes the grid from the decorator's
+    ``inductor_meta['grid_type']`` (``GridExpr.from_meta``, triton_heuristics.py), while kir and the checker use
+    the record's ``grid_type``; nothing compares the two.
+
+    Mutant ``inductor-meta-grid-type-1d``: transpose_contig (record grid ``Grid2DWithYZOverflow``, the body
+    reads ``tl.program_id(1)``/``(2)`` for y) with ``'grid_type': 'Grid1D'`` in the decorator. Seen: CERTIFIED
+    strict (ks0, ks1), observable, partial. The launcher's grid for it is ``(ceil(xnumel/XBLOCK), 1, 1)``: one
+    y block, so every output row past YBLOCK is never written, at any shape. Correct: refused."""
+    import triton
+    from torch._inductor.runtime import triton_heuristics
+    from torch._inductor.runtime.triton_heuristics import GridExpr
+
+    rec = _load("inductor-meta-grid-type-1d")
+    seen: dict = {}
+
+    def record(**kw):
+        seen.update(kw)
+        return lambda f: f
+
+    with mock.patch.object(triton_heuristics, "pointwise", record), mock.patch.object(triton, "jit", lambda f: f):
+        exec(compile(rec.source.replace("triton_helpers.set_driver_to_gpu()", ""), "k.py", "exec"),
+             {"__file__": "k.py", "__name__": "red6_grid"})
+    launched = GridExpr.from_meta(seen["inductor_meta"], {"XBLOCK": 16, "YBLOCK": 16}, mode="python")
+    assert str(launched.y_grid) == "1" and rec.grid_type == "Grid2DWithYZOverflow"  # the mechanism
+    assert _never_certified(rec) == []
+
+
 # -- 3. the CPU route runs int64 size arguments as int32: end-to-end "== eager" cannot see a narrowing ------------
 
 
