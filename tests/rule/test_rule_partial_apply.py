@@ -50,7 +50,7 @@ def test_a_p_certificate_binds_its_live_compilation(store, tile):
     b = best_binding(store, live)
     assert b.bound and b.mode == "partial", b.explain()
     assert b.narrow == cert.narrow == ("n8", "n10", "n11")
-    assert "P's sites n8, n10, n11: the int64 // and % certified" in b.explain()
+    assert "P's sites n8, n10, n11: written in the live text as certified" in b.explain()
     assert "computes 3 int64 // and % sites in int32" in b.explain()
 
 
@@ -63,11 +63,14 @@ def test_every_weakened_premise_is_refused_for_p(tile):
         assert not b.bound and b.failed, f"{what} still bound"
 
 
-def test_a_certificate_for_other_sites_is_refused(tile):
+def test_a_certificate_naming_a_site_the_live_text_does_not_write_is_refused(tile):
     cert, live = tile
+    other = dataclasses.replace(cert, narrow=cert.narrow + ("n3",))  # n3 is no // or % of the text
+    b = bind(other, live, cert.ir_hash)
+    assert not b.bound and "P's sites" in b.failed and "n3" in b.failed
+    # a certificate naming fewer sites binds: P then computes exactly those in int32, the rest stays wide
     fewer = dataclasses.replace(cert, narrow=cert.narrow[:-1])
-    b = bind(fewer, live, cert.ir_hash)
-    assert not b.bound and "P's sites" in b.failed and "n11" in b.failed
+    assert bind(fewer, live, cert.ir_hash).bound
 
 
 def test_an_n_certificate_does_not_apply_p_and_p_keeps_the_signature(store, tile):
@@ -85,9 +88,13 @@ def test_an_n_certificate_does_not_apply_p_and_p_keeps_the_signature(store, tile
     assert sorted(t.bits for t in partial_sites(k).values()) == [32, 32, 32]
 
 
+def cert_sites(rec):
+    return tuple(check_kernel(rec, "partial", counterexample=False).certificate.narrowed)
+
+
 def test_rewrite_module_keeps_everything_outside_the_body(tile):
     _, live = tile
-    out = rewrite_module(live.source, live)
+    out = rewrite_module(live.source, live, cert_sites(live))
     head = live.source[: live.source.index("xoffset")]
     assert out.startswith(head) and "triton_meta={'signature'" in out
     assert out.count("\n") != 0 and ".to(tl.int32) % ks1.to(tl.int32)" in out
@@ -117,6 +124,6 @@ def test_rule_show_partial_cli(capsys):
     (b,) = doc["bindings"]
     assert b["mode"] == "partial" and b["narrowed"] == ["n8", "n10", "n11"]
     (sites,) = doc["sites_as_compiled"].values()
-    assert sites == {"int32": 3, "int64": 0}
+    assert sites == {"int32": 3, "int64": 0, "payload": 0}
     (sig,) = doc["size_args_as_compiled"].values()
     assert set(sig.values()) == {"i64"}

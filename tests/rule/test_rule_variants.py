@@ -42,6 +42,10 @@ SHAPES = [{"rows": 7, "q": 11, "k": 5, "v": 3}, {"rows": 3, "q": 9, "k": 4, "v":
 @pytest.mark.parametrize("name", list(V.VARIANTS))
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s.values())))
 def test_variant_equals_eager_under_interpreter(name, shape):
+    if name == "P":  # P is built from a partial certificate; the hand-written stand-in has none
+        with pytest.raises(V.VariantError, match="only for certified kernels"):
+            V.build(fixture.kernel(), name)
+        return
     out, ref = _run(fixture.kernel(), name, shape)
     assert harness.bitwise_equal(out, ref)
 

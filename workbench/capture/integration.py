@@ -8,8 +8,10 @@ the CPU under Triton's interpreter. Like :mod:`workbench.capture.hooks`, this to
   kernel's ``triton_meta`` signature, in the source text and on the kernel object, is rewritten before the
   kernel is defined. Leaving the context restores Inductor exactly.
 * :func:`cpu_interpreter` makes ``torch.compile`` run end to end on CPU tensors: Inductor's Triton CPU
-  backend (with pointwise ``cat``, the GPU's lowering of it), a stub driver, ``TRITON_INTERPRET=1``, and
-  fp32 -> bf16 casts rounded to nearest even as on the GPU (triton 3.7.1's interpreter truncates).
+  backend (with pointwise ``cat``, the GPU's lowering of it), a stub driver, ``TRITON_INTERPRET=1``,
+  fp32 -> bf16 casts rounded to nearest even as on the GPU (triton 3.7.1's interpreter truncates), and every
+  integer scalar passed in its declared type (the interpreter alone types a Python int by its value, so an
+  ``i64`` size argument would run as int32).
 """
 
 from __future__ import annotations
@@ -151,6 +153,37 @@ def kernel_definition_hook(
         yield decisions
 
 
+_SCALAR_TYPES = {"i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u32": "uint32", "u64": "uint64"}
+
+
+def _typed_scalars(orig):
+    """Inductor's interpreter launch with every integer scalar passed in its *declared* type. Triton's
+    interpreter types a plain Python int by its value (``_implicit_cvt``: int32 whenever it fits, NOTES.md), so
+    an ``i64`` size argument would run as int32 and the wide kernel would already run narrowed (red team red6:
+    ``(ks0*x0).to(tl.int64)`` wrapped in int32 on 4192256 of 4194304 elements, without any rule). A scalar
+    declared ``i64`` is handed over as a one-element int64 tensor (as the oracle's worker does), which
+    ``_implicit_cvt`` passes through unchanged."""
+
+    def interpret_args_grid(self, args, cfg):
+        import numpy as np
+        import triton.language as tl
+        from triton.runtime.interpreter import TensorHandle
+
+        new_args, grid = orig(self, args, cfg)
+        sig = dict(self.triton_meta.get("signature", {}))
+        names = [n for n in sig if n not in cfg.kwargs]  # the positional order _interpret_args_grid uses
+        typed = []
+        for i, a in enumerate(new_args):
+            ty = _SCALAR_TYPES.get(sig.get(names[i], "")) if i < len(names) else None
+            if ty is not None and isinstance(a, int) and not isinstance(a, bool):
+                dt = getattr(tl, ty)
+                a = tl.tensor(TensorHandle(np.array([a], dtype=getattr(np, ty)), dt), dt)
+            typed.append(a)
+        return tuple(typed), grid
+
+    return interpret_args_grid
+
+
 def _rne_bf16_cast(orig_cast):
     """The interpreter's cast with fp32 -> bf16 rounded to nearest even (CUDA's ``__float2bfloat16_rn``)."""
     import numpy as np
@@ -187,6 +220,10 @@ def cpu_interpreter(gpu: str = "L4") -> Iterator[None]:
         stack.enter_context(
             mock.patch.object(InterpreterBuilder, "cast_impl", _rne_bf16_cast(InterpreterBuilder.cast_impl))
         )
+        from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+
+        stack.enter_context(mock.patch.object(
+            CachingAutotuner, "_interpret_args_grid", _typed_scalars(CachingAutotuner._interpret_args_grid)))
         os.environ["TRITON_INTERPRET"] = "1"  # read when Inductor's kernels are decorated with triton.jit
         drv.set_active(hooks._StubDriver(hooks.GPU_PROFILES[gpu]))
         try:

@@ -125,7 +125,7 @@ def parse(
         exprs = {a.name: a.expr for a in ck.size_args}
         exprs.update({n.name: n.expr for n in ck.numels})
         # the module is the unit: nothing beside Inductor's preamble may change what the kernel's text means
-        check_module(ck.source, ck.name, signature)
+        check_module(ck.source, ck.name, signature, grid_type=ck.grid_type, exprs=exprs)
     elif isinstance(kernel, str):
         text = kernel
         check_module(text, name or _def_name(text), signature, record=False)

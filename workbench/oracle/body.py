@@ -60,7 +60,8 @@ LIBDEVICE = {"exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "sqrt":
 # libdevice functions with no tl.math namesake, run as a composition of tl.math functions (the worker's
 # ``libdevice_namespace``). The oracle compares the two kernels' runs with each other, never with a GPU, so
 # what matters is that both run the same deterministic function; these formulas are the usual identities.
-LIBDEVICE_COMPOSED = {"tanh": "1 - 2 / (exp(2x) + 1)"}
+LIBDEVICE_COMPOSED = {"tanh": "1 - 2 / (exp(2x) + 1)",
+                      "signbit": "the float's bits as a signed integer of its width, < 0 (-0.0 and -NaN included)"}
 
 
 def chain(node: ast.Attribute) -> list[str] | None:

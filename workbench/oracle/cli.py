@@ -1,5 +1,6 @@
-"""CLI: ``workbench oracle NAME... | --all [--json] [--write DIR]`` — the independent oracle over the kernels the
-checker table certifies (``data/check/results.json``)."""
+"""CLI: ``workbench oracle NAME... | --all [--json] [--write DIR] [--texts FILE]`` — the independent oracle over
+the kernels the checker table certifies (``data/check/results.json``), or over the texts the rule compiles
+(``--texts``: a ``workbench.rule-texts/1`` file, every certified kernel in every mode, P included)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also write results.json and results.md to DIR (the shipped copy: --write data/oracle)")
     p.add_argument("--table", metavar="FILE", default=None, help="checker table (default: data/check/results.json)")
     p.add_argument("--kernels", metavar="DIR", default=None, help="kernel records (default: data/kernels)")
+    p.add_argument("--texts", metavar="FILE", default=None,
+                   help="run the texts the rule compiles (a workbench.rule-texts/1 file from `workbench rule texts "
+                        "--out FILE`: every certified kernel in strict, observable and partial mode) instead of "
+                        "the oracle's own narrowing of the table's kernels")
     p.add_argument("--seed", type=int, default=0, help="seed of the random shapes and program ids (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="interpreter worker processes (default 1)")
     p.add_argument("--index-draw", choices=("inside", "outside"), default="inside",
@@ -50,8 +55,13 @@ def _oracle(args) -> int:
         raise UsageError("name kernels or programs to check, or pass --all (not both)")
     if args.jobs < 1:
         raise UsageError(f"--jobs {args.jobs}: need at least 1 worker process")
-    table = Path(args.table) if args.table else TABLE
-    chosen = targets(table, Path(args.kernels) if args.kernels else KERNELS)
+    table = Path(args.texts or args.table or TABLE)
+    if args.texts:
+        from workbench.oracle.corpus import text_targets
+
+        chosen = text_targets(table, Path(args.kernels) if args.kernels else KERNELS)
+    else:
+        chosen = targets(table, Path(args.kernels) if args.kernels else KERNELS)
     if args.names:
         chosen = select(chosen, args.names)
     start = time.monotonic()

@@ -70,12 +70,15 @@ class Witness:
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """A certified kernel and the size arguments its narrowed text declares ``i32``."""
+    """A certified kernel and the size arguments its narrowed text declares ``i32``. ``text``: the narrowed
+    module text to run instead of the oracle's own :func:`~workbench.oracle.source.narrow` (the text the rule
+    compiles, handed over as data by ``workbench rule texts``; variant P's text for a partial certificate)."""
 
     record: Record
     modes: tuple[str, ...]
     narrowed: tuple[str, ...]
     witnesses: tuple[Witness, ...] = ()
+    text: str | None = None
 
 
 def _witness(mode: str, entry: dict) -> Witness | None:
@@ -178,4 +181,33 @@ def select(all_targets: list[Target], names: list[str]) -> list[Target]:
             raise UsageError(f"no kernel certified in the checker table is named {name!r}; "
                              "`workbench oracle --all` lists the certified ones")
         out.extend(t for t in hit if t not in out)
+    return out
+
+
+TEXTS_SCHEMA = "workbench.rule-texts/1"
+TEXT_MODES = ("strict", "observable", "partial")
+
+
+def text_targets(path: str | Path, kernels: str | Path = KERNELS) -> list[Target]:
+    """Targets from a ``workbench.rule-texts/1`` document (``workbench rule texts --out FILE``): for each
+    certified (kernel, mode), the module text the rule compiles. The text is data to the oracle: parsed with
+    ``ast`` and run under the interpreter like any narrowed text, its body checked first (source.read)."""
+    fix = "write it with `workbench rule texts --out FILE`"
+    doc = read_json(path, OracleInputError, "rule texts", fix)
+    where = str(path)
+    if not isinstance(doc, dict) or doc.get("schema") != TEXTS_SCHEMA:
+        raise OracleInputError(f"{where}: not a {TEXTS_SCHEMA} document; {fix}")
+    out = []
+    for i, row in enumerate(_need(doc, "texts", where, fix)):
+        at = f"{where}: texts[{i}]"
+        program, kernel = str(_need(row, "program", at, fix)), str(_need(row, "kernel", at, fix))
+        mode, text = _need(row, "mode", at, fix), _need(row, "text", at, fix)
+        narrowed = _need(row, "narrowed", at, fix)
+        if mode not in TEXT_MODES or not isinstance(text, str) or not isinstance(narrowed, list):
+            raise OracleInputError(f"{at}: mode {mode!r} (one of {TEXT_MODES}), text (a string) and narrowed (a "
+                                   f"list) expected; {fix}")
+        record = load_record(Path(kernels) / program / f"{kernel}.json")
+        # P narrows no argument (its sites are inside the text); N modes narrow the listed size arguments
+        args = () if mode == "partial" else tuple(sorted(str(a) for a in narrowed))
+        out.append(Target(record, (mode,), args, (), text))
     return out

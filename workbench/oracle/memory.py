@@ -15,7 +15,9 @@ values, and ``-BOUND`` and ``-1`` too where Inductor's negative-index wrap is pr
 address (and the draw's number) only, so both kernels read the same index wherever they read the same address.
 The ``outside`` draw (a control) adds entries just past either end and far beyond.
 
-Limits: other integer loads return small non-negative values (``< 2**15``). Values stored are compared bit for
+Limits: other integer loads return hashed values: a quarter small non-negative (``< 2**15``), a quarter small
+negative, half over the element type's whole range (int64 data far beyond int32, so a payload division computed
+in the wrong width shows). Values stored are compared bit for
 bit, so NaN payloads and signed zeros count.
 """
 
@@ -129,7 +131,7 @@ def load_bits(address: np.ndarray, element: str) -> np.ndarray:
 
     Floats get a hashed sign, a small hashed exponent and a hashed mantissa (finite, magnitudes in [1, 256) —
     [1, 16) for fp16 — so the few operations of a pointwise kernel stay finite and distinct inputs give
-    distinct outputs); integers get hashed values in [0, 2**15)."""
+    distinct outputs); integers get hashed values, small of either sign or over the type's whole range."""
     h = _splitmix64(address)
     match element:
         case "fp32":
@@ -143,7 +145,19 @@ def load_bits(address: np.ndarray, element: str) -> np.ndarray:
         case "i1":
             return (h >> np.uint64(63)).astype(bool)
         case "i8" | "u8" | "i16" | "u16" | "i32" | "u32" | "i64" | "u64":
-            return (h >> np.uint64(49)).astype(ELEMENT[element][0])
+            # a quarter small non-negative, a quarter small negative, half over the element's whole range
+            # (for int64: far beyond int32, so a division or remainder on loaded data in the wrong width shows)
+            dtype = ELEMENT[element][0]
+            width = dtype.itemsize * 8
+            unsigned = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[width]
+            low = h if width == 64 else h & np.uint64((1 << width) - 1)
+            out = low.astype(unsigned).view(dtype).copy()
+            small = (h >> np.uint64(49)).astype(np.int64)  # < 2**15
+            sel = h >> np.uint64(62)
+            signed_small = np.where(sel == 0, small, -small - 1)
+            pick = sel < 2
+            out[pick] = signed_small[pick].astype(dtype)  # wraps modulo the width, as a store of it would
+            return out
         case _:
             raise ValueError(f"no load values for element type {element!r}")
 

@@ -281,7 +281,11 @@ def libdevice_namespace() -> types.SimpleNamespace:
     def tanh(x):  # LIBDEVICE_COMPOSED["tanh"]: 1 - 2 / (exp(2x) + 1)
         return 1.0 - 2.0 / (tl.math.exp(x * 2.0) + 1.0)
 
-    return types.SimpleNamespace(tanh=tanh, **{k: bind(v) for k, v in LIBDEVICE.items()})
+    def signbit(x):  # LIBDEVICE_COMPOSED["signbit"]: __nv_signbitf is the IEEE sign bit, as an int
+        width = {tl.float64: tl.int64, tl.float16: tl.int16, tl.bfloat16: tl.int16}.get(x.dtype, tl.int32)
+        return (x.to(width, bitcast=True) < 0).to(tl.int32)
+
+    return types.SimpleNamespace(tanh=tanh, signbit=signbit, **{k: bind(v) for k, v in LIBDEVICE.items()})
 
 
 def execute(fn, args: dict, grid: list[int], pid: list[int], layout: Layout, tables: Tables,

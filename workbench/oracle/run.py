@@ -129,7 +129,8 @@ def _prepare(index: int, target: Target, shapes: list[Shape] | None, seed: int,
     result = KernelResult(rec.program, rec.name, target.modes, target.narrowed)
     try:
         wide_text = read(rec.source, rec.name, f"{rec.path} (source)")
-        narrowed_src = narrow(rec.source, rec.name, target.narrowed, f"{rec.path} (source)")
+        narrowed_src = (narrow(rec.source, rec.name, target.narrowed, f"{rec.path} (source)") if target.text is None
+                        else target.text)  # the rule's own text, when given (corpus.text_targets)
         read(narrowed_src, rec.name, f"{rec.path} (narrowed text)")
     except OracleInputError as exc:
         result.verdict, result.reason = Verdict.ERROR, str(exc)

@@ -1,4 +1,6 @@
-"""CLI: ``workbench rule show NAME|FILE.py [--mode strict|observable|partial] [--json]`` — for each kernel of
+"""CLI: ``workbench rule texts --out FILE`` writes the module text the rule compiles for every certified corpus
+kernel in every mode (what ``workbench oracle --texts FILE`` runs). ``workbench rule show NAME|FILE.py
+[--mode strict|observable|partial] [--json]`` — for each kernel of
 a program, whether a certificate of the requested mode bound (and which), which premises matched, or which
 one failed. ``--mode partial`` binds variant P's certificates and compiles P (the int64 ``//`` and ``%`` in
 int32; size arguments stay i64). Evidence of what was compiled, read back from the compiled kernel text: the
@@ -29,7 +31,41 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="bind only certificates of this checker mode (default observable; partial: variant P)")
     s.add_argument("--json", action="store_true", help="print a workbench.rule-show/1 JSON document")
     s.set_defaults(func=_show)
+    t = rsub.add_parser("texts", help="write the module text the rule compiles for every certified kernel and mode")
+    t.add_argument("--out", required=True, metavar="FILE", help="the workbench.rule-texts/1 JSON file to write")
+    t.add_argument("--kernels", metavar="DIR", default=None, help="kernel records (default: data/kernels)")
+    t.add_argument("--mode", action="append", choices=MODES, default=None,
+                   help="a mode (repeatable; default: strict, observable and partial)")
+    t.set_defaults(func=_texts)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+
+
+def _texts(args) -> int:
+    """``rule texts``: the texts ``workbench oracle --texts FILE`` runs (docs/rule.md)."""
+    import json
+    from pathlib import Path
+
+    from workbench import progress
+    from workbench.check.table import corpus_records
+    from workbench.paths import KERNELS
+    from workbench.rule.compiled import rule_texts
+
+    modes = tuple(args.mode or MODES)
+    records = corpus_records(Path(args.kernels) if args.kernels else KERNELS)
+    bar = progress.Counter(len(records) * len(modes), "rule texts", "check")
+    try:
+        doc = rule_texts(records, modes, step=bar.update)
+    finally:
+        bar.close()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(out.suffix + ".tmp")
+    tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    tmp.replace(out)  # nothing half-written
+    counts = {m: sum(t["mode"] == m for t in doc["texts"]) for m in modes}
+    print(f"wrote {out}: {len(doc['texts'])} texts ({', '.join(f'{m} {n}' for m, n in counts.items())}), "
+          f"{len(doc['refused'])} refused by validation")
+    return 0
 
 
 def _show(args) -> int:

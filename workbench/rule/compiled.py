@@ -87,3 +87,31 @@ def _validate_narrowed(record: Any, types: dict[str, str]) -> None:
         kir.parse(replace(record, source=text, signature={**sig, **types}), check_versions=False)
     except WorkbenchError as exc:
         raise CompileRefused(f"kernel {record.name}: the narrowed text does not type-check in the IR ({exc})") from None
+
+
+TEXTS_SCHEMA = "workbench.rule-texts/1"
+
+
+def rule_texts(records, modes: tuple[str, ...] = ("strict", "observable", "partial"), step=None) -> dict:
+    """The ``workbench.rule-texts/1`` document: for every record and mode the checker certifies, the module text
+    the rule compiles (validated) — what ``workbench oracle --texts`` runs. Refused texts are listed apart with
+    the reason (the rule would compile the emitted kernel there)."""
+    from workbench.check.api import check_kernel
+
+    texts, refused = [], []
+    for rec in records:
+        for mode in modes:
+            v = check_kernel(rec, mode, counterexample=False)
+            if step is not None:
+                step(1)
+            if not v.certified:
+                continue
+            narrow = tuple(v.certificate.narrowed)
+            try:
+                text = compiled_module(rec, mode, narrow)
+            except CompileRefused as exc:
+                refused.append({"program": rec.program, "kernel": rec.name, "mode": mode, "reason": str(exc)})
+                continue
+            texts.append({"program": rec.program, "kernel": rec.name, "mode": mode, "narrowed": list(narrow),
+                          "text": text})
+    return {"schema": TEXTS_SCHEMA, "texts": texts, "refused": refused}

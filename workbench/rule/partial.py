@@ -72,8 +72,13 @@ def certified_sites(record: Any) -> tuple[str, ...]:
     """The sites of ``record``'s partial certificate (the checker, now); :class:`PartialError` if the checker
     does not certify the kernel in partial mode."""
     from workbench.check.api import check_kernel
+    from workbench.errors import WorkbenchError
 
-    v = check_kernel(record, "partial", counterexample=False)
+    try:
+        v = check_kernel(record, "partial", counterexample=False)
+    except WorkbenchError as exc:
+        raise PartialError(f"kernel {record.name}: the checker cannot check it in partial mode ({exc}); variant P "
+                           "exists only for certified kernels") from None
     if not v.certified:
         raise PartialError(f"kernel {record.name}: not certified in partial mode ({v.verdict}: {v.reason[:200]}); "
                            "variant P exists only for certified kernels")

@@ -16,9 +16,10 @@ The variants (report 1, "controlled experiment"):
         multiply-and-shift whose constants ``(m, s)`` are computed on the host (:func:`magic`); signature
         otherwise the emitted one. Exact for ``0 <= xindex < 2**31`` and ``1 <= ks < 2**31`` (checked on the
         host before each launch, :func:`host_args`).
-``P``   partial narrowing (:mod:`workbench.rule.partial`): every int64 ``x // d`` and ``x % d`` becomes
-        ``(x.to(tl.int32) // d.to(tl.int32)).to(tl.int64)``; signature unchanged. Exact where
-        ``workbench check --mode partial`` certifies it.
+``P``   partial narrowing (:mod:`workbench.rule.partial`): the int64 ``x // d`` and ``x % d`` sites the
+        kernel's partial certificate names become ``(x.to(tl.int32) // d.to(tl.int32)).to(tl.int64)``;
+        signature unchanged; built only where ``workbench check --mode partial`` certifies the kernel, and
+        validated against the certified P (the same text the rule compiles).
 
 Why annotations: Triton's JIT types a plain Python ``int`` by its value (``i32`` when it fits), so a kernel
 launched with small sizes would silently run narrowed. Every variant therefore carries its scalar types as
@@ -56,7 +57,7 @@ VARIANTS: dict[str, str] = {
     "N": "size arguments cast to int32 at kernel entry when they fit; original body kept as fallback",
     "N1": "size arguments declared i32 in the signature; body unchanged",
     "D": "division helper: xindex // ks and xindex % ks as multiply-and-shift, constants computed on the host",
-    "P": "partial narrowing: every int64 // and % computed on int32 operands, result cast back (ks* stay i64)",
+    "P": "partial narrowing: the certified int64 // and % sites on int32 operands, result cast back (ks* stay i64)",
 }
 
 _PREAMBLE = """\
@@ -188,9 +189,12 @@ def build(kernel: Any, name: str) -> Variant:
         case "N":
             new_body = _guarded_body(fn, size_args, kname, body_text)
         case "P":
-            from workbench.rule.partial import partial_body
+            from workbench.rule.partial import PartialError, partial_body
 
-            new_body = partial_body(kernel)
+            try:  # exactly the sites of the kernel's partial certificate, validated (rule/partial.py)
+                new_body = partial_body(kernel)
+            except PartialError as exc:
+                raise VariantError(f"variant P of {kname}: {exc}") from None
         case "D":
             new_body, divisors = _division_helper_body(fn, size_args, kname)
             host = tuple(HostArg(f"{d}_{k}", d, k) for d in divisors for k in ("mul", "shift"))
