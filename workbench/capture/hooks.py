@@ -260,15 +260,27 @@ def private_caches() -> Iterator[str]:
     old = {k: os.environ.get(k) for k in keys}
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(tmp, "inductor")
     os.environ["TRITON_CACHE_DIR"] = os.path.join(tmp, "triton")
+    _forget_device_answers()
     try:
         yield tmp
     finally:
+        _forget_device_answers()
         for k, v in old.items():
             if v is None:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _forget_device_answers() -> None:
+    """``torch.utils._triton.has_triton`` is ``functools.cache``d: asked first while the CPU interpreter route
+    or the fake CUDA device is active, its answer for that device set would stick for the process (a fake-CUDA
+    capture after a CPU-interpreter run failed with ``TritonMissing``). Every capture and interpreter context
+    starts and ends with it forgotten."""
+    from torch.utils import _triton
+
+    _triton.has_triton.cache_clear()
 
 
 def fresh_function(fn):

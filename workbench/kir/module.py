@@ -16,7 +16,8 @@ module may hold exactly:
   ``triton_helpers.set_driver_to_gpu()``, or ``set_driver_to_cpu()`` on Inductor's Triton CPU route), compared as
   syntax trees, not as text patterns;
 * a module docstring;
-* the kernel ``def``, decorated by ``@triton.jit`` last, optionally preceded by one
+* the kernel ``def`` (bare, in a hand-written or generated record), or decorated by ``@triton.jit`` last,
+  optionally preceded by one
   ``@triton_heuristics.<heuristic>(...)`` call with keyword arguments that are data only (literals,
   ``__file__``, the hints' enum members, ``DeviceProperties(...)``; no ``**``, no other call), whose
   ``triton_meta`` signature must equal the record's declared signature, whose ``constants`` must be empty,
@@ -128,7 +129,9 @@ def _kernel_decorators(fn: ast.FunctionDef, kernel: str, signature: Mapping[str,
     Triton are the record's: the compiled signature, no constant-specialised argument, the grid type, and
     divisibility hints only where the argument's expression is a multiple (red team red6)."""
     decs = fn.decorator_list
-    if not decs or not _is_attr(decs[-1], "triton", "jit"):
+    if not decs:
+        return  # a hand-written or generated record: the bare function, typed by the record's signature
+    if not _is_attr(decs[-1], "triton", "jit"):
         raise _refuse(kernel, fn, "the kernel is not decorated by @triton.jit last")
     if len(decs) > 2:
         raise _refuse(kernel, fn, f"the kernel has {len(decs)} decorators (Inductor writes a heuristics call and @triton.jit)")
