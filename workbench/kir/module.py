@@ -10,11 +10,11 @@ text means while leaving the function's text (and so its IR hash) unchanged. kir
 Inductor's preamble as the pinned library defines them (torch 2.13.0's ``torch/_inductor/runtime``), so the
 module may hold exactly:
 
-* the preamble statements the pinned version writes (``gen_common_triton_imports`` in
-  ``torch/_inductor/codegen/triton.py``: ``import triton``, ``import triton.language as tl``, the
-  ``triton_helpers``/``triton_heuristics``/``libdevice``/``tl_math``/hints imports and
-  ``triton_helpers.set_driver_to_gpu()``, or ``set_driver_to_cpu()`` on Inductor's Triton CPU route), compared as
-  syntax trees, not as text patterns;
+* the preamble the pinned version writes (``gen_common_triton_imports`` in ``torch/_inductor/codegen/triton.py``):
+  import statements each of whose names is bound to exactly its preamble target (``tl`` to
+  ``triton.language``, ``tl_math`` to ``triton_helpers.math``, ...; checked per name on the syntax tree, so
+  any spelling of the same binding passes and any other binding does not), and
+  ``triton_helpers.set_driver_to_gpu()`` (``set_driver_to_cpu()`` on Inductor's Triton CPU route);
 * a module docstring;
 * the kernel ``def`` (bare, in a hand-written or generated record), or decorated by ``@triton.jit`` last,
   optionally preceded by one
@@ -42,19 +42,41 @@ from workbench.kir.errors import KernelSourceError, RefusedConstruct
 
 __all__ = ["PREAMBLE_NAMES", "check_module"]
 
-# The statements of Inductor's preamble (torch 2.13.0, codegen/triton.py gen_common_triton_imports and the
-# kernel module header), as syntax trees.
-_PREAMBLE_TEXT = """\
-import triton
-import triton.language as tl
-import triton.language.extra.tlx as tlx
-from torch._inductor.runtime import triton_helpers, triton_heuristics
-from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
-from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
-triton_helpers.set_driver_to_gpu()
-triton_helpers.set_driver_to_cpu()
-"""
-_PREAMBLE = frozenset(ast.dump(s) for s in ast.parse(_PREAMBLE_TEXT).body)
+# What each name of Inductor's preamble is bound to (torch 2.13.0, codegen/triton.py gen_common_triton_imports):
+# an import statement is preamble when every name it binds is one of these, bound to exactly this target,
+# whatever the spelling (``from triton import language as tl`` binds the same ``tl``) and however many of
+# them one statement binds.
+_CANONICAL = {
+    "triton": "triton",
+    "tl": "triton.language",
+    "tlx": "triton.language.extra.tlx",
+    "triton_helpers": "torch._inductor.runtime.triton_helpers",
+    "triton_heuristics": "torch._inductor.runtime.triton_heuristics",
+    "libdevice": "torch._inductor.runtime.triton_helpers.libdevice",
+    "tl_math": "torch._inductor.runtime.triton_helpers.math",
+    "AutotuneHint": "torch._inductor.runtime.hints.AutotuneHint",
+    "ReductionHint": "torch._inductor.runtime.hints.ReductionHint",
+    "TileHint": "torch._inductor.runtime.hints.TileHint",
+    "DeviceProperties": "torch._inductor.runtime.hints.DeviceProperties",
+}
+# The preamble's one call: which Triton driver Inductor's runtime selects.
+_PREAMBLE_CALLS = frozenset(ast.dump(s) for s in ast.parse(
+    "triton_helpers.set_driver_to_gpu()\ntriton_helpers.set_driver_to_cpu()\n").body)
+
+
+def _is_preamble(s: ast.stmt) -> bool:
+    if isinstance(s, ast.Expr):
+        return ast.dump(s) in _PREAMBLE_CALLS
+    if isinstance(s, ast.Import):
+        bound = [(a.asname, a.name) if a.asname else (a.name.split(".")[0], a.name.split(".")[0]) for a in s.names]
+    elif isinstance(s, ast.ImportFrom) and s.level == 0 and s.module:
+        bound = [(a.asname or a.name, f"{s.module}.{a.name}") for a in s.names if a.name != "*"]
+        if len(bound) != len(s.names):
+            return False
+    else:
+        return False
+    return all(_CANONICAL.get(name) == target for name, target in bound)
+
 
 # Names the preamble binds (and ``math``, which kir reads as a payload module): never rebound inside a kernel.
 PREAMBLE_NAMES = frozenset({
@@ -94,7 +116,7 @@ def check_module(source: str, kernel: str, signature: Mapping[str, str] | None =
         raise KernelSourceError(kernel, None, f"not parseable ({type(exc).__name__})") from None
     found = False
     for i, s in enumerate(tree.body):
-        if ast.dump(s) in _PREAMBLE:
+        if _is_preamble(s):
             continue
         if i == 0 and isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
             continue  # a module docstring
@@ -168,8 +190,8 @@ def _kernel_decorators(fn: ast.FunctionDef, kernel: str, signature: Mapping[str,
     if imeta is not None and grid_type and "grid_type" in imeta:
         declared = _literal(imeta["grid_type"], kernel, "inductor_meta's grid_type")
         if declared != grid_type:
-            raise KernelSourceError(kernel, None, f"the decorator launches grid {declared!r}, the record declares "
-                                    f"{grid_type!r} (re-capture the kernel)")
+            raise _refuse(kernel, fn, f"a launch grid {declared!r} in the decorator where the record declares "
+                          f"{grid_type!r}")
 
 
 _DATA_NAMES = frozenset({"__file__"})
