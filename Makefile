@@ -9,7 +9,7 @@ demo: setup
 
 test:
 	bash scripts/setup.sh --browser
-	.venv/bin/python -m pytest tests notebooks --nbmake -p no:cacheprovider --durations=15
+	.venv/bin/python -m pytest tests notebooks --nbmake -p no:cacheprovider -n 2 --dist loadfile --durations=25
 
 # Where Lean exists: build each library file, then each instance on its own, and write a per-file table to
 # lean/.lake/lean-check.md (built / failed with the first error / skipped; seconds; axioms). Without `lake`

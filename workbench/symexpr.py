@@ -38,6 +38,10 @@ at most :data:`MAX_TERMS` terms. Division, remainder or a negative power by some
 (``Mod(s, 0)``, ``CeilDiv(s, s - s)``, ``(s - s)**-1``) and every arithmetic error sympy raises are a
 :class:`SymbolicTextError` naming the text, the character and the fix — never a traceback.
 
+Over ~450 lines on purpose: the front door for every symbolic fact is one grammar — tokenizer, recursive
+descent, the table of Inductor's functions and the limits — and keeping them in one file keeps the list of what
+is accepted (and refused) in one place to review.
+
 Symbols are plain ``sympy.Symbol(name)`` (no assumptions), as ``sympify`` made them, so expressions compare
 equal to those the rest of the workbench builds. ``a // b`` is ``floor(a / b)`` and ``a % b`` is
 ``Mod(a, b)``, again as ``sympify`` read them (Python's floor semantics; Inductor's sizes are non-negative).

@@ -14,6 +14,12 @@ Split by construct: this module holds the driver, parameters, statements and exp
 
 Limits: one ``def`` per kernel, no helper calls, pointer arithmetic only as ``ptr + offset`` directly inside
 ``tl.load``/``tl.store``; lanes of 1-D grids and of ``Grid2DWithYZOverflow`` (x/y program ids).
+
+Over ~450 lines on purpose: the statement and expression rules are one recursive descent over one ``ast``
+(``_statement`` -> ``_expr`` -> ``_name``), each case a construct of Triton's language with its refusal;
+splitting the ``match`` across files would separate a construct from the refusal of its neighbours. The
+rules that stand alone are already mixins (signature, calls, reduction, scan, layout, indirect), and the
+module around the kernel is checked in :mod:`workbench.kir.module`.
 """
 
 from __future__ import annotations
