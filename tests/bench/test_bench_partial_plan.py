@@ -13,10 +13,13 @@ from workbench.bench import plan as P
 PLAN = "data/plans/nested_cat_add-confirm.json"
 
 
-def _plan_with_p(tmp_path, kernel_from: str = "fixture"):
+def _plan_with_p(tmp_path, kernel_from: str = "file"):
+    # P is built from the kernel's partial certificate: the captured record (the hand-written fixture has none)
     raw = json.loads(open(PLAN).read())
     raw["name"] = "nested_cat_add-partial"
     raw["kernel"] = {"from": kernel_from}
+    if kernel_from == "file":
+        raw["kernel"]["path"] = "data/kernels/nested_cat_add/triton_poi_fused_add_cat_0.json"
     raw["variants"] = ["B0", "P", "N1"]
     raw["comparisons"] = [["B0", "P"], ["B0", "N1"]]
     raw["decision"]["wide"] = "B0"

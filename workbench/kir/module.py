@@ -114,6 +114,8 @@ def check_module(source: str, kernel: str, signature: Mapping[str, str] | None =
         raise KernelSourceError(kernel, exc.lineno, f"not valid Python ({exc.msg})") from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise KernelSourceError(kernel, None, f"not parseable ({type(exc).__name__})") from None
+    if not record and not any(isinstance(s, ast.FunctionDef) for s in tree.body):
+        return  # text without a def: the parser names what is missing
     found = False
     for i, s in enumerate(tree.body):
         if _is_preamble(s):
@@ -168,8 +170,8 @@ def _kernel_decorators(fn: ast.FunctionDef, kernel: str, signature: Mapping[str,
             raise _refuse(kernel, fn, "a decorator argument that is not data (it would run when the module is "
                           f"imported): `{(('**' if kw.arg is None else kw.arg + '=') + ast.unparse(kw.value))[:70]}`")
     kws = {kw.arg: kw.value for kw in h.keywords}
-    if signature is None:
-        return
+    if signature is None or set(signature) != {a.arg for a in fn.args.args}:
+        return  # a record whose signature names other parameters: the parser refuses it by name
     meta = _literal_dict(kws.get("triton_meta"), kernel, "triton_meta")
     if meta is not None:
         if "signature" in meta:

@@ -14,7 +14,7 @@ its loop and after one step. That text is for reading: it is not re-parsed (the 
 from __future__ import annotations
 
 from workbench.kir.build import IMPLICIT
-from workbench.kir.nodes import Kernel, Node, walk
+from workbench.kir.nodes import Kernel, Node, dead_divisions, walk
 from workbench.kir.ops import BINARY_SYMBOL, Op
 from workbench.kir.types import TL_NAME, IntType
 
@@ -58,6 +58,12 @@ def render(kernel: Kernel) -> str:
             continue
         name = f"t{len(names)}"
         body.append(f"{name} = {_expression(n, kernel, ref)}  # {n.type}")
+        names[id(n)] = name
+    for n in walk(*dead_divisions(kernel)):  # divisions no access uses still execute and are hashed (kir.canon)
+        if id(n) in names or _is_inline(n):
+            continue
+        name = f"t{len(names)}"
+        body.append(f"{name} = {_expression(n, kernel, ref)}  # {n.type} (unused; it executes)")
         names[id(n)] = name
     for c in kernel.carries:
         body.append(f"# carry {c.name} (loop {c.loop}, line {c.line}): before the loop {ref(c.init)}; "
