@@ -109,15 +109,30 @@ def test_a_literal_the_text_cannot_narrow_is_refused_not_compiled():
         compiled_module(rec, "partial", candidate_sites(kir.parse(rec)))
 
 
-def test_a_bool_literal_site_is_validated_or_refused():
-    """``True // ks0``: whatever P writes must parse back to the certified P or be refused."""
-    rec = _mutant(load(TILE), "x2 = xindex\n", "x2 = xindex + (True // ks0)\n")
+def test_a_bool_literal_site_keeps_its_literal_and_the_text_runs(tmp_path):
+    """``True // ks0`` (red team of issue 23: an earlier P wrote ``True.to(tl.int32)``, which does not run): the
+    site is certified, P keeps the Python literal, the text validates, and Triton's interpreter runs it in
+    agreement with the emitted kernel (the oracle, on the very text the rule compiles)."""
+    import json
+
+    from workbench.capture.record import save, source_hash
+    from workbench.oracle.corpus import text_targets
+    from workbench.oracle.run import check
+
+    rec = load(TILE)
+    src = rec.source.replace("x2 = xindex\n", "x2 = xindex + (True // ks0)\n", 1)
+    rec = dataclasses.replace(rec, source=src, source_hash=source_hash(src, rec.name))
     v = check_kernel(rec, "partial", counterexample=False)
-    if v.certified and v.certificate.narrowed:
-        try:
-            compiled_record(rec, "partial", tuple(v.certificate.narrowed))
-        except CompileRefused:
-            pass
+    assert v.certified and len(v.certificate.narrowed) == 4, v.reason
+    text = compiled_module(rec, "partial", tuple(v.certificate.narrowed))
+    assert "x2 = xindex + (True // ks0.to(tl.int32)).to(tl.int64)" in text
+    save(rec, tmp_path / rec.program)
+    doc = {"schema": "workbench.rule-texts/1", "refused": [], "texts": [
+        {"program": rec.program, "kernel": rec.name, "mode": "partial", "narrowed": list(v.certificate.narrowed),
+         "text": text}]}
+    (tmp_path / "texts.json").write_text(json.dumps(doc))
+    (r,) = check(text_targets(tmp_path / "texts.json", tmp_path), progress=False)
+    assert r.verdict == "ok" and r.disagreements == 0 and r.lanes > 1000, r.reason
 
 
 # -- 2. the module is the unit ----------------------------------------------------------------------------
@@ -247,3 +262,27 @@ def test_the_rule_in_every_mode_matches_eager_on_integer_data(name, mode):
     for b in decisions.bindings:
         if b.bound:
             assert b.mode == mode
+
+
+# -- the command ----------------------------------------------------------------------------------------------
+
+
+def test_rule_texts_command_follows_the_contract(tmp_path, capsys):
+    import json
+
+    import shutil
+
+    from workbench.cli import main
+
+    kernels = tmp_path / "kernels"
+    shutil.copytree(KERNELS / "int_div_trunc", kernels / "int_div_trunc")
+    out = tmp_path / "texts.json"
+    assert main(["rule", "texts", "--kernels", str(kernels), "--out", str(out), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["schema"] == "workbench.rule-texts-summary/1" and doc["verdict"] == "ok"
+    assert doc["texts"] == {"strict": 0, "observable": 0, "partial": 1} and doc["refused"] == []
+    written = json.loads(out.read_text())
+    assert written["schema"] == "workbench.rule-texts/1" and written["texts"][0]["mode"] == "partial"
+    assert main(["rule", "texts", "--kernels", str(tmp_path / "none"), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "no kernel records" in err and "\n" not in err

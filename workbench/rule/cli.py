@@ -36,6 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--kernels", metavar="DIR", default=None, help="kernel records (default: data/kernels)")
     t.add_argument("--mode", action="append", choices=MODES, default=None,
                    help="a mode (repeatable; default: strict, observable and partial)")
+    t.add_argument("--json", action="store_true", help="print a workbench.rule-texts-summary/1 document")
     t.set_defaults(func=_texts)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
@@ -50,8 +51,15 @@ def _texts(args) -> int:
     from workbench.paths import KERNELS
     from workbench.rule.compiled import rule_texts
 
+    from workbench.contract import Verdict, document, emit
+    from workbench.errors import InputError
+
     modes = tuple(args.mode or MODES)
-    records = corpus_records(Path(args.kernels) if args.kernels else KERNELS)
+    root = Path(args.kernels) if args.kernels else KERNELS
+    records = corpus_records(root)
+    if not records:
+        raise InputError(f"--kernels {root}: no kernel records (<program>/<kernel>.json) there; capture some with "
+                         "`workbench capture NAME --out DIR/NAME`")
     bar = progress.Counter(len(records) * len(modes), "rule texts", "check")
     try:
         doc = rule_texts(records, modes, step=bar.update)
@@ -63,6 +71,9 @@ def _texts(args) -> int:
     tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
     tmp.replace(out)  # nothing half-written
     counts = {m: sum(t["mode"] == m for t in doc["texts"]) for m in modes}
+    if args.json:
+        return emit(document("rule-texts-summary", 1, Verdict.OK, out=str(out), texts=counts,
+                             refused=doc["refused"]))
     print(f"wrote {out}: {len(doc['texts'])} texts ({', '.join(f'{m} {n}' for m, n in counts.items())}), "
           f"{len(doc['refused'])} refused by validation")
     return 0
