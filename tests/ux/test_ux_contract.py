@@ -111,7 +111,19 @@ def _json_runs(tmp_path: Path) -> dict[str, list[str]]:
         "bench pack": ["bench", "pack", str(ROOT / "data/plans/nested_cat_add-confirm.json"),
                        "--out", str(tmp_path / "bundle.tar.gz")],
         "bench static": ["bench", "static", "tile", "--arch", "sm_89"],
+        "rule texts": ["rule", "texts", "--kernels", str(_one_program(tmp_path, "tile")),
+                       "--out", str(tmp_path / "texts.json")],
     }
+
+
+def _one_program(tmp_path: Path, program: str) -> Path:
+    """A kernels folder holding one shipped program's records (a cheap corpus for ``rule texts``)."""
+    import shutil
+
+    root = tmp_path / "one-program"
+    if not (root / program).exists():
+        shutil.copytree(ROOT / "data" / "kernels" / program, root / program)
+    return root
 
 
 JSON_COMMANDS = sorted(c for c, p in COMMANDS.items() if "--json" in p._option_string_actions)
