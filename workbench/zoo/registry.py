@@ -158,9 +158,19 @@ def _hf(config_name: str, model_name: str, **config):
             ) from None
         cfg = getattr(transformers, config_name)(**config)
         cfg.use_cache = False
-        return getattr(transformers, model_name)._from_config(cfg, attn_implementation="sdpa")
+        # outputs as a tuple, not a ModelOutput: a training step (capture --backward) sums the floating outputs
+        # of a tensor, tuple or list; the kernels are the same either way
+        cfg.return_dict = False
+        if "." in model_name:  # a submodule the package does not export (``WhisperEncoder``)
+            import importlib
 
-    build.__name__ = f"transformers_{model_name}"
+            module, _, cls = model_name.rpartition(".")
+            model_cls = getattr(importlib.import_module(f"transformers.{module}"), cls)
+        else:
+            model_cls = getattr(transformers, model_name)
+        return model_cls._from_config(cfg, attn_implementation="sdpa")
+
+    build.__name__ = f"transformers_{model_name.rpartition('.')[2]}"
     return build
 
 
@@ -215,6 +225,46 @@ _MODELS = (
              _hf("T5Config", "T5EncoderModel", d_model=D, d_ff=FF, d_kv=16, num_layers=2, num_heads=H,
                  vocab_size=1000),
              _TOKENS, _BS, ((0, 1),)),
+    # -- the wider zoo (issue 24, item 8): CNN families, a vision transformer with shifted windows, encoders and
+    # decoders with grouped-query / multi-query attention and sliding windows
+    *(ZooModel(name, Source.TORCHVISION, f"torchvision {name}(weights=None){note}", _tv(name), _IMAGE, _IMG,
+               ((0, 2, 3),))
+      for name, note in (("mobilenet_v2", ""), ("mnasnet0_5", ""), ("squeezenet1_0", ""),
+                         ("shufflenet_v2_x0_5", "; channel shuffle"),
+                         ("regnet_y_400mf", "; built on the CPU (widths computed with tensors)"),
+                         ("densenet121", "; dense concatenation"), ("swin_t", "; shifted windows, attention mask"))),
+    ZooModel("qwen2", Source.TRANSFORMERS,
+             "Qwen2, 2 layers, width 64, GQA (4 query / 2 key-value heads), layer 2 with a sliding window of 8",
+             _hf("Qwen2Config", "Qwen2Model", hidden_size=D, intermediate_size=FF, num_hidden_layers=2,
+                 num_attention_heads=H, num_key_value_heads=2, vocab_size=1000, use_sliding_window=True,
+                 sliding_window=8, max_window_layers=1),
+             _TOKENS, _BS, ((0, 1),)),
+    ZooModel("mistral", Source.TRANSFORMERS, "Mistral, 2 layers, width 64, GQA (4/2 heads), sliding window 8",
+             _hf("MistralConfig", "MistralModel", hidden_size=D, intermediate_size=FF, num_hidden_layers=2,
+                 num_attention_heads=H, num_key_value_heads=2, vocab_size=1000, sliding_window=8),
+             _TOKENS, _BS, ((0, 1),)),
+    ZooModel("gemma", Source.TRANSFORMERS, "Gemma, 2 layers, width 64, multi-query attention (4/1 heads)",
+             _hf("GemmaConfig", "GemmaModel", hidden_size=D, intermediate_size=FF, num_hidden_layers=2,
+                 num_attention_heads=H, num_key_value_heads=1, head_dim=16, vocab_size=1000),
+             _TOKENS, _BS, ((0, 1),)),
+    ZooModel("gpt_neox", Source.TRANSFORMERS, "GPT-NeoX, 2 layers, width 64, partial rotary embedding",
+             _hf("GPTNeoXConfig", "GPTNeoXModel", hidden_size=D, intermediate_size=FF, num_hidden_layers=2,
+                 num_attention_heads=H, vocab_size=1000),
+             _TOKENS, _BS, ((0, 1),)),
+    ZooModel("distilbert", Source.TRANSFORMERS, "DistilBERT, 2 layers, width 64",
+             _hf("DistilBertConfig", "DistilBertModel", dim=D, hidden_dim=FF, n_layers=2, n_heads=H,
+                 vocab_size=1000),
+             _TOKENS, _BS, ((0, 1),)),
+    ZooModel("albert", Source.TRANSFORMERS, "ALBERT, 2 layers (shared), width 64, embeddings 32",
+             _hf("AlbertConfig", "AlbertModel", embedding_size=32, hidden_size=D, intermediate_size=FF,
+                 num_hidden_layers=2, num_attention_heads=H, vocab_size=1000),
+             _TOKENS, _BS, ((0, 1),)),
+    # Whisper's encoder checks its input length (2 x max_source_positions frames): only the batch is dynamic
+    ZooModel("whisper_encoder", Source.TRANSFORMERS, "Whisper encoder, 2 layers, width 64, 16 mel bins x 32 frames",
+             _hf("WhisperConfig", "models.whisper.modeling_whisper.WhisperEncoder", d_model=D, encoder_layers=2,
+                 encoder_attention_heads=H, encoder_ffn_dim=FF, decoder_layers=1, decoder_attention_heads=H,
+                 decoder_ffn_dim=FF, num_mel_bins=16, max_source_positions=16, vocab_size=1000),
+             (InputSpec(("batch", 16, 32), F32),), {"batch": 3}, ((0,),)),
     # A 7B model's layer dimensions (Llama-2-7B: width 4096, MLP 11008, 32 heads, vocab 32000) with 2 of its
     # 32 layers: built on the meta device, so its 0.67B parameters (2.7 GB in float32) are never allocated.
     ZooModel("llama_7b_dims", Source.TRANSFORMERS, "Llama at 7B dimensions (4096/11008/32 heads), 2 layers",
