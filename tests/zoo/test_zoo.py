@@ -34,6 +34,21 @@ def test_registry_has_twelve_models_from_three_sources_all_dynamic():
     assert "llama_7b_dims" not in names and "llama_7b_dims" in registry.names(all_models=True)
 
 
+def test_the_wider_zoo_has_thirty_models_and_convolutional_ones_train_with_the_batch_dynamic():
+    """Issue 24 item 8: at least 30 default models (CNN families, a shifted-window vision transformer, decoders
+    with GQA / MQA and sliding windows). A training step (zoo_train:NAME) keeps only the batch dynamic where
+    Inductor's convolution backward lowering would specialize the spatial dims; other models keep their dims."""
+    from workbench.programs import resolve
+
+    names = registry.names()
+    assert len(names) >= 30
+    for n in ("qwen2", "mistral", "swin_t", "vit_b_16", "mobilenet_v2", "regnet_y_400mf", "shufflenet_v2_x0_5",
+              "squeezenet1_0", "mnasnet0_5", "densenet121"):
+        assert n in names, n
+    assert resolve("zoo_train:resnet18").dynamic == ((0,),) and resolve("zoo:resnet18").dynamic == ((0, 2, 3),)
+    assert resolve("zoo_train:gpt2").dynamic == resolve("zoo:gpt2").dynamic == ((0, 1),)
+
+
 def test_unknown_model_names_the_value_and_the_zoo():
     from workbench.errors import UsageError
 

@@ -44,17 +44,30 @@ def test_results_recorded_before_the_count_say_so_rather_than_guess():
 
 
 def test_training_steps_get_forward_and_backward_columns():
+    """A model's training step (its own result, kept under DIR/train/) fills the inference row's training
+    columns and gets a table of its own; a failed training capture says so in both."""
     fwd = _k("k0", "certified", "certified", 1)
     bwd = [replace(_k("b0", "certified", "certified", 1), graph=1, phase="backward"),
            replace(_k("b1", "refused", "certified", 2), graph=1, phase="backward")]
-    doc = report.build({"a": _model("a", [fwd, *bwd])}, {"backward": True})
-    t = doc["totals"]
-    assert (t["backward"], t["backward_strict"], t["backward_observable"]) == (2, 1, 2)
+    step = _model("a", [fwd, *bwd])
+    failed = ModelResult("b", "torch.nn", "CaptureError: Inductor's LoweringException: boom", (), 0, (), (), 3.0, 0.0)
+    doc = report.build({"a": _model("a", [fwd]), "b": _model("b", [fwd])}, {"training_device": "cpu"},
+                       training={"a": step, "b": failed})
+    t, tt = doc["totals"], doc["training"]["totals"]
+    assert (t["kernels"], t["backward"]) == (2, 0)
+    assert (tt["models"], tt["models_captured"], tt["kernels"]) == (2, 1, 3)
+    assert (tt["backward"], tt["backward_strict"], tt["backward_observable"]) == (2, 1, 2)
+    assert (tt["narrowable"], tt["narrowable_strict"], tt["narrowable_observable"]) == (3, 2, 3)
+    assert doc["verdict"] == "error"  # a training step that did not capture is a failed model of the run
     md = report.markdown(doc)
     assert ("**Training steps:** forward 1 kernels (certified strict 1, observable 1); backward 2 kernels "
             "(certified strict 1, observable 2).") in md
-    assert "| 2 (1, 2) |" in md
-    assert "Training steps" not in report.markdown(report.build({"a": _model("a", [fwd])}, {}))
+    assert "| a | torch.nn | 1 (0) | 1 | 1 | 0 | 1 | 1 | 1 (1, 1) | 1 (1, 1) | 2 (1, 2) |" in md
+    assert "| b | torch.nn | 1 (0) | 1 | 1 | 0 | 1 | 1 | 1 (1, 1) | capture failed | capture failed |" in md
+    assert "capture failed: CaptureError: Inductor's LoweringException: boom" in md
+    assert "1 of 2 models captured a training step" in md
+    no_steps = report.markdown(report.build({"a": _model("a", [fwd])}, {}))
+    assert "Training steps" not in no_steps and "| 1 (1, 1) | - | - |" in no_steps
 
 
 def test_zoo_run_backward_captures_training_steps(tmp_path, capsys):
@@ -74,7 +87,9 @@ def test_zoo_run_backward_captures_training_steps(tmp_path, capsys):
     out = tmp_path / "zoo"
     assert main(["zoo", "run", "--models", str(f), "--backward", "--out", str(out), "--no-smt"]) == 0
     doc = json.loads((out / "zoo.json").read_text())
-    (m,) = doc["models"]
+    assert doc["models"] == []  # no inference run in this directory: the training step is a result of its own
+    (m,) = doc["training"]["models"]
     assert m["backward"] >= 1 and m["kernels"] > m["backward"], m
     assert {k["phase"] for k in m["kernels_detail"]} == {"forward", "backward"}
-    assert doc["config"]["backward"] is True
+    assert (out / "train" / "models" / "file-mlp.json").is_file() and (out / "train" / "records" / "file-mlp").is_dir()
+    assert "training_device" in doc["config"]

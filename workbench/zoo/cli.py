@@ -56,9 +56,7 @@ def _run(args) -> int:
     from workbench.contract import exit_code
     from workbench.errors import UsageError
     from workbench.zoo import registry, report
-    from workbench.zoo.runner import run_zoo
-
-    from workbench.zoo.runner import entries, model_key
+    from workbench.zoo.runner import entries, load_results, model_key, run_zoo, training_dir
 
     names = registry.names(all_models=args.all)
     if args.models:
@@ -73,12 +71,12 @@ def _run(args) -> int:
         from workbench import workspace
 
         out = workspace.subdir("zoo", args.workspace)
-    config = {"device": "fake-cuda:L4" if args.device == "fake-cuda" else "cuda (fake-cuda:L4 without a GPU)",
-              "smt": not args.no_smt, "models": names}
+    config = _config(out)
+    config.update(device="fake-cuda:L4" if args.device == "fake-cuda" else "cuda (fake-cuda:L4 without a GPU)",
+                  smt=not args.no_smt, models=list(dict.fromkeys([*config.get("models", []), *names])))
     if args.backward:
-        config["backward"] = True
-        config["device"] = "cuda, else Inductor's Triton CPU backend (training steps)"
-    bar = progress.Counter(len(names), "zoo", "model")
+        config["training_device"] = "cuda, else Inductor's Triton CPU backend"
+    bar = progress.Counter(len(names), "zoo" + (" (training steps)" if args.backward else ""), "model")
     counts = {"kernels": 0, "certified": 0, "failed": 0}
 
     def done(r, results):
@@ -87,11 +85,10 @@ def _run(args) -> int:
         counts["failed"] += bool(r.error)
         bar.note(" ".join(f"{k}={v}" for k, v in counts.items()))
         bar.update(1)
-        report.write(report.build({n: results[n] for n in names if n in results}, config), out)
+        report.write(_document(out, config), out)
 
-    from workbench.zoo.runner import load_results
-
-    previous = load_results(out) if out.is_dir() else {}
+    where = training_dir(out) if args.backward else out
+    previous = load_results(where) if where.is_dir() else {}
     already = [n for n in names if n in previous]
     for n in already:  # the bar's counts include what a previous run finished
         counts["kernels"] += len(previous[n].kernels)
@@ -102,14 +99,35 @@ def _run(args) -> int:
     results = run_zoo(todo, out, jobs=args.jobs, scheduler=args.scheduler, device=args.device,
                       smt=not args.no_smt, on_done=done, backward=args.backward)
     bar.close()
-    doc = report.build({n: results[n] for n in names}, config)
+    doc = _document(out, config)
     pj, pm = report.write(doc, out)
-    t = doc["totals"]
-    print(f"{t['models_captured']}/{t['models']} models captured, {t['kernels']} kernels: in class {t['in_class']}, "
-          f"certified strict {t['strict']}, observable {t['observable']}"
-          + (f" (skipped {len(already)} finished)" if already else ""))
+    t = report.totals([report.row(results[n]) for n in names])
+    print(f"{t['models_captured']}/{t['models']} models captured"
+          + (" (training steps)" if args.backward else "")
+          + f", {t['kernels']} kernels: in class {t['in_class']}, certified strict {t['strict']}, observable "
+          f"{t['observable']}" + (f" (skipped {len(already)} finished)" if already else ""))
     print(f"wrote {pj} and {pm}")
-    return exit_code(doc["verdict"])
+    return exit_code(report.build({n: results[n] for n in names}, config)["verdict"])
+
+
+def _config(out: Path) -> dict:
+    """The configuration recorded in ``out/zoo.json`` by earlier runs (empty when there is none)."""
+    from workbench.errors import InputError
+    from workbench.jsonfile import read_json
+
+    path = out / "zoo.json"
+    return dict(read_json(path, InputError, "zoo summary", "run `workbench zoo run` again")["config"]) \
+        if path.is_file() else {}
+
+
+def _document(out: Path, config: dict) -> dict:
+    """The table over every result under ``out``: inference (``models/``) and training steps (``train/``)."""
+    from workbench.zoo import report
+    from workbench.zoo.runner import load_results, training_dir
+
+    inference = load_results(out) if (out / "models").is_dir() else {}
+    training = load_results(training_dir(out)) if (training_dir(out) / "models").is_dir() else {}
+    return report.build(inference, config, training=training)
 
 
 def _recheck(args) -> int:
@@ -117,36 +135,36 @@ def _recheck(args) -> int:
     from workbench.contract import exit_code
     from workbench.errors import UsageError
     from workbench.zoo import report
-    from workbench.zoo.runner import load_results, recheck, records_path
+    from workbench.zoo.runner import load_results, recheck, records_path, training_dir
 
     out = Path(args.out) if args.out else workspace.subdir("zoo", args.workspace)
-    previous = load_results(out) if out.is_dir() else {}
-    if not previous:
+    dirs = [d for d in (out, training_dir(out)) if (d / "models").is_dir()]
+    previous = {d: load_results(d) for d in dirs}
+    if not any(previous.values()):
         raise UsageError(f"--out {out}: no finished zoo run there (no models/*.json); run `workbench zoo run "
                          f"--out {out}` first")
-    names = list(previous)
+    known = sorted({n for got in previous.values() for n in got})
+    names = known
     if args.models:
         names = [n.strip() for n in args.models.split(",") if n.strip()]
-        unknown = [n for n in names if n not in previous]
+        unknown = [n for n in names if n not in known]
         if unknown:
-            raise UsageError(f"--models {','.join(unknown)}: not in the run at {out} (it has {', '.join(previous)})")
-    stale = [n for n in names if not previous[n].error and not records_path(out, n).is_dir()]
-    bar = progress.Counter(len(names), "recheck", "model")
-    results = recheck(out, names, smt=not args.no_smt, on_done=lambda r: bar.update(1))
+            raise UsageError(f"--models {','.join(unknown)}: not in the run at {out} (it has {', '.join(known)})")
+    todo = {d: [n for n in names if n in got] for d, got in previous.items()}
+    stale = [f"{n} ({'training' if d != out else 'inference'})" for d, ns in todo.items() for n in ns
+             if not previous[d][n].error and not records_path(d, n).is_dir()]
+    bar = progress.Counter(sum(map(len, todo.values())), "recheck", "model")
+    for d, ns in todo.items():
+        recheck(d, ns, smt=not args.no_smt, on_done=lambda r: bar.update(1))
     bar.close()
-    config_path = out / "zoo.json"
-    from workbench.jsonfile import read_json
-    from workbench.errors import InputError
-
-    config = read_json(config_path, InputError, "zoo summary", "run `workbench zoo run` again")["config"] \
-        if config_path.is_file() else {"models": list(results)}
-    config = dict(config, smt=not args.no_smt)
-    doc = report.build({n: results[n] for n in config.get("models", list(results)) if n in results}, config)
+    config = dict(_config(out), smt=not args.no_smt)
+    doc = _document(out, config)
     pj, pm = report.write(doc, out)
-    t = doc["totals"]
-    print(f"rechecked {len(names) - len(stale)} models from their kept records"
+    print(f"rechecked {sum(map(len, todo.values())) - len(stale)} models from their kept records"
           + (f"; kept as they were (no records, run before records were kept): {', '.join(stale)}" if stale else ""))
-    print(f"{t['kernels']} kernels: in class {t['in_class']}, certified strict {t['strict']}, "
-          f"observable {t['observable']}")
+    for label, t in (("inference", doc["totals"]), ("training steps", doc.get("training", {}).get("totals"))):
+        if t:
+            print(f"{label}: {t['kernels']} kernels: in class {t['in_class']}, certified strict {t['strict']}, "
+                  f"observable {t['observable']}")
     print(f"wrote {pj} and {pm}")
     return exit_code(doc["verdict"])

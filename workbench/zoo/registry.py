@@ -25,6 +25,9 @@ from workbench.programs import register_namespace
 from workbench.programs.program import InputSpec, Program, call_module
 
 
+TRAINING_NAMESPACE = "zoo_train"
+
+
 class Source(StrEnum):
     TORCH_NN = "torch.nn"
     TORCHVISION = "torchvision"
@@ -44,14 +47,20 @@ class ZooModel:
     example: Mapping[str, int]
     dynamic: tuple[tuple[int, ...], ...]
     default: bool = True
+    # the dims a training step keeps dynamic, where Inductor's backward lowering specializes the others (None:
+    # ``dynamic``). Inductor 2.13's convolution_backward_lowering (torch/_inductor/kernel/conv.py:1091) guards
+    # the input gradient's strides to integers (``guard_int_seq``), fixing H*W and W: a training step with the
+    # spatial dims marked dynamic fails with ConstraintViolationError, so convolutional models train with the
+    # batch dynamic only (docs/zoo.md, "Training steps").
+    training_dynamic: tuple[tuple[int, ...], ...] | None = None
 
-    def program(self) -> Program:
+    def program(self, training: bool = False) -> Program:
         return Program(
             name=self.name,
             fn=call_module,
             inputs=self.inputs,
             example=self.example,
-            dynamic=self.dynamic,
+            dynamic=self.training_dynamic if training and self.training_dynamic is not None else self.dynamic,
             description=self.description,
             origin=f"zoo ({self.source.value})",
             build=self.build,
@@ -180,6 +189,7 @@ _BT = {"batch": 3, "seq": 13, "mem": 7}
 _IMG = {"batch": 3, "h": 64, "w": 96}
 _TOKENS = (InputSpec(("batch", "seq"), I64),)
 _IMAGE = (InputSpec(("batch", 3, "h", "w"), F32),)
+_BATCH = ((0,),)  # a convolutional model's training step: batch dynamic (see ZooModel.training_dynamic)
 
 _MODELS = (
     ZooModel("transformer_encoder_layer", Source.TORCH_NN, "nn.TransformerEncoderLayer(64, 4, 128)",
@@ -192,7 +202,7 @@ _MODELS = (
     ZooModel("layernorm_mlp", Source.TORCH_NN, "LayerNorm + Linear + GELU + Linear",
              _layernorm_mlp, (InputSpec(("batch", "seq", D), F32),), _BS, ((0, 1),)),
     ZooModel("conv_bn_relu", Source.TORCH_NN, "Conv2d + BatchNorm2d + ReLU (eval)",
-             _conv_bn_relu, _IMAGE, _IMG, ((0, 2, 3),)),
+             _conv_bn_relu, _IMAGE, _IMG, ((0, 2, 3),), training_dynamic=_BATCH),
     ZooModel("groupnorm_silu", Source.TORCH_NN, "GroupNorm(4, 32) + SiLU",
              _groupnorm_silu, (InputSpec(("batch", 32, "h", "w"), F32),), _IMG, ((0, 2, 3),)),
     ZooModel("embedding_layernorm", Source.TORCH_NN, "Embedding(1000, 64) + LayerNorm",
@@ -200,13 +210,13 @@ _MODELS = (
     ZooModel("sdpa", Source.TORCH_NN, "F.scaled_dot_product_attention, causal",
              _sdpa, tuple(InputSpec(("batch", H, "seq", 16), F32) for _ in range(3)), _BS, ((0, 2),) * 3),
     ZooModel("resnet18", Source.TORCHVISION, "torchvision resnet18(weights=None)",
-             _tv("resnet18"), _IMAGE, _IMG, ((0, 2, 3),)),
+             _tv("resnet18"), _IMAGE, _IMG, ((0, 2, 3),), training_dynamic=_BATCH),
     ZooModel("mobilenet_v3_small", Source.TORCHVISION, "torchvision mobilenet_v3_small(weights=None)",
-             _tv("mobilenet_v3_small"), _IMAGE, _IMG, ((0, 2, 3),)),
+             _tv("mobilenet_v3_small"), _IMAGE, _IMG, ((0, 2, 3),), training_dynamic=_BATCH),
     ZooModel("efficientnet_b0", Source.TORCHVISION, "torchvision efficientnet_b0(weights=None)",
-             _tv("efficientnet_b0"), _IMAGE, _IMG, ((0, 2, 3),)),
+             _tv("efficientnet_b0"), _IMAGE, _IMG, ((0, 2, 3),), training_dynamic=_BATCH),
     ZooModel("convnext_tiny", Source.TORCHVISION, "torchvision convnext_tiny(weights=None)",
-             _tv("convnext_tiny"), _IMAGE, _IMG, ((0, 2, 3),)),
+             _tv("convnext_tiny"), _IMAGE, _IMG, ((0, 2, 3),), training_dynamic=_BATCH),
     ZooModel("vit_b_16", Source.TORCHVISION, "torchvision vit_b_16(weights=None); 224x224 images (fixed)",
              _tv("vit_b_16"), (InputSpec(("batch", 3, 224, 224), F32),), {"batch": 3}, ((0,),)),
     ZooModel("gpt2", Source.TRANSFORMERS, "GPT-2, 2 layers, width 64",
@@ -228,7 +238,7 @@ _MODELS = (
     # -- the wider zoo (issue 24, item 8): CNN families, a vision transformer with shifted windows, encoders and
     # decoders with grouped-query / multi-query attention and sliding windows
     *(ZooModel(name, Source.TORCHVISION, f"torchvision {name}(weights=None){note}", _tv(name), _IMAGE, _IMG,
-               ((0, 2, 3),))
+               ((0, 2, 3),), training_dynamic=_BATCH)
       for name, note in (("mobilenet_v2", ""), ("mnasnet0_5", ""), ("squeezenet1_0", ""),
                          ("shufflenet_v2_x0_5", "; channel shuffle"),
                          ("regnet_y_400mf", "; built on the CPU (widths computed with tensors)"),
@@ -295,4 +305,12 @@ def program(name: str) -> Program:
     return get(name).program()
 
 
-register_namespace("zoo", program)  # ``zoo:NAME`` resolves wherever this module is imported (programs never imports it)
+def training_program(name: str) -> Program:
+    """Zoo model ``name`` with the dims its training step keeps dynamic (``zoo_train:NAME``, what ``zoo run
+    --backward`` captures; the same as ``zoo:NAME`` but for convolutional models: :attr:`ZooModel.training_dynamic`)."""
+    return get(name).program(training=True)
+
+
+# ``zoo:NAME`` and ``zoo_train:NAME`` resolve wherever this module is imported (programs never imports it)
+register_namespace("zoo", program)
+register_namespace(TRAINING_NAMESPACE, training_program)

@@ -7,9 +7,13 @@ reaches: *in class* (the checker models the kernel: certified or refused) and *c
 observable) over all captured kernels, and the certified shares again over the kernels with something to
 narrow (at least one int64 size argument), since a kernel with only int32 arguments is certified trivially.
 
+Training steps (``zoo run --backward``, kept under ``DIR/train/``) are a second set of results over the same
+models: the document's ``training`` part has the same rows and totals over them, and every model's row in the
+table gets the training step's forward and backward columns (kernels, certified strict, observable).
+
 The document's verdict is about the run, not the kernels: ``ok`` when every model captured and every kernel
-got a verdict, ``error`` when a model failed to capture or a check raised; kernel verdicts are payload.
-Rows are sorted by model name; the only run-dependent values are the timings.
+got a verdict, ``error`` when a model failed to capture or a check raised (inference or training); kernel
+verdicts are payload. Rows are sorted by model name; the only run-dependent values are the timings.
 """
 
 from __future__ import annotations
@@ -132,17 +136,25 @@ def totals(rows: list[Row]) -> dict:
     return t
 
 
-def build(results: Mapping[str, ModelResult], config: Mapping[str, object]) -> dict:
-    """The ``zoo.json`` document."""
+def build(results: Mapping[str, ModelResult], config: Mapping[str, object],
+          training: Mapping[str, ModelResult] | None = None) -> dict:
+    """The ``zoo.json`` document: inference ``results`` (``models``, ``totals``) and, when given, the training
+    steps' results (``training``: the same ``models`` and ``totals`` over forward and backward kernels)."""
     rows = [row(results[n]) for n in sorted(results)]
-    bad = any(r.error or r.errors for r in rows)
+    trows = [row(training[n]) for n in sorted(training or {})]
+    bad = any(r.error or r.errors for r in rows + trows)
+    extra = {}
+    if trows:
+        extra["training"] = {"totals": totals(trows), "models": [_model_json(r, training[r.model]) for r in trows]}
     return document(
         "zoo", 1, Verdict.ERROR if bad else Verdict.OK,
-        config=dict(config), totals=totals(rows),
-        models=[dict(_row_json(r), kernels_detail=[_kernel_json(k) for k in distinct(results[r.model])],
-                     graph_breaks_detail=list(results[r.model].graph_breaks),
-                     dynamic_dims=list(results[r.model].dynamic_dims)) for r in rows],
+        config=dict(config), totals=totals(rows), models=[_model_json(r, results[r.model]) for r in rows], **extra,
     )
+
+
+def _model_json(r: Row, result: ModelResult) -> dict:
+    return dict(_row_json(r), kernels_detail=[_kernel_json(k) for k in distinct(result)],
+                graph_breaks_detail=list(result.graph_breaks), dynamic_dims=list(result.dynamic_dims))
 
 
 def _row_json(r: Row) -> dict:
@@ -163,52 +175,103 @@ def _kernel_json(k) -> dict:
 
 
 def markdown(doc: dict) -> str:
-    """``zoo.md``: the per-model table, the out-of-class histogram, the shares."""
+    """``zoo.md``: the per-model table (with each model's training-step columns), the shares, the by-class
+    table and the out-of-class histogram; then the same for the training steps when there are any."""
     t = doc["totals"]
+    training = doc.get("training")
+    steps = {m["model"]: m for m in training["models"]} if training else {}
     lines = [
         "# Zoo: real models through capture and the checker",
         "",
         f"{t['models_captured']} of {t['models']} models captured (sources: {', '.join(t['sources']) or '-'}); "
         f"{t['kernels']} Triton kernels. Device: {doc['config'].get('device', '?')}.",
         "",
+        *_share_lines(t),
+        *([_phase_line(t), ""] if t.get("backward") else []),
+        *_table(doc["models"], steps),
+        *_class_lines(t),
+        *_break_lines(doc["models"]),
+    ]
+    if training:
+        tt = training["totals"]
+        lines += [
+            "", "## Training steps: forward and backward kernels", "",
+            f"{tt['models_captured']} of {tt['models']} models captured a training step (`zoo run --backward`: "
+            "the output summed and differentiated with respect to the parameters and floating inputs; "
+            f"{doc['config'].get('training_device', 'see docs/zoo.md')}); {tt['kernels']} Triton kernels.",
+            "", _phase_line(tt), "", *_share_lines(tt), *_table(training["models"], None), *_class_lines(tt),
+            *_break_lines(training["models"]),
+        ]
+    lines.append("")
+    return "\n".join(lines)
+
+
+def _share_lines(t: dict) -> list[str]:
+    return [
         f"**Share of real kernels the checker reaches:** in class {t['in_class']}/{t['kernels']} "
         f"({100 * t['share_in_class']:.1f}%); certified strict {t['strict']} ({100 * t['share_strict']:.1f}%), "
         f"observable {t['observable']} ({100 * t['share_observable']:.1f}%).",
         "",
         _narrowable_line(t),
         "",
-        *([_phase_line(t), ""] if t.get("backward") else []),
-        "| model | source | graphs (breaks) | kernels | parsed | out of class | strict | observable "
-        "| int64 args: kernels (strict, observable) | backward: kernels (strict, observable) | refused, cex "
-        "| refused, no cex | errors | capture s | check s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for m in doc["models"]:
+
+
+def _table(models: list[dict], steps: Mapping[str, dict] | None) -> list[str]:
+    """One row per model. ``steps``: the training rows by model, for the inference table's training columns
+    (None: the rows are training steps themselves, split by phase)."""
+    lines = [
+        "| model | source | graphs (breaks) | kernels | parsed | out of class | strict | observable "
+        "| int64 args: kernels (strict, observable) | training forward: kernels (strict, observable) "
+        "| training backward: kernels (strict, observable) | refused, cex "
+        "| refused, no cex | errors | capture s | check s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for m in models:
+        fwd, bwd = _step_cells(m if steps is None or m.get("backward") else steps.get(m["model"]))
         if m["error"]:
-            lines.append(f"| {m['model']} | {m['source']} | capture failed: {_cell(m['error'][:160])} "
-                         "| | | | | | | | | | | " + f"{m['capture_seconds']} | |")
+            lines.append(f"| {m['model']} | {m['source']} | capture failed: {_cell(m['error'][:300])} "
+                         f"| | | | | | | {fwd} | {bwd} | | | | " + f"{m['capture_seconds']} | |")
             continue
         ooc = sum(m["out_of_class"].values())
         lines.append(
             f"| {m['model']} | {m['source']} | {m['graphs']} ({m['graph_breaks']}) | {m['kernels']} | {m['parsed']} "
-            f"| {ooc} | {m['strict']} | {m['observable']} | {_narrow_cell(m)} | {_backward_cell(m)} "
+            f"| {ooc} | {m['strict']} | {m['observable']} | {_narrow_cell(m)} | {fwd} | {bwd} "
             f"| {m['refused_cex']} | {m['refused_no_cex']} "
             f"| {m['errors']} | {m['capture_seconds']} | {m['check_seconds']} |"
         )
+    return lines
+
+
+def _class_lines(t: dict) -> list[str]:
+    lines = []
     if t.get("by_class"):  # documents written before classes existed have none
-        lines += ["", "## By kernel class", ""] + class_table(t["by_class"])
-    lines += ["", "## Out of class, by reason", "", "| reason | kernels |", "|---|---|"]
+        lines += ["", "### By kernel class", ""] + class_table(t["by_class"])
+    lines += ["", "### Out of class, by reason", "", "| reason | kernels |", "|---|---|"]
     lines += [f"| {_cell(k)} | {v} |" for k, v in t["out_of_class"].items()]
-    breaks = [(m["model"], b) for m in doc["models"] for b in m["graph_breaks_detail"]]
-    if breaks:
-        lines += ["", "## Graph breaks", ""] + [f"- {m}: {_cell(b)}" for m, b in breaks]
-    lines.append("")
-    return "\n".join(lines)
+    return lines
+
+
+def _break_lines(models: list[dict]) -> list[str]:
+    breaks = [(m["model"], b) for m in models for b in m["graph_breaks_detail"]]
+    return ["", "### Graph breaks", ""] + [f"- {m}: {_cell(b)}" for m, b in breaks] if breaks else []
+
+
+def _step_cells(m: dict | None) -> tuple[str, str]:
+    """A training step's forward and backward cells: kernels (certified strict, observable); "-" when the
+    model has no training step in this run, "capture failed" when it did not capture."""
+    if m is None:
+        return "-", "-"
+    if m["error"]:
+        return "capture failed", "capture failed"
+    fwd = (m["kernels"] - m["backward"], m["strict"] - m["backward_strict"],
+           m["observable"] - m["backward_observable"])
+    return f"{fwd[0]} ({fwd[1]}, {fwd[2]})", _backward_cell(m)
 
 
 def _backward_cell(m: dict) -> str:
     if not m.get("backward"):
-        return "-"
+        return "0 (0, 0)"
     return f"{m['backward']} ({m['backward_strict']}, {m['backward_observable']})"
 
 

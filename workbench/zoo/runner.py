@@ -12,7 +12,9 @@ registered name (``file-<stem>``, captured in the same child process). It writes
 ``DIR/models/<name>.json`` at once (atomically), and rewrites ``zoo.json``/``zoo.md`` after each one. A rerun
 skips models whose result file exists, so an interrupted run loses nothing finished. Each model's captured
 kernel records are kept under ``DIR/records/<name>/`` (the capture's own format), so :func:`recheck` can run a
-newer checker over them without capturing again (capture is most of a zoo run's time).
+newer checker over them without capturing again (capture is most of a zoo run's time). Training steps
+(``backward=True``) are results of their own over the same models, kept under ``DIR/train/`` (:func:`training_dir`:
+``models/`` and ``records/`` as above), so a model has an inference result and a training result side by side.
 """
 
 from __future__ import annotations
@@ -193,8 +195,9 @@ def run_model(name: str, device: str = "cuda", gpu: str = "L4", smt: bool = True
 
     if name.endswith(".py"):
         ref, source = name, USER_SOURCE
-    else:
-        ref, source = f"zoo:{name}", registry.get(name).source.value
+    else:  # a training step may keep fewer dims dynamic (registry.ZooModel.training_dynamic)
+        ref = f"{registry.TRAINING_NAMESPACE if backward else 'zoo'}:{name}"
+        source = registry.get(name).source.value
     key = model_key(name)
     t0 = time.perf_counter()
     try:
@@ -225,6 +228,14 @@ def _keep_records(directory: Path, kernels) -> None:
 
 def records_path(out: Path, name: str) -> Path:
     return out / "records" / name
+
+
+TRAINING = "train"
+
+
+def training_dir(out: Path) -> Path:
+    """Where a zoo directory keeps its training steps' results and records (``zoo run --backward``)."""
+    return out / TRAINING
 
 
 def recheck(out: Path, names: Iterable[str], smt: bool = True,
@@ -298,11 +309,14 @@ def run_zoo(
     task: Callable[..., dict] = run_model,
     backward: bool = False,
 ) -> dict[str, ModelResult]:
-    """Run every model (registered names, user model files: :func:`entries`) not finished under ``out``;
-    returns all results (old and new) by :func:`model_key`."""
+    """Run every model (registered names, user model files: :func:`entries`) not finished under ``out``
+    (``backward``: training steps, under :func:`training_dir` of ``out``); returns all results there (old and
+    new) by :func:`model_key`."""
     names = entries(models)
     if jobs < 1:
         raise UsageError(f"--jobs {jobs}: give at least 1 worker process")
+    if backward:  # training steps are results of their own, beside the inference ones
+        out = training_dir(out)
     out.mkdir(parents=True, exist_ok=True)
     results = {n: r for n, r in load_results(out).items()}
     todo = [n for n in names if model_key(n) not in results]
