@@ -1,0 +1,452 @@
+"""Block level, the decisions: shapes, the reals, float32, safety -> ``BlockVerdict`` (stage: floats).
+
+1. **Shapes.** Each distinct extent of ``get_inputs``' shapes is mapped to a small one, keeping equal extents
+   equal and 1 as 1. A first reading of the host wrapper (no block run) gives the launch's block shape B.
+   An extent that the spec reduces over (the dims of sum/mean/max/min/softmax/log_softmax/layer_norm, the
+   inner extent of a matmul) becomes ``2*B+3`` for a 1-D cooperative kernel (shared memory, shuffles or
+   atomics; ``B+3`` when B > 256), ``max(Bx, By)+3`` for a 2-D block, else 7: every thread has work, some
+   threads a second trip and a tail, and the last tile is partial. Kept extents become 2, 3, 5, ... (with a
+   2-D block the output's last two extents become ``Bx+2`` and ``By+1``, so that several blocks and a partial
+   block run). A second, tiny shape (every extent 2, 3, 4, ...) is decided too.
+2. **Reals.** The answer is interpreted with ``domains.Reals`` at each shape; each output element is compared
+   with the spec's (``spec.real_outputs``): first structurally (sympy's canonical sums, products, Max/Min),
+   then by ``expand``. A difference is a witness only after both sides, with exp/log/sqrt interpreted, are
+   evaluated at random inputs and differ there; if they agree, ``simplify`` of the interpreted difference
+   may still show equality (identities of exp such as exp(a - m)/exp(b - m) = exp(a)/exp(b)), otherwise the
+   result is undecided.
+3. **Float32.** ATen's order is not the kernel's for any answer this level has met: no "equivalent" is
+   issued for a reduction of more than one element (docs/floats-block.md cites ATen's order per device). For
+   spec device cpu the reference Model is run on this machine's CPU for each trial input; the kernel is
+   interpreted in float32 over all trials at once (``domains.Float32``); a differing trial is re-run alone,
+   both sides, to confirm it. For spec device cuda, ATen's CUDA order (Reduce.cuh) is not emulated: the
+   result is undecided.
+4. **Safety.** Hazards come from the interpreter (``machine``) at every shape decided, plus output elements
+   no thread writes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import sympy
+
+from workbench.floats.block.answer import EntryCall, read_entry
+from workbench.floats.block.domains import EXP, LOG, SQRT, TANH, Float32, Reals, f32_bits, ulp_distance
+from workbench.floats.block.lower import BlockUnsupportedError, Program, lower_source
+from workbench.floats.block.machine import ATOMICS, SYNC_CALLS, Dim3, Machine, MachineError, Memory, Tensor
+from workbench.floats.block.spec import cpu_outputs, real_outputs, reference_model
+from workbench.floats.block.verdict import (BlockOptions, BlockSafety, BlockVerdict, FloatStatus, FloatVerdict,
+                                            FloatWitness, Hazard, HazardKind, RealStatus, RealVerdict, RealWitness)
+from workbench.floats.errors import FloatsUsageError
+from workbench.floats.progress import Steps
+
+REDUCING = {"aten.sum.dim_IntList", "aten.sum.default", "aten.mean.dim", "aten.amax.default", "aten.amin.default",
+            "aten.max.dim", "aten.min.dim", "aten.softmax.int", "aten._softmax.default", "aten.log_softmax.int",
+            "aten._log_softmax.default", "aten.layer_norm.default"}
+MATMULS = {"aten.matmul.default", "aten.mm.default", "aten.mv.default", "aten.bmm.default"}
+
+# ATen's reduction order, per spec device (cited in docs/floats-block.md and in every float32 verdict)
+ATEN_ORDER = {
+    "cpu": ("ATen CPU (aten/src/ATen/native/cpu/SumKernel.cpp: cascade_sum, a multi-level cascade of "
+            "vectorised partial sums with several accumulators per row; max/min/softmax in "
+            "ReduceOpsKernel.cpp / SoftMaxKernel.cpp with Vectorized<float> lanes; matmul through the CPU BLAS), "
+            "run here on this machine's CPU (capability {cap}), whose vector width fixes the order"),
+    "cuda": ("ATen CUDA (aten/src/ATen/native/cuda/Reduce.cuh: per-thread accumulation over vectorised loads "
+             "(input_vectorized_thread_reduce_impl, 4 accumulators), then block_x_reduce/block_y_reduce through "
+             "shared memory and warp shuffles, with the split chosen by ReduceConfig's launch heuristics; "
+             "matmul through cuBLAS)"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One interpretation: the output elements (domain values, None where never written), hazards, launches."""
+
+    output: list
+    shape: tuple[int, ...]
+    machine: Machine
+
+
+def check_block(reference: Path, answer: Path, options: BlockOptions) -> BlockVerdict:
+    from workbench.floats.kernelbench import read_problem
+
+    if options.spec_device not in ("cpu", "cuda"):
+        raise FloatsUsageError(f"spec device {options.spec_device!r} is neither cpu nor cuda; pass --spec-device cpu "
+                               "or cuda")
+    steps = Steps(options.progress)
+    with steps.step("reading the KernelBench files, building the reference Model"):
+        problem = read_problem(reference)
+        entry = read_entry(answer, problem.init_args)
+        program = lower_source(answer, entry.cuda)
+        model = reference_model(problem)
+    if not program.kernels:
+        raise BlockUnsupportedError(f"{answer.name} defines no __global__ kernel in its cuda_sources; a KernelBench "
+                                    "answer launches one")
+    shapes_main, shapes_tiny, why = choose_shapes(problem, entry, program, model, answer)
+    notes = [why]
+    all_shapes = [shapes_main] + ([shapes_tiny] if shapes_tiny != shapes_main else [])
+    reals_runs = []
+    hazards: list[Hazard] = []
+    launches = []
+    for shapes in all_shapes:
+        spec_out, ops = real_outputs(model, shapes, reference.name)
+        with steps.step(f"interpreting over the reals at {_shapes(shapes)}", total=_blocks_guess(), unit="blocks") as st:
+            run = interpret(program, entry, shapes, Reals(), answer, st.advance)
+        reals_runs.append((shapes, spec_out, run))
+        hazards += [h for h in run.machine.hazards if h not in hazards]
+        launches += [f"{_shapes(shapes)}: " + ", ".join(f"{l.kernel}<<<{_dim(l.grid)}, {_dim(l.block)}"
+                                                           f"{', ' + str(l.shmem) if l.shmem else ''}>>>"
+                                                           for l in run.machine.launches)]
+        hazards += unwritten(run, shapes)
+    kernel = run.machine.launches[0].kernel if run.machine.launches else program.kernels[0]
+    safety = BlockSafety(tuple(hazards), "every thread of every block interpreted, launch by launch: "
+                         + "; ".join(launches))
+    with steps.step("deciding over the reals"):
+        reals = decide_reals(reals_runs, ops)
+    with steps.step(f"float32 search ({options.trials} trials)"):
+        f32 = decide_float32(program, entry, shapes_main, model, options, answer, run_main=reals_runs[0][2])
+    return BlockVerdict(str(reference), str(answer), kernel, reals, f32, safety, options, tuple(notes))
+
+
+def _blocks_guess():
+    return None
+
+
+def _shapes(shapes) -> str:
+    return ", ".join("(" + ", ".join(map(str, s)) + ")" for s in shapes)
+
+
+def _dim(d) -> str:
+    d = tuple(d)
+    while len(d) > 1 and d[-1] == 1:
+        d = d[:-1]
+    return str(d[0]) if len(d) == 1 else "(" + ", ".join(map(str, d)) + ")"
+
+
+# -- running the answer
+
+def interpret(program: Program, entry: EntryCall, shapes, domain, answer: Path, advance=None, inputs=None,
+              dry: bool = False) -> Run:
+    """Run the answer's host function on input tensors of ``shapes`` holding ``inputs`` (domain values per
+    element; default: the real symbols ``x{k}_{i}``)."""
+    from workbench.floats.block.spec import symbols
+
+    m = Machine(program, domain, answer.name)
+    m.on_block = advance
+    m.dry = dry
+    if inputs is None:
+        inputs = [list(a.reshape(-1)) for a in symbols(shapes)]
+    tensors = [Tensor(tuple(s), Memory(f"x{k}", "global", list(vals), "f32", bytearray(b"\x01" * len(vals))))
+               for k, (s, vals) in enumerate(zip(shapes, inputs))]
+    args = []
+    for kind, v in entry.args:
+        if kind == "input":
+            if v >= len(tensors):
+                raise FloatsUsageError(f"ModelNew.forward passes its parameter {v} but get_inputs returns "
+                                       f"{len(tensors)} tensors; fix the answer's forward")
+            args.append(tensors[v])
+        else:
+            args.append(v)
+    try:
+        result = m.run(entry.entry, args)
+    except MachineError as exc:
+        raise BlockUnsupportedError(str(exc), construct=str(exc).split(" at ")[0], line=exc.line) from None
+    except RecursionError:
+        raise BlockUnsupportedError(f"recursion too deep while interpreting {entry.entry} in {answer.name}; "
+                                    "the block level does not model recursive helpers") from None
+    if dry:
+        return Run([], (), m)
+    if isinstance(result, (tuple, list)):
+        result = result[0] if result else None
+    if not isinstance(result, Tensor):
+        raise BlockUnsupportedError(f"{entry.entry} in {answer.name} does not return a tensor it created; return the "
+                                    "output tensor", construct="wrapper result")
+    if not m.launches:
+        raise BlockUnsupportedError(f"{entry.entry} in {answer.name} launches no kernel at shapes {_shapes(shapes)}",
+                                    construct="launch")
+    out = [v if w else None for v, w in zip(result.mem.values, result.mem.written)]
+    return Run(out, result.shape, m)
+
+
+def unwritten(run: Run, shapes) -> list[Hazard]:
+    missing = [i for i, v in enumerate(run.output) if v is None]
+    if not missing:
+        return []
+    idx = tuple(int(x) for x in np.unravel_index(missing[0], run.shape))
+    return [Hazard(HazardKind.NOT_WRITTEN, f"no thread writes output element {list(idx)} (nor {len(missing) - 1} "
+                   f"others of {len(run.output)}) at input shapes {_shapes(shapes)}", array="output",
+                   address=missing[0])]
+
+
+def uses_cooperation(program: Program) -> bool:
+    def visit(c) -> bool:
+        if c.kind == "decl" and c.value[1]:
+            return True
+        if c.kind == "call" and (c.name in SYNC_CALLS or c.name in ATOMICS):
+            return True
+        return any(visit(k) for k in c.kids)
+    return any(visit(fn) for name, fn in program.functions.items() if not name.startswith("$"))
+
+
+def choose_shapes(problem, entry: EntryCall, program: Program, model, answer: Path):
+    import torch
+
+    values = sorted({d for s in problem.shapes for d in s if d != 1})
+    probe_of = {v: 3 + k for k, v in enumerate(values)}
+    probe = tuple(tuple(probe_of.get(d, 1) for d in s) for s in problem.shapes)
+    # which extents the spec reduces over, read from the exported graph's shapes
+    try:
+        ep = torch.export.export(model, tuple(torch.zeros(s) for s in probe))
+    except Exception:
+        ep = None
+    back = {p: v for v, p in probe_of.items()}
+    reduced: set[int] = set()
+    if ep is not None:
+        for node in ep.graph.nodes:
+            name = str(node.target)
+            if node.op != "call_function" or not node.args or not hasattr(node.args[0], "meta"):
+                continue
+            val = node.args[0].meta.get("val")
+            if val is None:
+                continue
+            shp = tuple(int(x) for x in val.shape)
+            if name in REDUCING:
+                dims = node.args[1] if len(node.args) > 1 else list(range(len(shp)))
+                if name.startswith("aten.layer_norm"):
+                    dims = list(range(len(shp) - len(dims), len(shp)))
+                dims = [dims] if isinstance(dims, int) else list(dims) or list(range(len(shp)))
+                reduced |= {back.get(shp[d]) for d in dims if shp[d] in back}
+            elif name in MATMULS:
+                reduced.add(back.get(shp[-1]))
+    reduced.discard(None)
+    dry = interpret(program, entry, probe, Reals(), answer, dry=True)
+    blk = dry.machine.launches[0].block if dry.machine.launches else (256, 1, 1)
+    bx, by = blk[0], blk[1]
+    two_d = by > 1
+    coop = uses_cooperation(program)
+    if two_d:
+        r = max(bx, by) + 3
+    elif coop:
+        b = bx * by * blk[2]
+        r = 2 * b + 3 if b <= 256 else b + 3
+    else:
+        r = 7
+    small = iter([2, 3, 5, 6, 9, 10, 11])
+    main_of = {}
+    out_shape = tuple(int(x) for x in ep.graph_module.graph.find_nodes(op="output")[0].args[0][0].meta["val"].shape) \
+        if ep is not None else ()
+    kept_2d = {}
+    if two_d and len(out_shape) >= 2:
+        kept_2d = {back.get(out_shape[-1]): bx + 2, back.get(out_shape[-2]): by + 1}
+    for v in values:
+        if v in reduced:
+            main_of[v] = r
+        elif v in kept_2d:
+            main_of[v] = kept_2d[v]
+        else:
+            main_of[v] = next(small)
+    main = tuple(tuple(main_of.get(d, 1) for d in s) for s in problem.shapes)
+    tiny_of = {v: 2 + k for k, v in enumerate(values)}
+    tiny = tuple(tuple(tiny_of.get(d, 1) for d in s) for s in problem.shapes)
+    why = (f"decided at input shapes {_shapes(main)} and {_shapes(tiny)} (get_inputs: {_shapes(problem.shapes)}, scaled "
+           f"down: reduced extents {sorted(main_of[v] for v in reduced) or 'none'} from the launch's block "
+           f"{_dim(blk)}, so that every thread works, threads take a second trip and a tail, and the last tile or "
+           "block is partial); a decision at these shapes, not for all shapes")
+    return main, tiny, why
+
+
+# -- over the reals
+
+def _interpreted(e):
+    return e.replace(EXP, sympy.exp).replace(LOG, sympy.log).replace(SQRT, sympy.sqrt).replace(TANH, sympy.tanh)
+
+
+def decide_reals(runs, ops) -> RealVerdict:
+    shapes_all = tuple(s for shapes, _, _ in runs for s in shapes)
+    how = ("sympy, each output element as an expression of the input elements (sums and products up to "
+           "reassociation and commutation, max/min as Max/Min, exp/log/sqrt as uninterpreted functions; rsqrt as "
+           "1/sqrt); spec from torch.export of Model.forward (" + ", ".join(ops) + ")")
+    undecided = None
+    for shapes, spec_out, run in runs:
+        spec_flat = list(spec_out.reshape(-1))
+        if len(spec_flat) != len(run.output):
+            return RealVerdict(RealStatus.NOT_EQUIVALENT, f"not equivalent over the reals at input shapes "
+                               f"{_shapes(shapes)}: the kernel's output has {len(run.output)} elements "
+                               f"(shape {run.shape}), the spec's {len(spec_flat)} (shape {spec_out.shape})", how,
+                               shapes_all)
+        for i, (k, s) in enumerate(zip(run.output, spec_flat)):
+            if k is not None and (k == s or sympy.expand(k - s) == 0):
+                continue
+            idx = tuple(int(x) for x in np.unravel_index(i, spec_out.shape))
+            if k is None:
+                return RealVerdict(RealStatus.NOT_EQUIVALENT, f"not equivalent over the reals at input shapes "
+                                   f"{_shapes(shapes)}: output element {list(idx)} is never written (it keeps "
+                                   "torch::empty's garbage); a decision at these shapes", how, shapes_all,
+                                   RealWitness(idx, "(never written)", _short(s)))
+            w = _separate(k, s)
+            if w is not None:
+                vals, kv, sv = w
+                return RealVerdict(RealStatus.NOT_EQUIVALENT, f"not equivalent over the reals at input shapes "
+                                   f"{_shapes(shapes)}: output element {list(idx)} differs (kernel {_short(k)} vs spec "
+                                   f"{_short(s)}; at the input values given: {kv:.9g} vs {sv:.9g}); a decision at "
+                                   "these shapes, not for all shapes", how, shapes_all,
+                                   RealWitness(idx, _short(k), _short(s), vals, kv, sv))
+            try:
+                same = sympy.simplify(_interpreted(k) - _interpreted(s)) == 0
+            except Exception:
+                same = False
+            if not same and undecided is None:
+                undecided = (shapes, idx, k, s)
+    if undecided is not None:
+        shapes, idx, k, s = undecided
+        return RealVerdict(RealStatus.UNDECIDED, f"undecided over the reals at input shapes {_shapes(shapes)}: output "
+                           f"element {list(idx)} differs as a term (kernel {_short(k)} vs spec {_short(s)}) but agrees "
+                           "numerically at random inputs and sympy's simplify does not show it equal", how, shapes_all,
+                           RealWitness(idx, _short(k), _short(s)))
+    return RealVerdict(RealStatus.EQUIVALENT, f"equivalent over the reals at input shapes "
+                       f"{', '.join(_shapes(sh) for sh, _, _ in runs)}: every output element of the kernel equals the "
+                       "spec's as a real expression of the inputs; a decision at these shapes, not for all shapes",
+                       how, shapes_all)
+
+
+def _short(e, limit: int = 160) -> str:
+    t = str(e)
+    return t if len(t) <= limit else t[:limit] + f"... ({len(t)} chars)"
+
+
+def _separate(k, s, tries: int = 4):
+    """Random real inputs where the two (exp/log/sqrt interpreted) differ: (values, k, s), or None."""
+    ki, si = _interpreted(k), _interpreted(s)
+    syms = sorted(ki.free_symbols | si.free_symbols, key=lambda x: x.name)
+    rng = random.Random(0)
+    for _ in range(tries):
+        sub = {x: sympy.Rational(rng.randint(1, 1999), 1000) for x in syms}
+        try:
+            kv = complex(ki.xreplace(sub).evalf(30))
+            sv = complex(si.xreplace(sub).evalf(30))
+        except (TypeError, ValueError):
+            continue
+        if abs(kv - sv) > 1e-12 * max(1.0, abs(kv), abs(sv)):
+            vals = tuple((x.name, float(v)) for x, v in sub.items() if x in (k.free_symbols | s.free_symbols))
+            return vals, kv.real, sv.real
+    return None
+
+
+# -- over float32
+
+def trial_inputs(shapes, trials: int, seed: int) -> list[np.ndarray]:
+    """Per input tensor: (numel, trials) float32. Trials cycle through uniform [0, 1) (KernelBench's
+    torch.rand), standard normal, wide exponents (sign * 2**U(-30, 30) * U[1, 2)) and mixed magnitudes with
+    special values (NaN, +-inf, +-0) sprinkled in."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for s in shapes:
+        n = math.prod(s)
+        a = np.empty((n, trials), dtype=np.float32)
+        for t in range(trials):
+            match t % 4:
+                case 0:
+                    a[:, t] = rng.random(n, dtype=np.float32)
+                case 1:
+                    a[:, t] = rng.standard_normal(n).astype(np.float32)
+                case 2:
+                    a[:, t] = (rng.choice([-1.0, 1.0], n) * 2.0 ** rng.uniform(-30, 30, n) *
+                               rng.uniform(1, 2, n)).astype(np.float32)
+                case _:
+                    col = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)).astype(np.float32)
+                    specials = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0], dtype=np.float32)
+                    pick = rng.random(n) < 0.05
+                    col[pick] = rng.choice(specials, int(pick.sum()))
+                    a[:, t] = col
+        out.append(a)
+    return out
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.float32).view(np.uint32)
+
+
+def decide_float32(program, entry, shapes, model, options: BlockOptions, answer: Path, run_main: Run) -> FloatVerdict:
+    import torch
+
+    cap = torch.backends.cpu.get_cpu_capability()
+    order = ATEN_ORDER[options.spec_device].format(cap=cap)
+    sem = options.semantics
+    if options.spec_device == "cuda":
+        return FloatVerdict(FloatStatus.UNDECIDED, "undecided over float32 for spec device cuda: ATen's CUDA order "
+                            "is not emulated here, so neither equality nor a confirmed witness can be given; rerun "
+                            "with --spec-device cpu for a witness against ATen's CPU order", f"spec order: {order}",
+                            sem, shapes=shapes)
+    trials = options.trials
+    xs = trial_inputs(shapes, trials, options.seed)
+    dom = Float32(trials, options.fma, options.ftz)
+    run = interpret(program, entry, shapes, dom, answer, inputs=[[row for row in x] for x in xs])
+    n_out = len(run.output)
+    if any(v is None for v in run.output):
+        return FloatVerdict(FloatStatus.NOT_EQUIVALENT, "not equivalent over float32: some output elements are never "
+                            "written (see safety)", "the block interpreter", sem, shapes=shapes)
+    kern = np.stack([dom.convert(v, "f32") for v in run.output])  # (n_out, trials)
+    spec = np.stack([cpu_outputs(model, [x[:, t].reshape(s) for x, s in zip(xs, shapes)]).reshape(-1)
+                     for t in range(trials)], axis=1)
+    if spec.shape[0] != n_out:
+        return FloatVerdict(FloatStatus.NOT_EQUIVALENT, f"not equivalent over float32: the kernel writes {n_out} "
+                            f"elements, the spec {spec.shape[0]}", "shape comparison", sem, shapes=shapes)
+    kb, sb = _bits(kern), _bits(spec)
+    both_nan = np.isnan(kern) & np.isnan(spec)
+    differ = (kb != sb) & ~both_nan
+    nan_mismatch = np.isnan(kern) ^ np.isnan(spec)
+    ordered = lambda b: np.where(b & 0x80000000, -(b & 0x7FFFFFFF).astype(np.int64) - 1, b.astype(np.int64))  # noqa
+    ulps = np.abs(ordered(kb) - ordered(sb))
+    ulps = np.where(differ & ~nan_mismatch, ulps, 0)
+    bad_trials = np.flatnonzero(differ.any(axis=0))
+    contraction = "fma contraction of a product feeding an add" if options.fma else "no fma contraction"
+    atomics = (f"; float atomics serialised in thread order at line(s) {sorted(run.machine.float_atomics)}, one of "
+               "the orders the hardware may choose") if run.machine.float_atomics else ""
+    how_kernel = (f"the kernel interpreted in float32 in the order it writes ({contraction}, "
+                  f"{'ftz' if options.ftz else 'subnormals kept'}{atomics})")
+    how_spec = f"the reference Model run on this machine's CPU in float32 ({cap})"
+    decided = f"witness search over {trials} random inputs at input shapes {_shapes(shapes)}; spec order: {order}"
+    stand = sorted(dom.stand_ins)
+    if not len(bad_trials):
+        status = FloatStatus.NOT_SHOWN
+        return FloatVerdict(status, f"not shown equivalent over float32; no differing input found in {trials} trials "
+                            f"at input shapes {_shapes(shapes)} (not a proof: ATen's order is not shown to be the "
+                            "kernel's)", decided, sem, None, trials, 0, 0, shapes)
+    worst = int(ulps.max())
+    t = int(bad_trials[0])
+    col = ulps[:, t]
+    e = int(np.argmax(col)) if col.max() > 0 else int(np.flatnonzero(differ[:, t])[0])
+    # confirm: the witness input alone, both sides evaluated again
+    one = [x[:, t:t + 1] for x in xs]
+    dom1 = Float32(1, options.fma, options.ftz)
+    run1 = interpret(program, entry, shapes, dom1, answer, inputs=[[row for row in x] for x in one])
+    k1 = f32_bits(dom1.convert(run1.output[e], "f32")[0])
+    s1 = f32_bits(cpu_outputs(model, [x[:, 0].reshape(s) for x, s in zip(one, shapes)]).reshape(-1)[e])
+    confirmed = k1 == int(kb[e, t]) and s1 == int(sb[e, t]) and k1 != s1
+    idx = tuple(int(i) for i in np.unravel_index(e, run.shape))
+    w = FloatWitness(tuple(tuple(int(b) for b in _bits(x[:, 0])) for x in one), idx, k1, s1, ulp_distance(k1, s1),
+                     f"{how_kernel}; {how_spec}; the witness input re-run alone on both sides"
+                     + ("" if confirmed else " DID NOT reproduce the search's bits"))
+    kinds = f"{len(bad_trials)} of {trials} trials differ; the worst distance found is {worst} ulp" + \
+        (" (and NaN against a number)" if nan_mismatch.any() else "")
+    if stand:
+        return FloatVerdict(FloatStatus.UNDECIDED, f"undecided over float32: the kernel calls {', '.join(stand)}, "
+                            "whose device bits are not modelled (binary64 rounded to float32 stands in); with that "
+                            f"stand-in, output {list(idx)} differs by {w.ulp} ulp ({kinds})", decided, sem, w, trials,
+                            len(bad_trials), worst, shapes)
+    if not confirmed:
+        return FloatVerdict(FloatStatus.UNDECIDED, f"undecided over float32: the search found a difference at output "
+                            f"{list(idx)} but re-running the witness alone did not reproduce it", decided, sem, w,
+                            trials, len(bad_trials), worst, shapes)
+    return FloatVerdict(FloatStatus.NOT_EQUIVALENT, f"not equivalent over float32 ({sem}): at a witness input of "
+                        f"shapes {_shapes(shapes)}, output {list(idx)} is {w.describe().split(': ', 1)[1]}; {kinds}; "
+                        "confirmed by evaluating both sides again on that input alone", decided, sem, w, trials,
+                        len(bad_trials), worst, shapes)
+
+
+__all__ = ["ATEN_ORDER", "check_block", "choose_shapes", "decide_float32", "decide_reals", "interpret",
+           "trial_inputs"]

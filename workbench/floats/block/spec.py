@@ -1,0 +1,266 @@
+"""Block level, the spec: a KernelBench reference ``Model`` as real expressions and as CPU runs (stage: floats).
+
+``reference_model`` builds ``Model(*get_init_inputs())`` on the CPU from a reduced copy of REFERENCE.py
+(imports, constants and ``class Model`` only, lines kept: the approach of ``kernelbench.capture_reference``,
+whose spec IR is elementwise-only, so the module is built here again). ``real_outputs`` exports its
+``forward`` with ``torch.export`` at the shapes being decided and evaluates the graph over numpy object
+arrays of sympy expressions, one rule per ATen op in ``RULES`` (an op without a rule is refused by name).
+Scalars in the graph are taken as float32 values (ATen computes a float32 tensor op with a Python scalar in
+float32: the scalar is cast to the tensor's dtype). ``cpu_outputs`` runs the model itself on float32 CPU
+tensors: for spec device cpu those bits are the spec.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import math
+import operator
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import sympy
+
+from workbench.floats.block.domains import EXP, LOG, SQRT
+from workbench.floats.errors import SpecLoadError, SpecOpUnsupportedError
+
+
+def reference_model(problem):
+    import torch  # noqa: F401  (the reference imports it)
+
+    p = Path(problem.path)
+    text = p.read_text()
+    tree = ast.parse(text)
+    lines = text.splitlines()
+    for n in tree.body:  # keep imports, constants and class Model, on their lines
+        keep = isinstance(n, (ast.Import, ast.ImportFrom)) or (isinstance(n, ast.ClassDef) and n.name == "Model") or \
+            (isinstance(n, ast.Assign) and all(isinstance(t, ast.Name) for t in n.targets) and
+             isinstance(n.value, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Name)))
+        if not keep:
+            first = min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", [])])
+            for k in range(first - 1, n.end_lineno):
+                lines[k] = ""
+    with tempfile.TemporaryDirectory(prefix="workbench-block-") as tmp:
+        reduced = Path(tmp) / p.name
+        reduced.write_text("\n".join(lines) + "\n")
+        try:  # the reference's imports, constants and class Model: the spec is that module
+            sp = importlib.util.spec_from_file_location("workbench_block_reference", reduced)
+            module = importlib.util.module_from_spec(sp)
+            sp.loader.exec_module(module)
+            model = module.Model(*problem.init_args)
+        except Exception as exc:  # the user's Model failed to build: bad input, with its cause
+            raise SpecLoadError(f"{p.name}: building Model(*get_init_inputs()) failed: {type(exc).__name__}: {exc}; "
+                                "fix the reference file") from exc
+    model.train(False)
+    return model
+
+
+def cpu_outputs(model, inputs: list[np.ndarray]) -> np.ndarray:
+    """The model run on this machine's CPU in float32 (one call, no grad): the spec for spec device cpu."""
+    import torch
+
+    with torch.no_grad():
+        out = model(*(torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32)) for x in inputs))
+    if isinstance(out, (tuple, list)):
+        out = out[0]
+    return out.detach().numpy().astype(np.float32)
+
+
+def _f32(v) -> sympy.Expr:
+    if isinstance(v, bool):
+        return sympy.Integer(int(v))
+    if isinstance(v, int):
+        return sympy.Integer(v)
+    x = float(np.float32(v))
+    return sympy.Integer(int(x)) if x == int(x) else sympy.Rational(x)
+
+
+def _reduce(x: np.ndarray, dims, keepdim: bool, fn) -> np.ndarray:
+    dims = [d % x.ndim for d in ([dims] if isinstance(dims, int) else list(dims) or range(x.ndim))]
+    moved = np.moveaxis(x, dims, list(range(x.ndim - len(dims), x.ndim)))
+    lead = moved.shape[:x.ndim - len(dims)]
+    flat = moved.reshape(lead + (-1,))
+    out = np.empty(lead, dtype=object)
+    for idx in np.ndindex(*lead):
+        out[idx] = fn(list(flat[idx]))
+    if keepdim:
+        for d in sorted(dims):
+            out = np.expand_dims(out, d)
+    return out
+
+
+def _count(x: np.ndarray, dims) -> int:
+    dims = [dims] if isinstance(dims, int) else list(dims) or list(range(x.ndim))
+    return math.prod(x.shape[d] for d in dims)
+
+
+def _sum(v):
+    return sympy.Add(*v)
+
+
+def _ew(fn):
+    def rule(a, b=None, *rest, **kw):
+        if b is None:
+            return np.vectorize(fn, otypes=[object])(a)
+        alpha = kw.get("alpha", rest[0] if rest else 1)
+        bb = b if isinstance(b, np.ndarray) else _f32(b)
+        aa = a if isinstance(a, np.ndarray) else _f32(a)
+        if alpha != 1:
+            bb = bb * _f32(alpha)
+        return np.vectorize(fn, otypes=[object])(aa, bb)
+    return rule
+
+
+def _softmax(x, dim, *_):
+    m = _reduce(x, dim, True, lambda v: sympy.Max(*v))
+    e = np.vectorize(lambda a: EXP(a), otypes=[object])(x - m)
+    return e / _reduce(e, dim, True, _sum)
+
+
+def _log_softmax(x, dim, *_):
+    m = _reduce(x, dim, True, lambda v: sympy.Max(*v))
+    s = _reduce(np.vectorize(lambda a: EXP(a), otypes=[object])(x - m), dim, True, _sum)
+    return (x - m) - np.vectorize(lambda a: LOG(a), otypes=[object])(s)
+
+
+def _matmul(a, b):
+    if a.ndim == 2 and b.ndim == 2:
+        return _mm(a, b)
+    if a.ndim == 2 and b.ndim == 1:
+        return _mm(a, b.reshape(-1, 1)).reshape(-1)
+    if a.ndim == 3 and b.ndim == 3:
+        return np.stack([_mm(a[i], b[i]) for i in range(a.shape[0])])
+    raise SpecOpUnsupportedError(f"matmul of {a.ndim}-D by {b.ndim}-D tensors has no rule at the block level; "
+                                 "use 2-D or batched 3-D operands", op="aten.matmul")
+
+
+def _mm(a, b):
+    out = np.empty((a.shape[0], b.shape[1]), dtype=object)
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            out[i, j] = sympy.Add(*(a[i, k] * b[k, j] for k in range(a.shape[1])))
+    return out
+
+
+def _layer_norm(x, shape, w=None, b=None, eps=1e-5, *_):
+    dims = list(range(x.ndim - len(shape), x.ndim))
+    n = _count(x, dims)
+    mean = _reduce(x, dims, True, _sum) / n
+    d = x - mean
+    var = _reduce(d * d, dims, True, _sum) / n
+    y = d * np.vectorize(lambda a: 1 / SQRT(a), otypes=[object])(var + _f32(eps))
+    if w is not None:
+        y = y * w
+    if b is not None:
+        y = y + b
+    return y
+
+
+def _max_dim(x, dim, keepdim=False):
+    return (_reduce(x, dim, keepdim, lambda v: sympy.Max(*v)), None)
+
+
+def _min_dim(x, dim, keepdim=False):
+    return (_reduce(x, dim, keepdim, lambda v: sympy.Min(*v)), None)
+
+
+RULES = {
+    "aten.sum.dim_IntList": lambda x, dims, keepdim=False, *_, **__: _reduce(x, dims, keepdim, _sum),
+    "aten.sum.default": lambda x, *_, **__: _reduce(x, [], False, _sum),
+    "aten.mean.dim": lambda x, dims, keepdim=False, *_, **__: _reduce(x, dims, keepdim, _sum) / _count(x, dims),
+    "aten.amax.default": lambda x, dims=(), keepdim=False: _reduce(x, dims, keepdim, lambda v: sympy.Max(*v)),
+    "aten.amin.default": lambda x, dims=(), keepdim=False: _reduce(x, dims, keepdim, lambda v: sympy.Min(*v)),
+    "aten.max.dim": _max_dim,
+    "aten.min.dim": _min_dim,
+    "aten.softmax.int": _softmax,
+    "aten._softmax.default": _softmax,
+    "aten.log_softmax.int": _log_softmax,
+    "aten._log_softmax.default": _log_softmax,
+    "aten.matmul.default": _matmul,
+    "aten.mm.default": _mm,
+    "aten.mv.default": lambda a, v: _mm(a, v.reshape(-1, 1)).reshape(-1),
+    "aten.bmm.default": lambda a, b: np.stack([_mm(a[i], b[i]) for i in range(a.shape[0])]),
+    "aten.add.Tensor": _ew(operator.add),
+    "aten.sub.Tensor": _ew(operator.sub),
+    "aten.mul.Tensor": _ew(operator.mul),
+    "aten.div.Tensor": _ew(operator.truediv),
+    "aten.pow.Tensor_Scalar": lambda x, e: np.vectorize(lambda a: a ** _f32(e), otypes=[object])(x),
+    "aten.sqrt.default": lambda x: np.vectorize(lambda a: SQRT(a), otypes=[object])(x),
+    "aten.rsqrt.default": lambda x: np.vectorize(lambda a: 1 / SQRT(a), otypes=[object])(x),
+    "aten.exp.default": lambda x: np.vectorize(lambda a: EXP(a), otypes=[object])(x),
+    "aten.log.default": lambda x: np.vectorize(lambda a: LOG(a), otypes=[object])(x),
+    "aten.neg.default": lambda x: -x,
+    "aten.layer_norm.default": _layer_norm,
+    "aten.contiguous.default": lambda x, *_: x,
+    "aten.clone.default": lambda x, *_, **__: x,
+}
+
+
+def symbols(shapes: tuple[tuple[int, ...], ...]) -> list[np.ndarray]:
+    """Input k's element i (flat, row-major) is the real variable ``x{k}_{i}``."""
+    out = []
+    for k, s in enumerate(shapes):
+        a = np.empty(math.prod(s), dtype=object)
+        for i in range(a.size):
+            a[i] = sympy.Symbol(f"x{k}_{i}", real=True)
+        out.append(a.reshape(s))
+    return out
+
+
+def real_outputs(model, shapes: tuple[tuple[int, ...], ...], where: str) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The spec's output elements as sympy expressions of ``symbols(shapes)``, and the ATen ops it used."""
+    import torch
+
+    try:
+        ep = torch.export.export(model, tuple(torch.zeros(s) for s in shapes))
+    except Exception as exc:
+        raise SpecLoadError(f"{where}: torch.export of Model.forward at shapes {list(shapes)} failed: "
+                            f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}; the block level "
+                            "needs an exportable forward") from exc
+    params = {**dict(ep.named_parameters()), **dict(ep.named_buffers())}
+    sig = ep.graph_signature
+    inputs = symbols(shapes)
+    env: dict = {}
+    k = 0
+    ops = []
+    for node in ep.graph.nodes:
+        if node.op == "placeholder":
+            target = sig.inputs_to_parameters.get(node.name) or sig.inputs_to_buffers.get(node.name)
+            if target is not None:
+                t = params[target].detach().numpy().astype(np.float32)
+                env[node.name] = np.vectorize(_f32, otypes=[object])(t)
+            else:
+                env[node.name] = inputs[k]
+                k += 1
+        elif node.op == "call_function":
+            name = str(node.target)
+            args = [_arg(a, env) for a in node.args]
+            kwargs = {kk: _arg(v, env) for kk, v in node.kwargs.items()}
+            if name == "<built-in function getitem>":
+                env[node.name] = args[0][args[1]]
+                continue
+            rule = RULES.get(name)
+            if rule is None:
+                raise SpecOpUnsupportedError(f"{where}: ATen op {name} has no rule at the block level (known: "
+                                             f"{', '.join(sorted(RULES))})", op=name)
+            ops.append(name)
+            env[node.name] = rule(*args, **kwargs)
+        elif node.op == "output":
+            out = node.args[0]
+            out = out[0] if isinstance(out, (tuple, list)) else out
+            return np.asarray(env[out.name], dtype=object), tuple(dict.fromkeys(ops))
+    raise SpecLoadError(f"{where}: the exported graph has no output")
+
+
+def _arg(a, env):
+    import torch.fx
+
+    if isinstance(a, torch.fx.Node):
+        return env[a.name]
+    if isinstance(a, (list, tuple)):
+        return type(a)(_arg(x, env) for x in a)
+    return a
+
+
+__all__ = ["RULES", "cpu_outputs", "real_outputs", "reference_model", "symbols"]
