@@ -6,6 +6,7 @@
     workbench floats check --all [--corpus DIR] [--out DIR] [--no-sweep]   (default out: the workspace's floats/)
     workbench floats check SPEC.py KERNEL.cu --level ptx [--arch sm_89] [--nvcc-flags="..."]  (floats/ptx)
     workbench floats flags SPEC.py KERNEL.cu [--arch sm_89] [--json]                          (floats/ptx)
+    workbench floats coverage [--out DIR] [--only 19,23]   KernelBench level-1 coverage table (floats/coverage)
 
 ``--json`` prints ``workbench.floats/2``: the one verdict (safety first) plus the semantic result, the CUDA
 function under ``cuda_function``, the spec device, witnesses and the safety findings. Exit codes: 0 when the
@@ -202,4 +203,7 @@ def register(subparsers) -> None:
     add_check_arguments(p)
     p.set_defaults(func=run_check)
     register_flags(sub)
+    from workbench.floats.coverage import register as register_coverage
+
+    register_coverage(sub)
     floats.set_defaults(func=lambda args: (floats.print_help(), 1)[1])

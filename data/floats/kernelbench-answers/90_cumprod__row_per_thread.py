@@ -1,0 +1,54 @@
+# intent: correct
+# KernelBench level 1 problem 90 (cumprod), written as code models write answers: one thread per row, a running product.
+import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
+cumprod_source = """
+#include <torch/extension.h>
+#include <cuda_runtime.h>
+
+__global__ void cumprod_kernel(const float* __restrict__ x, float* __restrict__ out, int rows, int cols) {
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < rows) {
+        const float* xr = x + (size_t)r * cols;
+        float* outr = out + (size_t)r * cols;
+        float acc = 1.0f;
+        for (int j = 0; j < cols; ++j) {
+            acc *= xr[j];
+            outr[j] = acc;
+        }
+    }
+}
+
+torch::Tensor cumprod_cuda(torch::Tensor x, int dim) {
+    TORCH_CHECK(dim == 1, "only dim=1 is implemented");
+    const int rows = x.size(0);
+    const int cols = x.size(1);
+    auto out = torch::empty_like(x);
+    const int threads = 256;
+    const int blocks = (rows + threads - 1) / threads;
+    cumprod_kernel<<<blocks, threads>>>(x.data_ptr<float>(), out.data_ptr<float>(), rows, cols);
+    return out;
+}
+"""
+
+cumprod_cpp_source = "torch::Tensor cumprod_cuda(torch::Tensor x, int dim);"
+
+cumprod = load_inline(
+    name="cumprod",
+    cpp_sources=cumprod_cpp_source,
+    cuda_sources=cumprod_source,
+    functions=["cumprod_cuda"],
+    verbose=False,
+)
+
+
+class ModelNew(nn.Module):
+    def __init__(self, dim: int):
+        super(ModelNew, self).__init__()
+        self.dim = dim
+        self.cumprod = cumprod
+
+    def forward(self, x) -> torch.Tensor:
+        return self.cumprod.cumprod_cuda(x, self.dim)
