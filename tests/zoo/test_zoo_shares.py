@@ -61,7 +61,9 @@ def test_training_steps_get_forward_and_backward_columns():
     assert doc["verdict"] == "error"  # a training step that did not capture is a failed model of the run
     md = report.markdown(doc)
     assert ("**Training steps:** forward 1 kernels (certified strict 1, observable 1); backward 2 kernels "
-            "(certified strict 1, observable 2).") in md
+            "(certified strict 1, observable 2). With at least one int64 size argument: forward 1 (certified strict "
+            "1, observable 1), backward 2 (certified strict 1, observable 2).") in md
+    assert (tt["backward_narrowable"], tt["backward_narrowable_strict"]) == (2, 1)
     assert "| a | torch.nn | 1 (0) | 1 | 1 | 0 | 1 | 1 | 1 (1, 1) | 1 (1, 1) | 2 (1, 2) |" in md
     assert "| b | torch.nn | 1 (0) | 1 | 1 | 0 | 1 | 1 | 1 (1, 1) | capture failed | capture failed |" in md
     assert "capture failed: CaptureError: Inductor's LoweringException: boom" in md

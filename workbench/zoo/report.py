@@ -51,6 +51,9 @@ class Row:
     narrowable: int | None = None
     narrowable_strict: int | None = None
     narrowable_observable: int | None = None
+    backward_narrowable: int | None = None  # the same over the backward kernels of a training step
+    backward_narrowable_strict: int | None = None
+    backward_narrowable_observable: int | None = None
     # kernels of a training step's backward graph (zoo run --backward) and their verdicts; 0 for inference
     backward: int = 0
     backward_strict: int = 0
@@ -96,10 +99,13 @@ def _narrowable(ks) -> dict:
     """Counts over the kernels with at least one int64 size argument (the ones narrowing could change): a
     kernel with only int32 arguments is certified trivially and inflates a share over all kernels."""
     if any(k.wide_size_args is None for k in ks):
-        return {"narrowable": None, "narrowable_strict": None, "narrowable_observable": None}
+        return {}  # the fields' default: not known
     wide = [k for k in ks if k.wide_size_args > 0]
+    back = [k for k in wide if k.phase == "backward"]
     return {"narrowable": len(wide), "narrowable_strict": sum(k.strict == "certified" for k in wide),
-            "narrowable_observable": sum(k.observable == "certified" for k in wide)}
+            "narrowable_observable": sum(k.observable == "certified" for k in wide),
+            "backward_narrowable": len(back), "backward_narrowable_strict": sum(k.strict == "certified" for k in back),
+            "backward_narrowable_observable": sum(k.observable == "certified" for k in back)}
 
 
 def totals(rows: list[Row]) -> dict:
@@ -126,11 +132,9 @@ def totals(rows: list[Row]) -> dict:
     # the same shares over kernels with something to narrow (None when some result predates the count)
     known = all(r.narrowable is not None for r in rows if not r.error)
     m = sum(r.narrowable or 0 for r in rows) if known else None
-    t.update(
-        narrowable=m,
-        narrowable_strict=sum(r.narrowable_strict or 0 for r in rows) if known else None,
-        narrowable_observable=sum(r.narrowable_observable or 0 for r in rows) if known else None,
-    )
+    t.update({k: sum(getattr(r, k) or 0 for r in rows) if known else None
+              for k in ("narrowable", "narrowable_strict", "narrowable_observable", "backward_narrowable",
+                        "backward_narrowable_strict", "backward_narrowable_observable")})
     t["share_narrowable_strict"] = round(t["narrowable_strict"] / m, 4) if m else None
     t["share_narrowable_observable"] = round(t["narrowable_observable"] / m, 4) if m else None
     return t
@@ -312,6 +316,13 @@ def _phase_line(t: dict) -> str:
     """Forward and backward kernels of training steps (zoo run --backward), each with its certified counts."""
     f = t["kernels"] - t["backward"]
     fs, fo = t["strict"] - t["backward_strict"], t["observable"] - t["backward_observable"]
-    return (f"**Training steps:** forward {f} kernels (certified strict {fs}, observable {fo}); backward "
+    line = (f"**Training steps:** forward {f} kernels (certified strict {fs}, observable {fo}); backward "
             f"{t['backward']} kernels (certified strict {t['backward_strict']}, observable "
             f"{t['backward_observable']}).")
+    if t.get("backward_narrowable") is None:
+        return line
+    m, b = t["narrowable"], t["backward_narrowable"]
+    return (f"{line} With at least one int64 size argument: forward {m - b} (certified strict "
+            f"{t['narrowable_strict'] - t['backward_narrowable_strict']}, observable "
+            f"{t['narrowable_observable'] - t['backward_narrowable_observable']}), backward {b} (certified strict "
+            f"{t['backward_narrowable_strict']}, observable {t['backward_narrowable_observable']}).")
