@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
@@ -55,6 +56,7 @@ class ZooModel:
     training_dynamic: tuple[tuple[int, ...], ...] | None = None
 
     def program(self, training: bool = False) -> Program:
+        """The capture program; ``training``: the training step's (its dims, built on the CPU)."""
         return Program(
             name=self.name,
             fn=call_module,
@@ -63,8 +65,20 @@ class ZooModel:
             dynamic=self.training_dynamic if training and self.training_dynamic is not None else self.dynamic,
             description=self.description,
             origin=f"zoo ({self.source.value})",
-            build=self.build,
+            build=partial(_built_on_cpu, self.build) if training else self.build,
         )
+
+
+def _built_on_cpu(build: Callable[[], Any]) -> Any:
+    """``build()`` on the CPU, inside capture's meta device. A training step runs on the CPU backend with real
+    tensors, where a meta-built module's buffers become uninitialised memory (docs/capture.md); buffers a model
+    computes while it is built then hold garbage, and some are indices: BERT's ``position_ids`` made the step
+    fail with ``index -279348933622405 is out of bounds for dimension 1 with size 512``. Built on the CPU they
+    hold the model's own values (the zoo's configs are small; weights stay randomly initialised)."""
+    import torch
+
+    with torch.device("cpu"):
+        return build()
 
 
 # -- torch.nn blocks ---------------------------------------------------------------------------------------
