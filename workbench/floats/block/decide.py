@@ -3,8 +3,8 @@
 1. **Shapes.** Each distinct extent of ``get_inputs``' shapes is mapped to a small one, keeping equal extents
    equal and 1 as 1. A first reading of the host wrapper (no block run) gives the launch's block shape B.
    An extent that the spec reduces over (the dims of sum/mean/max/min/softmax/log_softmax/layer_norm, the
-   inner extent of a matmul) becomes ``2*B+3`` for a 1-D cooperative kernel (shared memory, shuffles or
-   atomics; ``B+3`` when B > 256), ``max(Bx, By)+3`` for a 2-D block, else 7: every thread has work, some
+   inner extent of a matmul) becomes ``B+3`` for a 1-D cooperative kernel (shared memory, shuffles or
+   atomics), ``max(Bx, By)+3`` for a 2-D block, else 7: every thread has work, some
    threads a second trip and a tail, and the last tile is partial. Kept extents become 2, 3, 5, ... (with a
    2-D block the output's last two extents become ``Bx+2`` and ``By+1``, so that several blocks and a partial
    block run). A second, tiny shape (every extent 2, 3, 4, ...) is decided too.
@@ -35,7 +35,7 @@ import numpy as np
 import sympy
 
 from workbench.floats.block.answer import EntryCall, read_entry
-from workbench.floats.block.domains import EXP, LOG, SQRT, TANH, Float32, Reals, f32_bits, ulp_distance
+from workbench.floats.block.domains import MAX, MIN, Float32, Reals, extremum, f32_bits, interpreted, ulp_distance
 from workbench.floats.block.lower import BlockUnsupportedError, Program, lower_source
 from workbench.floats.block.machine import ATOMICS, SYNC_CALLS, Dim3, Machine, MachineError, Memory, Tensor
 from workbench.floats.block.spec import cpu_outputs, real_outputs, reference_model
@@ -211,7 +211,7 @@ def choose_shapes(problem, entry: EntryCall, program: Program, model, answer: Pa
             if node.op != "call_function" or not node.args or not hasattr(node.args[0], "meta"):
                 continue
             val = node.args[0].meta.get("val")
-            if val is None:
+            if val is None or not hasattr(val, "shape"):
                 continue
             shp = tuple(int(x) for x in val.shape)
             if name in REDUCING:
@@ -232,13 +232,13 @@ def choose_shapes(problem, entry: EntryCall, program: Program, model, answer: Pa
         r = max(bx, by) + 3
     elif coop:
         b = bx * by * blk[2]
-        r = 2 * b + 3 if b <= 256 else b + 3
+        r = b + 3
     else:
         r = 7
     small = iter([2, 3, 5, 6, 9, 10, 11])
     main_of = {}
-    out_shape = tuple(int(x) for x in ep.graph_module.graph.find_nodes(op="output")[0].args[0][0].meta["val"].shape) \
-        if ep is not None else ()
+    out_val = ep.graph_module.graph.find_nodes(op="output")[0].args[0][0].meta.get("val") if ep is not None else None
+    out_shape = tuple(int(x) for x in out_val.shape) if hasattr(out_val, "shape") else ()
     kept_2d = {}
     if two_d and len(out_shape) >= 2:
         kept_2d = {back.get(out_shape[-1]): bx + 2, back.get(out_shape[-2]): by + 1}
@@ -261,8 +261,7 @@ def choose_shapes(problem, entry: EntryCall, program: Program, model, answer: Pa
 
 # -- over the reals
 
-def _interpreted(e):
-    return e.replace(EXP, sympy.exp).replace(LOG, sympy.log).replace(SQRT, sympy.sqrt).replace(TANH, sympy.tanh)
+_interpreted = interpreted
 
 
 def decide_reals(runs, ops) -> RealVerdict:
@@ -279,7 +278,7 @@ def decide_reals(runs, ops) -> RealVerdict:
                                f"(shape {run.shape}), the spec's {len(spec_flat)} (shape {spec_out.shape})", how,
                                shapes_all)
         for i, (k, s) in enumerate(zip(run.output, spec_flat)):
-            if k is not None and (k == s or sympy.expand(k - s) == 0):
+            if k is not None and (k == s or _same(k, s)):
                 continue
             idx = tuple(int(x) for x in np.unravel_index(i, spec_out.shape))
             if k is None:
@@ -311,6 +310,38 @@ def decide_reals(runs, ops) -> RealVerdict:
                        f"{', '.join(_shapes(sh) for sh, _, _ in runs)}: every output element of the kernel equals the "
                        "spec's as a real expression of the inputs; a decision at these shapes, not for all shapes",
                        how, shapes_all)
+
+
+FLT_MAX = sympy.Rational(float(np.finfo(np.float32).max))
+
+
+def _bounded(e) -> sympy.Expr:
+    """Inputs are finite float32 values, so -FLT_MAX <= x <= FLT_MAX: a Max over input symbols (and Max/Min of
+    them) does not change when -FLT_MAX is dropped, nor a Min when FLT_MAX is (the usual starts of max/min
+    reductions written with FLT_MAX)."""
+    def plain(a) -> bool:
+        return a.is_Symbol or (isinstance(a, sympy.Expr) and a.func in (MAX, MIN) and all(plain(x) for x in a.args))
+
+    def fix(m):
+        keep = [a for a in m.args if not (a.is_Number and ((m.func == MAX and a <= -FLT_MAX) or
+                                                          (m.func == MIN and a >= FLT_MAX)))]
+        if len(keep) < len(m.args) and keep and all(plain(a) for a in keep):
+            return extremum(m.func, keep)
+        return m
+    if not (e.has(MAX) or e.has(MIN)):
+        return e
+    return e.replace(lambda x: isinstance(x, sympy.Expr) and x.func in (MAX, MIN), fix)
+
+
+def _same(k, s) -> bool:
+    """k and s are the same real function: structurally after the FLT_MAX rule, or after expansion when both
+    are small enough for it (a large non-polynomial pair is left to the numeric separation)."""
+    b = _bounded(k)
+    if b == s:
+        return True
+    if sympy.count_ops(b) + sympy.count_ops(s) > 4000 and (b.has(sympy.Function) or s.has(sympy.Function)):
+        return False
+    return sympy.expand(b - s) == 0
 
 
 def _short(e, limit: int = 160) -> str:

@@ -28,6 +28,34 @@ SQRT = sympy.Function("sqrt")
 EXP = sympy.Function("exp")
 LOG = sympy.Function("log")
 TANH = sympy.Function("tanh")
+# max/min over the reals as canonical n-ary terms: arguments flattened, deduplicated and sorted (max and min
+# are associative, commutative and idempotent), -oo dropped from a max and +oo from a min. sympy's own
+# Max/Min compare their arguments pairwise on construction (quadratic, and slow on symbolic arguments);
+# these are evaluated as Max/Min only at numbers (``interpreted``).
+MAX = sympy.Function("Max")
+MIN = sympy.Function("Min")
+
+
+def extremum(fn, args) -> sympy.Expr:
+    flat = set()
+    for a in args:
+        if isinstance(a, sympy.Expr) and a.func == fn:
+            flat.update(a.args)
+        else:
+            flat.add(a)
+    drop = -sympy.oo if fn is MAX else sympy.oo
+    flat.discard(drop)
+    if not flat:
+        return drop
+    if len(flat) == 1:
+        return flat.pop()
+    return fn(*sorted(flat, key=sympy.default_sort_key))
+
+
+def interpreted(e: sympy.Expr) -> sympy.Expr:
+    """The real functions themselves: exp, log, sqrt, tanh, Max and Min of sympy."""
+    return (e.replace(EXP, sympy.exp).replace(LOG, sympy.log).replace(SQRT, sympy.sqrt).replace(TANH, sympy.tanh)
+            .replace(MAX, sympy.Max).replace(MIN, sympy.Min))
 # CUDA names -> the real function each denotes (over the reals an approximate intrinsic is the function it
 # approximates; rsqrt is 1/sqrt)
 REAL_FUNCTIONS = {"sqrtf": "sqrt", "sqrt": "sqrt", "__fsqrt_rn": "sqrt", "expf": "exp", "__expf": "exp",
@@ -58,8 +86,12 @@ class Reals:
     name = "reals"
 
     def const(self, v: float, ty: str):
-        if v != v or v in (math.inf, -math.inf):
-            return sympy.Symbol(f"nonfinite_{v}")
+        if v == math.inf:
+            return sympy.oo  # Max(-oo, x) = x: the usual start of a max reduction
+        if v == -math.inf:
+            return -sympy.oo
+        if v != v:
+            return sympy.Symbol("nan")
         return sympy.Rational(v) if v != int(v) else sympy.Integer(int(v))
 
     def from_int(self, i: int, ty: str):
@@ -95,10 +127,10 @@ class Reals:
         return a * b + c
 
     def fmax(self, a, b, ty):
-        return sympy.Max(a, b)
+        return extremum(MAX, (a, b))
 
     def fmin(self, a, b, ty):
-        return sympy.Min(a, b)
+        return extremum(MIN, (a, b))
 
     def fabs(self, a, ty):
         return sympy.Abs(a)
@@ -148,14 +180,14 @@ class Reals:
         """``c ? a : b`` on data: Max/Min where the condition compares the two values, else Piecewise."""
         if isinstance(c, (sympy.StrictGreaterThan, sympy.GreaterThan)):
             if (c.lhs, c.rhs) == (a, b):
-                return sympy.Max(a, b)
+                return extremum(MAX, (a, b))
             if (c.lhs, c.rhs) == (b, a):
-                return sympy.Min(a, b)
+                return extremum(MIN, (a, b))
         if isinstance(c, (sympy.StrictLessThan, sympy.LessThan)):
             if (c.lhs, c.rhs) == (a, b):
-                return sympy.Min(a, b)
+                return extremum(MIN, (a, b))
             if (c.lhs, c.rhs) == (b, a):
-                return sympy.Max(a, b)
+                return extremum(MAX, (a, b))
         if a == b:
             return a
         return sympy.Piecewise((a, c), (b, True))
@@ -344,5 +376,5 @@ class Float32:
         return np.full(self.lanes, np.nan, dtype=np.float32)
 
 
-__all__ = ["EXP", "Float32", "LOG", "Prod", "REAL_FUNCTIONS", "Reals", "SQRT", "f32_bits", "show_f32",
+__all__ = ["EXP", "Float32", "LOG", "MAX", "MIN", "extremum", "interpreted", "Prod", "REAL_FUNCTIONS", "Reals", "SQRT", "f32_bits", "show_f32",
            "ulp_distance"]

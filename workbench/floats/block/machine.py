@@ -159,6 +159,7 @@ class Machine:
         self.block_dim = Dim3()
         self.grid_dim = Dim3()
         self.writes = 0
+        self._dispatch = {name[2:]: getattr(self, name) for name in dir(self) if name.startswith("e_")}
         self.tensors_made: list[Tensor] = []
         for name, fn in program.functions.items():
             if name.startswith("$global:"):
@@ -231,6 +232,9 @@ class Machine:
         return v
 
     def is_float(self, v) -> bool:
+        t = type(v)
+        if t in _NOT_FLOAT:
+            return False
         return not isinstance(v, (bool, int, Ptr, Tensor, Dim3, list, tuple, str, _Default)) and v is not None
 
     # -- statements (generators: they yield synchronisation events)
@@ -266,18 +270,21 @@ class Machine:
                     self._restore(env, saved)
                 return None
             case "decl":
-                yield from self.pre(c, env)
+                if self.sync_cache.get(id(c)) or self.has_sync(c):
+                    yield from self.pre(c, env)
                 self.declare(c, env)
                 return None
             case "expr":
-                yield from self.pre(c, env)
+                if self.sync_cache.get(id(c)) or self.has_sync(c):
+                    yield from self.pre(c, env)
                 self.ev(c.kids[0], env)
                 return None
             case "null":
                 return None
             case "return":
                 if c.kids:
-                    yield from self.pre(c, env)
+                    if self.sync_cache.get(id(c)) or self.has_sync(c):
+                        yield from self.pre(c, env)
                     return Status("return", self.ev(c.kids[0], env))
                 return Status("return")
             case "break":
@@ -285,7 +292,8 @@ class Machine:
             case "continue":
                 return CONTINUE
             case "if":
-                yield from self.pre(c.kids[0], env)
+                if self.sync_cache.get(id(c.kids[0])) or self.has_sync(c.kids[0]):
+                    yield from self.pre(c.kids[0], env)
                 cond = self.truth(self.ev(c.kids[0], env), c.line)
                 if cond is None:
                     return self.data_if(c, env)
@@ -301,7 +309,8 @@ class Machine:
                 yield from self.exec(init, env)
                 trips = 0
                 while True:
-                    yield from self.pre(cond_c, env)
+                    if self.sync_cache.get(id(cond_c)) or self.has_sync(cond_c):
+                        yield from self.pre(cond_c, env)
                     ok = self.truth(self.ev(cond_c, env), c.line)
                     if ok is None:
                         self.fail("loop whose condition depends on data", c.line, "bound loops by sizes and indices")
@@ -316,7 +325,8 @@ class Machine:
                     if status is not None and status is not CONTINUE:
                         self._restore(env, saved)
                         return status
-                    yield from self.pre(inc, env)
+                    if self.sync_cache.get(id(inc)) or self.has_sync(inc):
+                        yield from self.pre(inc, env)
                     self.ev(inc, env)
                 self._restore(env, saved)
                 return None
@@ -326,7 +336,8 @@ class Machine:
                 first = c.kind == "do"
                 while True:
                     if not first:
-                        yield from self.pre(cond_c, env)
+                        if self.sync_cache.get(id(cond_c)) or self.has_sync(cond_c):
+                            yield from self.pre(cond_c, env)
                         ok = self.truth(self.ev(cond_c, env), c.line)
                         if ok is None:
                             self.fail("loop whose condition depends on data", c.line, "bound loops by sizes")
@@ -411,7 +422,8 @@ class Machine:
         if not self.has_sync(c):
             return
         for k in c.kids:
-            yield from self.pre(k, env)
+            if self.sync_cache.get(id(k)) or self.has_sync(k):
+                yield from self.pre(k, env)
         if c.kind == "call" and self.has_sync(c) and self.thread is not None:
             t = self.thread
             if c.name == "__syncthreads":
@@ -468,10 +480,17 @@ class Machine:
 
     # -- expressions (plain)
     def ev(self, c: C, env: dict):
-        t = self.thread
-        if t is not None and id(c) in t.memo and c.kind == "call":
-            return t.memo[id(c)]
-        m = getattr(self, "e_" + c.kind, None)
+        kind = c.kind
+        if kind == "ref":  # the commonest node first
+            try:
+                return env[c.name]
+            except KeyError:
+                return self.e_ref(c, env)
+        if kind == "int":
+            return c.value
+        if kind == "call" and self.thread is not None and id(c) in self.thread.memo:
+            return self.thread.memo[id(c)]
+        m = self._dispatch.get(kind)
         if m is None:
             self.fail(f"expression `{c.kind}`", c.line, "use arithmetic, indexing, calls and casts")
         return m(c, env)
@@ -749,6 +768,12 @@ class Machine:
         return self.arith(op, a, b, c.ty, c.line)
 
     def arith(self, op: str, a, b, ty: str, line: int):
+        if ty in INT_BITS and type(a) is int and type(b) is int and op in "+-*":
+            r = a + b if op == "+" else a - b if op == "-" else a * b
+            bits, signed = INT_BITS[ty]
+            if -(1 << (bits - 1)) <= r < (1 << (bits - 1)) if signed else 0 <= r < (1 << bits):
+                return r
+            return wrap(r, ty)
         if isinstance(a, Ptr) and isinstance(b, int):
             return self.offset(a, b if op == "+" else -b, line)
         if isinstance(b, Ptr) and isinstance(a, int) and op == "+":
@@ -1096,6 +1121,7 @@ class Machine:
 
 
 _MISSING = object()
+_NOT_FLOAT = frozenset({int, bool, Ptr, Tensor, Dim3, list, tuple, str, _Default, type(None)})
 
 
 def _fmt(t) -> str:

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import sympy
 
-from workbench.floats.block.domains import EXP, LOG, SQRT
+from workbench.floats.block.domains import EXP, LOG, MAX, MIN, SQRT, extremum
 from workbench.floats.errors import SpecLoadError, SpecOpUnsupportedError
 
 
@@ -113,13 +113,13 @@ def _ew(fn):
 
 
 def _softmax(x, dim, *_):
-    m = _reduce(x, dim, True, lambda v: sympy.Max(*v))
+    m = _reduce(x, dim, True, lambda v: extremum(MAX, v))
     e = np.vectorize(lambda a: EXP(a), otypes=[object])(x - m)
     return e / _reduce(e, dim, True, _sum)
 
 
 def _log_softmax(x, dim, *_):
-    m = _reduce(x, dim, True, lambda v: sympy.Max(*v))
+    m = _reduce(x, dim, True, lambda v: extremum(MAX, v))
     s = _reduce(np.vectorize(lambda a: EXP(a), otypes=[object])(x - m), dim, True, _sum)
     return (x - m) - np.vectorize(lambda a: LOG(a), otypes=[object])(s)
 
@@ -158,19 +158,19 @@ def _layer_norm(x, shape, w=None, b=None, eps=1e-5, *_):
 
 
 def _max_dim(x, dim, keepdim=False):
-    return (_reduce(x, dim, keepdim, lambda v: sympy.Max(*v)), None)
+    return (_reduce(x, dim, keepdim, lambda v: extremum(MAX, v)), None)
 
 
 def _min_dim(x, dim, keepdim=False):
-    return (_reduce(x, dim, keepdim, lambda v: sympy.Min(*v)), None)
+    return (_reduce(x, dim, keepdim, lambda v: extremum(MIN, v)), None)
 
 
 RULES = {
     "aten.sum.dim_IntList": lambda x, dims, keepdim=False, *_, **__: _reduce(x, dims, keepdim, _sum),
     "aten.sum.default": lambda x, *_, **__: _reduce(x, [], False, _sum),
     "aten.mean.dim": lambda x, dims, keepdim=False, *_, **__: _reduce(x, dims, keepdim, _sum) / _count(x, dims),
-    "aten.amax.default": lambda x, dims=(), keepdim=False: _reduce(x, dims, keepdim, lambda v: sympy.Max(*v)),
-    "aten.amin.default": lambda x, dims=(), keepdim=False: _reduce(x, dims, keepdim, lambda v: sympy.Min(*v)),
+    "aten.amax.default": lambda x, dims=(), keepdim=False: _reduce(x, dims, keepdim, lambda v: extremum(MAX, v)),
+    "aten.amin.default": lambda x, dims=(), keepdim=False: _reduce(x, dims, keepdim, lambda v: extremum(MIN, v)),
     "aten.max.dim": _max_dim,
     "aten.min.dim": _min_dim,
     "aten.softmax.int": _softmax,
