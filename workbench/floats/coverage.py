@@ -42,7 +42,7 @@ PROOFWRIGHT = "ProofWright (published): 14/100 level-1 problems end to end, all 
 
 # Verdicts that are end-to-end results (a checker ran on the answer and decided something, or said it cannot)
 VERDICTS_E2E = ("equivalent", "not-equivalent", "no-counterexample", "undecided", "unsafe",
-                "output-not-fully-written")
+                "output-not-fully-written")  # not e2e: "refused" (reader), "spec only", "timeout", "error"
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +177,42 @@ def _elementwise(ref: Path, ans: Path, workers: int) -> dict:
                          f"{sampled}"}
 
 
-def _block(ref: Path, ans: Path) -> dict:
+BLOCK_TIMEOUT_S = 150  # per answer; a block-level check that runs longer is recorded as a timeout
+
+
+def _block(ref: Path, ans: Path, timeout_s: float = BLOCK_TIMEOUT_S) -> dict:
+    """The block-level check of one answer in a child process, killed after ``timeout_s`` (its result comes
+    back through a pipe). The child is spawned, not forked: a fork of a process that has run torch's thread
+    pools deadlocks on a lock held by a thread the child does not have (seen here: every forked check hung
+    in futex_wait)."""
+    import multiprocessing as mp
+
+    why = block_level_available()
+    if why is not None:
+        return {"level": "block", "verdict": "spec only", "text": why, "decided_by": "", "semantics": ""}
+    ctx = mp.get_context("spawn")
+    recv, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_block_child, args=(ref, ans, send), daemon=True)
+    child.start()
+    send.close()
+    try:
+        if recv.poll(timeout_s):
+            return recv.recv()
+        return {"level": "block", "verdict": "timeout", "text": f"the block-level check gave no result within "
+                f"{timeout_s:.0f} s on this machine (killed)", "decided_by": "", "semantics": ""}
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        recv.close()
+
+
+def _block_child(ref: Path, ans: Path, send) -> None:
+    send.send(_block_in_process(ref, ans))
+    send.close()
+
+
+def _block_in_process(ref: Path, ans: Path) -> dict:
     why = block_level_available()
     if why is not None:
         return {"level": "block", "verdict": "spec only", "text": why, "decided_by": "", "semantics": ""}
@@ -192,6 +227,10 @@ def _block(ref: Path, ans: Path) -> dict:
     except NotImplementedError as exc:
         return {"level": "block", "verdict": "spec only", "text": f"the block level is not finished: {exc}",
                 "decided_by": "", "semantics": ""}
+    except Exception as exc:  # a crash inside the block level is that row's result, not the table's end
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        return {"level": "block", "verdict": "error", "text": f"the block level raised {type(exc).__name__}: "
+                f"{first[:300]} (a bug there, not a verdict)", "decided_by": "", "semantics": ""}
     shapes = " ".join("x".join(map(str, s)) for s in v.reals.shapes)
     return {"level": "block", "verdict": v.verdict.value,
             "text": f"reals: {v.reals.text}; float32: {v.float32.text}; safety: {v.safety.summary()}",
