@@ -65,11 +65,27 @@ def test_real_kernels_are_certified_strict(path):
     assert v.verdict == "certified", v.reason
 
 
-def test_looped_scan_is_refused_strict_because_its_operand_is_read_on_every_r_lane():
-    # The scan reads its operand (the load) on masked-off r lanes too; strict mode asks every access to agree
-    # everywhere on its class, and the class of a row operation's operand has no r range atom.
-    v = refused(load(CUMSUM), "strict")
-    assert "r0_index + (ks0 * xindex)" in v.reason
+def test_looped_scan_is_certified_strict_its_load_is_not_performed_on_masked_off_r_lanes():
+    # The scan reads its operand (the load) on masked-off r lanes too, but there the load's own mask
+    # (``r0_mask & xmask``, which agrees) fails in both kernels and yields ``other``: its address need only
+    # agree on the active lanes (r0_index < r0_numel), which is strict mode's "active" (issue 24: the
+    # cumsum-of-position-ids refusal in gpt2, llama, qwen2, gpt_neox, mistral).
+    v = check_kernel(load(CUMSUM), "strict", counterexample=False)
+    assert v.certified, v.reason
+
+
+def test_looped_scan_whose_load_lacks_the_r_mask_is_still_refused_strict():
+    # the input that would break the rule above: the same load without r0_mask is performed on the
+    # masked-off r lanes of the last step (where r0_index + ks0*xindex leaves int32 in N)
+    rec = mutate(CUMSUM, CUMSUM_LOAD, "tl.load(in_ptr0 + (r0_1 + ks0*x0), xmask", count=1)
+    v = refused(rec, "strict")
+    assert v.verdict == "refused"
+
+
+def test_looped_scan_overflowing_on_an_active_lane_is_refused_strict():
+    rec = mutate(CUMSUM, CUMSUM_LOAD, "tl.load(in_ptr0 + (r0_1 + ks0*ks0*x0), r0_mask & xmask", count=1)
+    v = refused(rec, "strict")
+    assert "ks0" in v.reason
 
 
 def test_scan_operand_index_overflowing_only_in_int32_is_refused():

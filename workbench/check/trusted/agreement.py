@@ -40,6 +40,8 @@ class AgreementRules:
         v = self.decided(atom, c)
         if v is not None:
             return c if v == pol else EMPTY
+        if self.refuted_on(atom, c, pol):  # a lane comparison its operands' intervals refute on c (uniform.py)
+            return EMPTY
         return c | {(self.key[id(atom)], pol)}
 
     def conjuncts(self, m: Node) -> list[Node]:
@@ -48,6 +50,15 @@ class AgreementRules:
         if m.op is Op.BROADCAST:
             return self.conjuncts(m.args[0])
         return [m]
+
+    def active_of(self, c: LaneClass, m: Node) -> LaneClass:
+        """``c`` and every launch range atom (x/y ``index < numel``, r ``r0_index < r0_numel``) that is a
+        conjunct of mask ``m``: the active lanes of ``c`` on which an access under ``m`` is performed."""
+        if c == EMPTY:
+            return EMPTY
+        conj = self.conjuncts(m)
+        atoms = [a for a in (*self.range_atoms, *self.r_atoms) if any(x is a for x in conj)]
+        return c | frozenset((self.key[id(a)], True) for a in atoms)
 
     def implies(self, c: LaneClass, m: Node) -> bool:
         """Every conjunct of mask ``m`` is an atom of class ``c`` or decided true on it (so ``m`` holds on
@@ -179,9 +190,15 @@ class AgreementRules:
         akey = f"{self.key[id(n)]}@{self.class_key(c)}"
         if self.mode == "strict":
             rule = self.choose("access", akey, ("all",), lambda r: True)
+            # strict: the offset agrees on every *active* lane of c. A range atom (index < numel on an axis)
+            # that is a conjunct of the access's own mask holds on every active lane, and where it fails the
+            # mask (agreeing on c) fails in both kernels: nothing is read or written there, a load yields
+            # ``other``. Only range atoms are added (no data or size atom): that is strict's "active".
+            scope = self.active_of(c, mask)
         else:
             rule = self.choose("access", akey, ACCESS_RULES, lambda r: self.lookahead(offset, c if r == "all" else masked))
-        self.cases("agree", offset, c if rule == "all" else masked)  # a case split when the certificate chose one
+            scope = c
+        self.cases("agree", offset, scope if rule == "all" else masked)  # a case split when the certificate chose one
         if n.op is Op.LOAD:
             other = n.args[2]
             if other.op is Op.UNDEF:
@@ -218,7 +235,10 @@ class AgreementRules:
             conj = self.conjuncts(acc.args[2] if acc.op is Op.STORE else acc.args[1])
             need = self.tail_atoms(acc)  # x (and y) range atoms, and r0's where the access depends on r / step
             r_missing = any(r is None or (r in self.r_atoms and not any(x is r for x in conj)) for r in need)
-            if (not self.range_atoms and not self.x_uniform()) or r_missing:
+            no_tail = not self.range_atoms and not self.x_uniform() and self.no_x_tail()
+            if no_tail:
+                self.launch_premise = True  # a premise on the launch, stated in the verdict (launch.no_x_tail)
+            if (not self.range_atoms and not self.x_uniform() and not no_tail) or r_missing:
                 self.need(None, Reason.TAIL_MASKED, acc, frozenset())
             elif not all(any(x is r for x in conj) for r in need):
                 # a missing x (or y) range atom only: agree on the larger class of the atoms it has

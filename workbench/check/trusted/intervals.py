@@ -333,6 +333,15 @@ class IntervalRules:
                     ll, _ = self.bound(l_node, base)
                     if ll is not None:
                         los.append(ll - delta - dr[1])
+        # A constant candidate outside the node's narrowed type is no use: the node's FITS_NARROW cannot hold
+        # with it, and the rule's own bound (kept when there is one) may be what makes it hold (mistral's
+        # sliding window: ``r0_3 > x0 - 8`` bounds ``x0 = xindex % ks0`` by ``2**31 + 6``, its remainder rule
+        # by ``ks0 - 1``). Every candidate and the rule's bound are valid bounds, so dropping one is sound.
+        t = kir.IntType(_bits(self.N[id(n)]) or 64)
+        if hi is not None:
+            his = [h for h in his if not (h.is_const() and h.const_value() > t.max)]
+        if lo is not None:
+            los = [x for x in los if not (x.is_const() and x.const_value() < t.min)]
         return self._tightest(lo, los, lower=True), self._tightest(hi, his, lower=False)
 
     def _tightest(self, cur: Poly | None, cands: list[Poly], lower: bool) -> Poly | None:

@@ -14,6 +14,12 @@ from workbench.check.sidecond import Reason
 from workbench.kir import Node, Op
 
 
+# torch/_inductor/runtime/hints.py (torch 2.13.0): TRITON_MAX_BLOCK["X"] = 4096. Inductor's launcher never
+# launches a pointwise kernel with a larger XBLOCK, and its code generator writes ``xmask = tl.full(..., True)``
+# (no range mask) exactly when it knows xnumel is a multiple of it (simd.py, ``_has_constant_mask``).
+X_BLOCK_MAX = 4096
+
+
 class LaunchRules:
     """Recognise ``xindex``/``yindex`` and the range masks ``xindex < xnumel``, ``yindex < ynumel``."""
 
@@ -118,6 +124,23 @@ class LaunchRules:
                     if p2.op is Op.PROGRAM_ID and p2.attr == 2 and np1.op is Op.NUM_PROGRAMS and np1.attr == 1:
                         return True
         return False
+
+    def no_x_tail(self) -> bool:
+        """A 1-D pointwise kernel without an x range mask whose ``xnumel`` is, in the shape symbols, a multiple
+        of :data:`X_BLOCK_MAX` (every coefficient an integer multiple of it): then it launches no tail lane.
+        Premise (stated in the verdict, :func:`launch_premise`): the launch's XBLOCK is at most
+        ``X_BLOCK_MAX``. XBLOCK sizes ``tl.arange``, so it is a power of two (Triton's rule), hence divides
+        ``X_BLOCK_MAX`` and so ``xnumel``: the grid ``cdiv(xnumel, XBLOCK)`` covers exactly the lanes
+        ``[0, xnumel)``, every launched lane is active, and the missing range mask hides no lane."""
+        if self.p.grid_type != "Grid1D" or self.k.reduction is not None or self.range_atoms:
+            return False
+        if any(axis != "x" for _, axis in self.k.blocks):
+            return False
+        p = self.params.get("xnumel")
+        if p is None or p.kind != "numel":
+            return False
+        v = self.p.size_value("xnumel")
+        return bool(v.terms) and all(c.denominator == 1 and c.numerator % X_BLOCK_MAX == 0 for c in v.terms.values())
 
     def _find_range_atoms(self) -> tuple[Node, ...]:
         """``xindex < xnumel`` (and ``yindex < ynumel``): an exact launch index of an axis compared with that

@@ -119,6 +119,44 @@ class UniformRules:
         self._decided[memo] = got
         return got
 
+    def refuted_on(self, n: Node, c: LaneClass, pol: bool) -> bool:
+        """Whether comparison ``n`` (a lane comparison too) is shown to have the value ``not pol`` on every
+        lane of ``c`` by its operands' intervals on ``c`` with *constant* claims (the same claims as a
+        decision, each a number >= 0: nothing to discharge). Then ``c & (n == pol)`` has no lane
+        (:meth:`extend` makes it :data:`EMPTY`). Sound for the same reason as a decision: the operands'
+        intervals carry their fit conditions, so both kernels compare the exact values, which lie in them.
+        ``(a op b) != 0`` and ``(a op b) == 0`` (Inductor's ``div_floor_integer`` sign tests) are the inner
+        comparison and its negation. Only refutation empties a class; a comparison shown to hold enters the
+        class as before (agreeing on more atoms is never weaker)."""
+        got = self._lane_value(n, c, 0)
+        return got is not None and got != pol
+
+    def _lane_value(self, n: Node, c: LaneClass, depth: int) -> bool | None:
+        if c == EMPTY or n.op not in COMPARISON or depth > 2:
+            return None
+        left, right = n.args
+        if (n.op in (Op.NE, Op.EQ) and right.op is Op.CONST and right.attr[0] == 0
+                and (left.op in COMPARISON or left.op is Op.BROADCAST and left.args[0].op in COMPARISON)):
+            inner = left.args[0] if left.op is Op.BROADCAST else left
+            got = self._lane_value(inner, c, depth + 1)
+            return None if got is None else (got if n.op is Op.NE else not got)
+        if any(_bits(x) in (None, 1) for x in n.args):
+            return None
+        memo = ("lane", id(n), c)
+        if memo in self._decided:
+            return self._decided[memo]
+        self._decided[memo] = None  # cycle guard
+        got = None
+        for option in DECISIONS[n.op]:
+            if option == "open":
+                continue
+            claims = self.decision_claims(n, c, option)
+            if all(p is not None and p.is_const() and p.const_value() >= 0 for _, p in claims):
+                got = option.startswith("true")
+                break
+        self._decided[memo] = got
+        return got
+
     def provable(self, claims: tuple[Poly | None, ...]) -> bool:
         """Would these claims be proved? Only the search asks (through ``works``); the trusted run never
         does (the search's subclass answers)."""
