@@ -3,9 +3,12 @@
     workbench floats check SPEC.py KERNEL.cu [--spec-device cuda|cpu] [--fma on|off] [--ftz on|off]
                                              [--nan any|payload] [--json] [--lean OUT.lean] [--no-progress]
     workbench floats check REFERENCE.py ANSWER.py [same options]   (KernelBench files: floats/kernelbench.py)
+        answers whose threads share data (shared memory, barriers, shuffles, atomics) or references that reduce,
+        normalise or multiply matrices go to the block level (floats/block, --trials N; JSON workbench.floats-block/1)
     workbench floats check --all [--corpus DIR] [--out DIR] [--no-sweep]   (default out: the workspace's floats/)
     workbench floats check SPEC.py KERNEL.cu --level ptx [--arch sm_89] [--nvcc-flags="..."]  (floats/ptx)
     workbench floats flags SPEC.py KERNEL.cu [--arch sm_89] [--json]                          (floats/ptx)
+    workbench floats block-table [--corpus DIR] [--level1 DIR] [--out DIR] [--trials N]      (floats/block)
     workbench floats coverage [--out DIR] [--only 19,23]   KernelBench level-1 coverage table (floats/coverage)
 
 ``--json`` prints ``workbench.floats/2``: the one verdict (safety first) plus the semantic result, the CUDA
@@ -74,6 +77,8 @@ def run_check(args) -> int:
         raise FloatsUsageError("give SPEC.py and KERNEL.cu (e.g. `workbench floats check "
                                "data/floats/corpus/relu/spec.py data/floats/corpus/relu/ternary.cu`), or --all")
     target = Target(fma=_onoff("--fma", args.fma), ftz=_onoff("--ftz", args.ftz))
+    if args.spec.endswith(".py") and args.kernel.endswith(".py") and _block_pair(args.spec, args.kernel):
+        return run_block(args, target, progress)
     if args.spec.endswith(".py") and args.kernel.endswith(".py"):
         spec, kernel, v = check_kernelbench(args, target, progress)
     else:
@@ -87,6 +92,62 @@ def run_check(args) -> int:
         payload["kernel_file"] = kernel.path
         return contract.emit(contract.document("floats", 2, v.verdict, **payload))
     print(report(spec, kernel, v))
+    return contract.exit_code(v.verdict)
+
+
+def run_block_table(args) -> int:
+    from workbench.floats.block import table
+
+    corpus = Path(args.corpus) if args.corpus else table.CORPUS
+    level1 = Path(args.level1) if args.level1 else table.LEVEL1
+    for what, p in (("--corpus", corpus), ("--level1", level1)):
+        if not p.is_dir():
+            raise FloatsUsageError(f"{what} {str(p)!r} is not a folder; pass the folder of answers / KernelBench "
+                                   "level-1 problems")
+    rs = table.rows(corpus, level1, table.EXAMPLES, args.trials, progress=not args.no_progress and sys.stderr.isatty())
+    out = Path(args.out) if args.out else workspace.subdir("floats", args.workspace) / "block"
+    jp, mp = table.write(rs, out)
+    print(f"{len(rs)} answers; wrote {jp} and {mp}")
+    return 0
+
+
+def _shapes_arg(text: str) -> tuple[tuple[int, ...], ...]:
+    """``--shapes 17x19,19x3``: one shape per input tensor, extents joined by x."""
+    try:
+        shapes = tuple(tuple(int(d) for d in part.split("x")) for part in text.split(","))
+    except ValueError:
+        raise FloatsUsageError(f"--shapes {text!r} is not a list of shapes; write one per input, extents joined by "
+                               "x, e.g. --shapes 2x259x3 or --shapes 17x19,19x3") from None
+    if any(d < 1 for s in shapes for d in s):
+        raise FloatsUsageError(f"--shapes {text!r} has an extent below 1; give positive extents")
+    return shapes
+
+
+def _block_pair(reference: str, answer: str) -> bool:
+    from workbench.floats.block import wants_block
+
+    if not (Path(reference).is_file() and Path(answer).is_file()):
+        return False
+    return wants_block(reference, answer)
+
+
+def run_block(args, target, progress: bool) -> int:
+    """``floats check REFERENCE.py ANSWER.py`` for answers whose threads share data, or references that reduce
+    or multiply matrices: the block level (``workbench.floats.block``, docs/floats-block.md)."""
+    from workbench.floats.block import BlockOptions, check_block
+    from workbench.floats.block.report import render
+
+    if getattr(args, "lean", None):
+        raise FloatsUsageError("--lean is not emitted for the block level; drop --lean")
+    if args.nan != "any":
+        raise FloatsUsageError("--nan payload is not modelled by the block level (any NaN equals any NaN); drop --nan")
+    opts = BlockOptions(spec_device=args.spec_device, fma=target.fma, ftz=target.ftz, trials=args.trials,
+                        progress=progress, shapes=_shapes_arg(args.shapes) if args.shapes else None)
+    v = check_block(args.spec, args.kernel, opts)
+    if args.json:
+        payload = {k: x for k, x in v.as_dict().items() if k != "verdict"}
+        return contract.emit(contract.document("floats-block", 1, v.verdict, **payload))
+    print(render(v))
     return contract.exit_code(v.verdict)
 
 
@@ -195,6 +256,10 @@ def register(subparsers) -> None:
     p.add_argument("--out", default=None, help="where --all writes verdicts.json and verdicts.md (default: the "
                    "workspace's floats/; the shipped table is regenerated with --out data/floats)")
     p.add_argument("--workers", type=int, default=2, help="processes for the 2**32 sweep (default 2)")
+    p.add_argument("--trials", type=int, default=200, help="block level (reductions, softmax, norms, matmuls): "
+                   "random inputs of the float32 witness search (default 200)")
+    p.add_argument("--shapes", default=None, help="block level: decide at these input shapes (e.g. 2x259x3 or "
+                   "17x19,19x3) instead of the ones chosen from get_inputs")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--progress", action="store_true", help="progress bar even when stderr is not a terminal")
     workspace.add_argument(p)
@@ -202,6 +267,15 @@ def register(subparsers) -> None:
 
     add_check_arguments(p)
     p.set_defaults(func=run_check)
+    t = sub.add_parser("block-table", help="check the block-level answer corpus (reductions, softmax, norms, "
+                       "matmuls) and write verdicts.json and verdicts.md")
+    t.add_argument("--corpus", default=None, help="answers <N>_<what>.py (default data/floats/kernelbench-block)")
+    t.add_argument("--level1", default=None, help="KernelBench level-1 problems (default /work/shared/kernelbench/level1)")
+    t.add_argument("--out", default=None, help="where to write the table (default: the workspace's floats/block/)")
+    t.add_argument("--trials", type=int, default=200, help="random inputs of each float32 witness search")
+    t.add_argument("--no-progress", action="store_true", help="no progress bar")
+    workspace.add_argument(t)
+    t.set_defaults(func=run_block_table)
     register_flags(sub)
     from workbench.floats.coverage import register as register_coverage
 

@@ -19,6 +19,7 @@ and as CPU runs), ``decide`` (the two decisions and the API). See docs/floats-bl
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from workbench.floats.block.verdict import (BlockOptions, BlockSafety, BlockVerdict, FloatStatus, FloatVerdict,
@@ -34,5 +35,34 @@ def check_block(reference: str | Path, answer: str | Path, options: BlockOptions
     return run(Path(reference), Path(answer), options)
 
 
+# What sends ``floats check REFERENCE.py ANSWER.py`` to the block level: threads that share data in the
+# answer's CUDA, or a reference whose forward reduces, normalises or multiplies matrices.
+_SHARING = re.compile(r"\b(__shared__|__syncthreads|__syncwarp|__shfl_\w*sync|atomic(Add|Sub|Max|Min|Exch|CAS))\b")
+_REDUCING = re.compile(r"(\b(sum|mean|amax|amin|max|min|softmax|log_softmax|matmul|mm|bmm|mv|einsum|norm|layer_norm|"
+                       r"rms_norm|LayerNorm|RMSNorm|var|std|logsumexp|prod|cumsum|cumprod)\s*\()|(\s@\s)")
+
+
+def wants_block(reference: str | Path, answer: str | Path) -> bool:
+    """True when the pair belongs to the block level rather than the elementwise check: the answer's text
+    names shared memory, a barrier, a shuffle or an atomic, or REFERENCE.py's ``forward`` calls a reduction,
+    a normalisation or a matrix product (read as text, never run)."""
+    import ast
+
+    ans = Path(answer).read_text()
+    if _SHARING.search(ans):
+        return True
+    try:
+        tree = ast.parse(Path(reference).read_text())
+    except (OSError, SyntaxError):
+        return False
+    for cls in tree.body:
+        if isinstance(cls, ast.ClassDef) and cls.name == "Model":
+            for f in cls.body:
+                if isinstance(f, ast.FunctionDef) and f.name in ("forward", "__init__") and \
+                        _REDUCING.search(ast.get_source_segment(Path(reference).read_text(), f) or ""):
+                    return True
+    return False
+
+
 __all__ = ["BlockOptions", "BlockSafety", "BlockVerdict", "FloatStatus", "FloatVerdict", "FloatWitness", "Hazard",
-           "HazardKind", "RealStatus", "RealVerdict", "RealWitness", "check_block"]
+           "HazardKind", "RealStatus", "RealVerdict", "RealWitness", "check_block", "wants_block"]

@@ -86,7 +86,15 @@ def check_block(reference: Path, answer: Path, options: BlockOptions) -> BlockVe
     if not program.kernels:
         raise BlockUnsupportedError(f"{answer.name} defines no __global__ kernel in its cuda_sources; a KernelBench "
                                     "answer launches one")
-    shapes_main, shapes_tiny, why = choose_shapes(problem, entry, program, model, answer)
+    if options.shapes is not None:
+        if len(options.shapes) != len(problem.shapes) or any(len(a) != len(b) for a, b in
+                                                             zip(options.shapes, problem.shapes)):
+            raise FloatsUsageError(f"shapes {list(options.shapes)} do not match get_inputs' "
+                                   f"{list(problem.shapes)} in number and rank; give one shape per input tensor")
+        shapes_main = shapes_tiny = tuple(tuple(int(d) for d in s) for s in options.shapes)
+        why = f"decided at the input shapes given, {_shapes(shapes_main)}; a decision at these shapes, not for all shapes"
+    else:
+        shapes_main, shapes_tiny, why = choose_shapes(problem, entry, program, model, answer)
     notes = [why]
     all_shapes = [shapes_main] + ([shapes_tiny] if shapes_tiny != shapes_main else [])
     reals_runs = []
@@ -289,11 +297,14 @@ def decide_reals(runs, ops) -> RealVerdict:
             w = _separate(k, s)
             if w is not None:
                 vals, kv, sv = w
+                names = _index_names(shapes)
+                kt, st_, dt = (_short(e.xreplace(names)) for e in (k, s, _difference(k, s)))
+                vals = tuple((str(names.get(sympy.Symbol(n, real=True), n)), x) for n, x in vals)
                 return RealVerdict(RealStatus.NOT_EQUIVALENT, f"not equivalent over the reals at input shapes "
-                                   f"{_shapes(shapes)}: output element {list(idx)} differs (kernel {_short(k)} vs spec "
-                                   f"{_short(s)}; at the input values given: {kv:.9g} vs {sv:.9g}); a decision at "
-                                   "these shapes, not for all shapes", how, shapes_all,
-                                   RealWitness(idx, _short(k), _short(s), vals, kv, sv))
+                                   f"{_shapes(shapes)}: output element {list(idx)} differs, kernel - spec = {dt} "
+                                   f"(at the input values given: {kv:.9g} vs {sv:.9g}); a decision at these shapes, "
+                                   "not for all shapes", how, shapes_all,
+                                   RealWitness(idx, kt, st_, vals, kv, sv))
             try:
                 same = sympy.simplify(_interpreted(k) - _interpreted(s)) == 0
             except Exception:
@@ -342,6 +353,22 @@ def _same(k, s) -> bool:
     if sympy.count_ops(b) + sympy.count_ops(s) > 4000 and (b.has(sympy.Function) or s.has(sympy.Function)):
         return False
     return sympy.expand(b - s) == 0
+
+
+def _index_names(shapes) -> dict:
+    """x{k}_{i} -> a symbol printed as the tensor element it is: x (one input) or x0, x1 ..., indexed."""
+    out = {}
+    for k, shp in enumerate(shapes):
+        base = "x" if len(shapes) == 1 else f"x{k}"
+        for i in range(math.prod(shp)):
+            idx = ", ".join(str(int(j)) for j in np.unravel_index(i, shp))
+            out[sympy.Symbol(f"x{k}_{i}", real=True)] = sympy.Symbol(f"{base}[{idx}]")
+    return out
+
+
+def _difference(k, s):
+    d = sympy.expand(k - s) if sympy.count_ops(k) + sympy.count_ops(s) < 4000 else k - s
+    return d
 
 
 def _short(e, limit: int = 160) -> str:

@@ -152,12 +152,12 @@ class Reals:
         return None
 
     def cmp(self, op: str, a, b):
-        r = {"<": sympy.Lt, ">": sympy.Gt, "<=": sympy.Le, ">=": sympy.Ge, "==": sympy.Eq, "!=": sympy.Ne}[op](a, b)
-        if r is sympy.true:
-            return True
-        if r is sympy.false:
-            return False
-        return r
+        if a.is_Number and b.is_Number:
+            return {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b, "==": a == b, "!=": a != b}[op] == True  # noqa: E712
+        # a comparison of data stays a term (sympy would query assumptions on the difference: slow, and
+        # undecidable for input symbols anyway)
+        return {"<": sympy.Lt, ">": sympy.Gt, "<=": sympy.Le, ">=": sympy.Ge, "==": sympy.Eq,
+                "!=": sympy.Ne}[op](a, b, evaluate=False)
 
     def truth(self, c):
         """A Python bool, or None when the condition depends on data."""
