@@ -93,3 +93,22 @@ def test_zoo_names_resolve_to_build_programs():
     assert p.build is not None and p.dynamic == ((0, 1),) and p.origin == "zoo (torch.nn)"
     with pytest.raises(UsageError, match="unknown zoo model 'nope'"):
         programs.resolve("zoo:nope")
+
+
+def test_a_user_model_file_that_imports_torchvision_loads(tmp_path):
+    # torchvision 0.28's CUDA-built library does not load on the pinned CPU torch; a user's model file that
+    # imports it must load as the zoo's torchvision models do (workbench/programs/torchvision_ops.py)
+    f = tmp_path / "tv_model.py"
+    f.write_text(
+        "import torch\nimport torchvision\n\n"
+        "def model():\n    return torchvision.models.squeezenet1_1(weights=None)\n\n"
+        "def example_inputs():\n    return (torch.randn(2, 3, 32, 48),)\n"
+    )
+    # a fresh process: in this one an earlier test may have imported torchvision already
+    import subprocess
+    import sys
+
+    code = f"from workbench.programs import resolve\np = resolve({str(f)!r})\nprint(p.name, p.build is not None)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["tv_model", "True"]

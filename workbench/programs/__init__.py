@@ -148,6 +148,12 @@ def load_file(path: str | Path) -> Program:
     if spec is None or spec.loader is None:
         raise InputError(f"cannot import {str(path)!r} as a Python module; is it a .py file?")
     module = importlib.util.module_from_spec(spec)
+    # A model file that imports torchvision (directly, or through transformers) must import on the CPU torch
+    # this project pins, as the zoo's own torchvision models do (torchvision_ops: its CUDA-built operators
+    # are declared first). Nothing happens when torchvision is not installed or already imported.
+    from workbench.programs.torchvision_ops import ensure_importable
+
+    ensure_importable(optional=True)
     try:
         sys.modules[mod_name] = module
         spec.loader.exec_module(module)

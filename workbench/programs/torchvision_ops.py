@@ -1,6 +1,6 @@
 """Importing torchvision on a CPU-only torch: declare the operator schemas its compiled library would register.
 
-Stage: zoo (model sources). ``torchvision==0.28.0`` is the release for torch 2.13.0, but its PyPI wheel is
+Stage: programs (model sources: the zoo's models and user model files alike). ``torchvision==0.28.0`` is the release for torch 2.13.0, but its PyPI wheel is
 built against CUDA; on the CPU torch this project pins, its ``_C`` library does not load and ``import
 torchvision`` fails with ``RuntimeError: operator torchvision::nms does not exist`` (torchvision registers
 fake kernels for ``nms``/``qnms`` at import time, which needs the operators to exist). :func:`ensure_importable`
