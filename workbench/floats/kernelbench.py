@@ -218,10 +218,29 @@ def read_problem(path: str | Path) -> Problem:
     if not any(isinstance(n, ast.ClassDef) and n.name == "Model" for n in tree.body) or "get_inputs" not in fns:
         raise SpecLoadError(f"{p.name} is not a KernelBench problem: it needs `class Model`, `get_inputs()` and "
                             "`get_init_inputs()`")
-    shapes = tuple(_shape(e, consts, str(p)) for e in _returned(fns["get_inputs"], str(p)))
-    init = tuple(_number(e, consts, str(p)) for e in _returned(fns["get_init_inputs"], str(p))) \
-        if "get_init_inputs" in fns else ()
+    try:
+        shapes = tuple(_shape(e, consts, str(p)) for e in _returned(fns["get_inputs"], str(p)))
+        init = tuple(_number(e, consts, str(p)) for e in _returned(fns["get_init_inputs"], str(p))) \
+            if "get_init_inputs" in fns else ()
+    except SpecLoadError as first:
+        return _read_problem_wider(p, first)
     return Problem(str(p), shapes, init)
+
+
+def _read_problem_wider(p: Path, first: SpecLoadError) -> Problem:
+    """The fuller static reader (``problem_inputs.read_inputs``: ``*input_shape``, ``torch.rand(...) * scale``,
+    bool and tuple init arguments), taken only where every input is an unstructured float32 tensor: integer
+    targets, bool masks, Python numbers and inputs that ``get_inputs`` makes symmetric or triangular would lose
+    their meaning as plain shapes, so for those the first reader's refusal stands."""
+    from workbench.floats.problem_inputs import InputKind, read_inputs
+
+    try:
+        wide = read_inputs(p)
+    except SpecLoadError:
+        raise first from None
+    if any(i.kind is not InputKind.FLOAT or i.structure for i in wide.inputs):
+        raise first
+    return Problem(str(p), tuple(i.shape for i in wide.inputs), wide.init_args)
 
 
 def _constants(tree: ast.Module) -> dict[str, int | float]:
