@@ -256,7 +256,10 @@ _MODELS = (
       for name, note in (("mobilenet_v2", ""), ("mnasnet0_5", ""), ("squeezenet1_0", ""),
                          ("shufflenet_v2_x0_5", "; channel shuffle"),
                          ("regnet_y_400mf", "; built on the CPU (widths computed with tensors)"),
-                         ("densenet121", "; dense concatenation"), ("swin_t", "; shifted windows, attention mask"))),
+                         ("swin_t", "; shifted windows, attention mask"))),
+    # opt-in (--all): 58 dense layers, each a distinct set of kernels; not in the shipped zoo (capture time)
+    ZooModel("densenet121", Source.TORCHVISION, "torchvision densenet121(weights=None); dense concatenation",
+             _tv("densenet121"), _IMAGE, _IMG, ((0, 2, 3),), default=False, training_dynamic=_BATCH),
     ZooModel("qwen2", Source.TRANSFORMERS,
              "Qwen2, 2 layers, width 64, GQA (4 query / 2 key-value heads), layer 2 with a sliding window of 8",
              _hf("Qwen2Config", "Qwen2Model", hidden_size=D, intermediate_size=FF, num_hidden_layers=2,

@@ -36,6 +36,8 @@ from workbench.errors import InputError, UsageError, WorkbenchError
 SCHEMA = "workbench.zoo_model/1"
 MODES = ("strict", "observable")
 _REFUSED_CONSTRUCT = re.compile(r": (.+?) is not supported by the kernel IR")
+_PLACE = re.compile(r"^\w+(?:, line \d+)?: ")  # "triton_poi_fused_0, line 12: " before a reason
+_LINE = re.compile(r"\s*\(line \d+\)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +102,9 @@ def out_of_class_reason(verdict_reason: str, index_dtype: str) -> str:
     m = _REFUSED_CONSTRUCT.search(verdict_reason)
     if m:
         return m.group(1)
-    return verdict_reason.split(";")[0][:60] or "unspecified"
+    # otherwise the reason's first clause, without the kernel's name and line (one category across kernels)
+    text = _LINE.sub("", _PLACE.sub("", verdict_reason, count=1))
+    return text.split(";")[0].strip()[:60] or "unspecified"
 
 
 def check_one(record, smt: bool = True) -> KernelOutcome:
