@@ -13,6 +13,12 @@ The first three make a kernel **unsafe** (``Safety.safe`` is False); a missing e
 bug, reported as **output not fully written** (``Safety.complete`` is False): no access is out of bounds and
 no two threads race, but the result holds whatever the buffer held before (``empty_like``'s garbage).
 
+Shared memory and barriers (issue 25 item 4) are outside this one-thread-per-element model: kernels whose
+threads share data are interpreted thread by thread by the block level, whose gate is ``block_safety``
+(``workbench.floats.block.check_safety``): races between barriers, barriers under divergent control flow,
+out-of-bounds shared indices and uninitialised shared reads, each with threads, address and line, decided
+per launched configuration at the shapes it names (docs/floats-block.md).
+
 The claim is bounded by what was enumerated: "safe for every n in 1..1024 and {...}", never for all n.
 ``element_functions`` shows that each store writes ``out[i] = f(in0[i], in1[i], ...)`` (every load of the
 stored value reads the stored element's index) and returns the distinct ``f`` as IR over ARG nodes.
@@ -28,6 +34,13 @@ from workbench.floats.cuda import Access, Kernel
 from workbench.floats.errors import CudaUnsupportedError
 from workbench.floats.evaluate import evaluate, evaluate_all
 from workbench.floats.ir import Node, Op, arg, substitute, walk
+
+def block_safety(reference, answer, options=None):
+    """The gate for kernels that share data between threads: ``workbench.floats.block.check_safety``."""
+    from workbench.floats.block import BlockOptions, check_safety
+
+    return check_safety(reference, answer, options or BlockOptions())
+
 
 GATE_SIZES = tuple(range(1, 1025)) + (4093, 4094, 4095, 4096, 4097, 65535, 65536, 65537, (1 << 20) + 3)
 SHAPE_SIZES = tuple(range(1, 130)) + (1023, 1024, 1025, 4097)

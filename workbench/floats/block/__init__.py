@@ -42,6 +42,15 @@ _REDUCING = re.compile(r"(\b(sum|mean|amax|amin|max|min|softmax|log_softmax|matm
                        r"rms_norm|LayerNorm|RMSNorm|var|std|logsumexp|prod|cumsum|cumprod)\s*\()|(\s@\s)")
 
 
+def check_safety(reference: str | Path, answer: str | Path, options: BlockOptions = BlockOptions()) -> BlockSafety:
+    """Only the shared-memory safety of the answer (races, divergent barriers, bounds, uninitialised shared
+    reads, unwritten outputs), by exact interpretation of every thread at the shapes ``check_block`` would
+    decide at (or ``options.shapes``)."""
+    from workbench.floats.block.decide import check_safety as run
+
+    return run(Path(reference), Path(answer), options)
+
+
 def wants_block(reference: str | Path, answer: str | Path) -> bool:
     """True when the pair belongs to the block level rather than the elementwise check: the answer's text
     names shared memory, a barrier, a shuffle or an atomic, or REFERENCE.py's ``forward`` calls a reduction,
@@ -65,4 +74,4 @@ def wants_block(reference: str | Path, answer: str | Path) -> bool:
 
 
 __all__ = ["BlockOptions", "BlockSafety", "BlockVerdict", "FloatStatus", "FloatVerdict", "FloatWitness", "Hazard",
-           "HazardKind", "RealStatus", "RealVerdict", "RealWitness", "check_block", "wants_block"]
+           "HazardKind", "RealStatus", "RealVerdict", "RealWitness", "check_block", "check_safety", "wants_block"]

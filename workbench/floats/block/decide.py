@@ -51,14 +51,18 @@ MATMULS = {"aten.matmul.default", "aten.mm.default", "aten.mv.default", "aten.bm
 
 # ATen's reduction order, per spec device (cited in docs/floats-block.md and in every float32 verdict)
 ATEN_ORDER = {
-    "cpu": ("ATen CPU (aten/src/ATen/native/cpu/SumKernel.cpp: cascade_sum, a multi-level cascade of "
-            "vectorised partial sums with several accumulators per row; max/min/softmax in "
-            "ReduceOpsKernel.cpp / SoftMaxKernel.cpp with Vectorized<float> lanes; matmul through the CPU BLAS), "
-            "run here on this machine's CPU (capability {cap}), whose vector width fixes the order"),
-    "cuda": ("ATen CUDA (aten/src/ATen/native/cuda/Reduce.cuh: per-thread accumulation over vectorised loads "
-             "(input_vectorized_thread_reduce_impl, 4 accumulators), then block_x_reduce/block_y_reduce through "
-             "shared memory and warp shuffles, with the split chosen by ReduceConfig's launch heuristics; "
-             "matmul through cuBLAS)"),
+    "cpu": ("ATen CPU, aten/src/ATen/native/cpu/SumKernel.cpp cascade_sum: float32 accumulated in float32; "
+            "row_sum keeps 4 interleaved partial sums (ilp_factor 4), each a multi_row_sum cascade of 4 accumulator "
+            "levels over chunks of 2**max(4, ceil(log2 n)/4) elements, combined left to right; vectorized_inner_sum "
+            "/ vectorized_outer_sum / scalar_outer_sum by the strides, so the order follows the layout and the "
+            "Vectorized<float> width; max/min/softmax/log_softmax in ReduceOpsKernel.cpp / SoftMaxKernel.cpp over "
+            "Vectorized<float> lanes; matmul through the CPU BLAS (order not in ATen's source). Run here on this "
+            "machine's CPU (capability {cap}), which fixes the vector width"),
+    "cuda": ("ATen CUDA, aten/src/ATen/native/cuda/Reduce.cuh: setReduceConfig chooses the block shape and split; "
+             "each thread accumulates strided elements (input_vectorized_thread_reduce_impl: 4 accumulators over "
+             "4-wide vector loads when contiguous, combined left to right), then block_x_reduce (warp shuffles and "
+             "shared memory) and block_y_reduce, and global_reduce across blocks when the split requires it; "
+             "matmul through cuBLAS (order not in ATen's source)"),
 }
 
 
@@ -118,6 +122,30 @@ def check_block(reference: Path, answer: Path, options: BlockOptions) -> BlockVe
     with steps.step(f"float32 search ({options.trials} trials)"):
         f32 = decide_float32(program, entry, shapes_main, model, options, answer, run_main=reals_runs[0][2])
     return BlockVerdict(str(reference), str(answer), kernel, reals, f32, safety, options, tuple(notes))
+
+
+def check_safety(reference: Path, answer: Path, options: BlockOptions) -> BlockSafety:
+    """Shared-memory safety alone (no semantic decision, no spec run beyond export for the shapes): every
+    thread of every block interpreted at the chosen shapes (or ``options.shapes``)."""
+    from workbench.floats.kernelbench import read_problem
+
+    problem = read_problem(reference)
+    entry = read_entry(answer, problem.init_args)
+    program = lower_source(answer, entry.cuda)
+    if options.shapes is not None:
+        shapes_all = [tuple(tuple(int(d) for d in s) for s in options.shapes)]
+    else:
+        main, tiny, _ = choose_shapes(problem, entry, program, reference_model(problem), answer)
+        shapes_all = [main] + ([tiny] if tiny != main else [])
+    hazards: list[Hazard] = []
+    launches = []
+    for shapes in shapes_all:
+        run = interpret(program, entry, shapes, Reals(), answer)
+        hazards += [h for h in run.machine.hazards if h not in hazards] + unwritten(run, shapes)
+        launches.append(f"{_shapes(shapes)}: " + ", ".join(f"{l.kernel}<<<{_dim(l.grid)}, {_dim(l.block)}>>>"
+                                                           for l in run.machine.launches))
+    return BlockSafety(tuple(hazards), "every thread of every block interpreted, launch by launch: "
+                       + "; ".join(launches))
 
 
 def _blocks_guess():
@@ -305,10 +333,12 @@ def decide_reals(runs, ops) -> RealVerdict:
                                    f"(at the input values given: {kv:.9g} vs {sv:.9g}); a decision at these shapes, "
                                    "not for all shapes", how, shapes_all,
                                    RealWitness(idx, kt, st_, vals, kv, sv))
-            try:
-                same = sympy.simplify(_interpreted(k) - _interpreted(s)) == 0
-            except Exception:
-                same = False
+            same = False
+            if not any(e.has(f) for e in (k, s) for f in (MAX, MIN)) and sympy.count_ops(k) + sympy.count_ops(s) < 2000:
+                try:  # identities of the interpreted functions (exp(a - m) / exp(b - m) = exp(a) / exp(b))
+                    same = sympy.simplify(_interpreted(k) - _interpreted(s)) == 0
+                except (TypeError, ValueError, RecursionError):
+                    same = False
             if not same and undecided is None:
                 undecided = (shapes, idx, k, s)
     if undecided is not None:
@@ -376,21 +406,24 @@ def _short(e, limit: int = 160) -> str:
     return t if len(t) <= limit else t[:limit] + f"... ({len(t)} chars)"
 
 
-def _separate(k, s, tries: int = 4):
-    """Random real inputs where the two (exp/log/sqrt interpreted) differ: (values, k, s), or None."""
-    ki, si = _interpreted(k), _interpreted(s)
-    syms = sorted(ki.free_symbols | si.free_symbols, key=lambda x: x.name)
+def _separate(k, s, tries: int = 6):
+    """Random real inputs where the two (exp/log/sqrt/max/min interpreted) differ: (values, k, s), or None.
+    Inputs are drawn from (0, 2), (-2, 2) and (-2, 0) in turn; numbers are substituted before the functions are
+    interpreted (sympy's Max of symbols is slow to build)."""
+    syms = sorted(k.free_symbols | s.free_symbols, key=lambda x: x.name)
     rng = random.Random(0)
-    for _ in range(tries):
-        sub = {x: sympy.Rational(rng.randint(1, 1999), 1000) for x in syms}
+    for t in range(tries):
+        lo, hi = ((1, 1999), (-1999, 1999), (-1999, -1))[t % 3]
+        sub = {x: sympy.Rational(rng.randint(lo, hi), 1000) for x in syms}
         try:
-            kv = complex(ki.xreplace(sub).evalf(30))
-            sv = complex(si.xreplace(sub).evalf(30))
-        except (TypeError, ValueError):
+            kv = complex(_interpreted(k.xreplace(sub)).evalf(30))
+            sv = complex(_interpreted(s.xreplace(sub)).evalf(30))
+        except (TypeError, ValueError, ZeroDivisionError):
             continue
         if abs(kv - sv) > 1e-12 * max(1.0, abs(kv), abs(sv)):
-            vals = tuple((x.name, float(v)) for x, v in sub.items() if x in (k.free_symbols | s.free_symbols))
-            return vals, kv.real, sv.real
+            first = _difference(k, s).free_symbols
+            order = sorted(sub, key=lambda x: (x not in first, x.name))
+            return tuple((x.name, float(sub[x])) for x in order), kv.real, sv.real
     return None
 
 
@@ -506,5 +539,5 @@ def decide_float32(program, entry, shapes, model, options: BlockOptions, answer:
                         len(bad_trials), worst, shapes)
 
 
-__all__ = ["ATEN_ORDER", "check_block", "choose_shapes", "decide_float32", "decide_reals", "interpret",
+__all__ = ["ATEN_ORDER", "check_block", "check_safety", "choose_shapes", "decide_float32", "decide_reals", "interpret",
            "trial_inputs"]

@@ -38,6 +38,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from workbench.floats.block.lower import C, Program
 from workbench.floats.block.verdict import Hazard, HazardKind
 
@@ -218,6 +220,8 @@ class Machine:
                 self.fail("a float converted to an integer that depends on data", line, "index by thread only")
             return wrap(int(f), ty)
         if ty in FLOATS:
+            if isinstance(v, float):  # a Python number from forward (pybind rounds it to the C++ parameter type)
+                return self.d.const(float(np.float32(v)) if ty == "f32" else v, ty)
             if isinstance(v, bool):
                 return self.d.from_int(int(v), ty)
             if isinstance(v, int):
@@ -440,7 +444,7 @@ class Machine:
                 v = args[1]
                 result = yield ("shfl", c.line, SHUFFLES[c.name], args[0], v, args[2], width)
                 t.memo[id(c)] = result
-            else:  # a __device__ helper that synchronises
+            elif c.name in self.p.functions:  # a __device__ helper that synchronises
                 fn = self.p.functions[c.name]
                 args = [self.ev(x, env) for x in c.kids]
                 t.memo[id(c)] = yield from self.call_function(fn, args, c.line)

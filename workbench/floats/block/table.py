@@ -65,10 +65,12 @@ def rows(corpus: Path = CORPUS, level1: Path = LEVEL1, examples: Path = EXAMPLES
                        "float32_worst_ulp": d["float32"]["worst_ulp"], "trials": d["float32"]["trials"],
                        "differing": d["float32"]["differing"], "safety": d["safety"]["summary"],
                        "hazards": sorted({h["kind"] for h in d["safety"]["hazards"]}), "notes": d["notes"]}
-            except WorkbenchError as exc:
-                row = {"answer": name, "reference": ref.name, "intent": intent(ans), "verdict": "refused",
-                       "reals": "", "reals_text": str(exc), "float32": "", "float32_text": "", "float32_worst_ulp": None,
-                       "trials": 0, "differing": 0, "safety": "", "hazards": [], "notes": []}
+            except Exception as exc:  # noqa: BLE001 - a row per answer: refusals by name, failures as errors
+                kind = "refused" if isinstance(exc, WorkbenchError) else "error"
+                row = {"answer": name, "reference": ref.name, "intent": intent(ans), "verdict": kind,
+                       "reals": "", "reals_text": str(exc) if kind == "refused" else f"{type(exc).__name__}: {exc}",
+                       "float32": "", "float32_text": "", "float32_worst_ulp": None, "trials": 0, "differing": 0,
+                       "safety": "", "hazards": [], "notes": []}
             out.append(row)
             if b is not None:
                 b.update(1)
