@@ -252,7 +252,8 @@ def _class_lines(t: dict) -> list[str]:
     if t.get("by_class"):  # documents written before classes existed have none
         lines += ["", "### By kernel class", ""] + class_table(t["by_class"])
     lines += ["", "### Out of class, by reason", "", "| reason | kernels |", "|---|---|"]
-    lines += [f"| {_cell(k)} | {v} |" for k, v in t["out_of_class"].items()]
+    # by count, then name: the order survives a JSON round trip (zoo.json's keys are sorted)
+    lines += [f"| {_cell(k)} | {v} |" for k, v in sorted(t["out_of_class"].items(), key=lambda kv: (-kv[1], kv[0]))]
     return lines
 
 

@@ -1,0 +1,63 @@
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 64, 'r0_': 64},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*i64', 'in_ptr1': '*fp32', 'in_ptr2': '*i64', 'in_ptr3': '*fp32', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'out_ptr2': '*fp32', 'ks0': 'i64', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=58, cc=89, major=8, regs_per_multiprocessor=65536, max_threads_per_multi_processor=1536, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_per_fused_add_embedding_native_layer_norm_slice_0', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 4, 'num_store': 1, 'num_reduction': 4, 'autotune_hints': set(), 'tiling_scores': {'x': 416, 'r0_': 20480}, 'backend_hash': '6A3AE901015DF4FAE23BCBAE9204AB5EF42CC720B817BF67E14B515799F550D6', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+)
+@triton.jit
+def triton_per_fused_add_embedding_native_layer_norm_slice_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr2, ks0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    r0_numel = 64
+    R0_BLOCK: tl.constexpr = 64
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    roffset = r0_offset
+    rindex = r0_index
+    x3 = xindex
+    r0_2 = r0_index
+    x0 = (xindex % ks0)
+    tmp0 = tl.load(in_ptr0 + (x3), xmask, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr2 + (x0), xmask, eviction_policy='evict_last')
+    tmp29 = tl.load(in_ptr4 + (r0_2), None, eviction_policy='evict_last')
+    tmp31 = tl.load(in_ptr5 + (r0_2), None, eviction_policy='evict_last')
+    tl.device_assert(((0 <= tmp0) & (tmp0 < 1000)) | ~(xmask), "index out of bounds: 0 <= tmp0 < 1000")
+    tmp2 = tl.load(in_ptr1 + (r0_2 + 64*tmp0), xmask, eviction_policy='evict_first', other=0.0)
+    tl.device_assert(((0 <= tmp3) & (tmp3 < 512)) | ~(xmask), "index out of bounds: 0 <= tmp3 < 512")
+    tmp5 = tl.load(in_ptr3 + (r0_2 + 64*tmp3), xmask, eviction_policy='evict_first', other=0.0)
+    tmp6 = tmp2 + tmp5
+    tmp7 = tl.broadcast_to(tmp6, [XBLOCK, R0_BLOCK])
+    tmp9 = tl.where(xmask, tmp7, 0)
+    tmp10 = tl.broadcast_to(tmp7, [XBLOCK, R0_BLOCK])
+    tmp12 = tl.where(xmask, tmp10, 0)
+    tmp13 = tl.sum(tmp12, 1)[:, None].to(tl.float32)
+    tmp14 = (tl.full([1, 1], 64, tl.int32)).to(tl.float32)
+    tmp15 = (tmp13 / tmp14)
+    tmp16 = tmp7 - tmp15
+    tmp17 = tmp16 * tmp16
+    tmp18 = tl.broadcast_to(tmp17, [XBLOCK, R0_BLOCK])
+    tmp20 = tl.where(xmask, tmp18, 0)
+    tmp21 = tl.sum(tmp20, 1)[:, None].to(tl.float32)
+    tmp22 = tmp6 - tmp15
+    tmp23 = tl.full([1, 1], 64.0, tl.float32)
+    tmp24 = (tmp21 / tmp23)
+    tmp25 = tl.full([1, 1], 1e-12, tl.float32)
+    tmp26 = tmp24 + tmp25
+    tmp27 = libdevice.rsqrt(tmp26)
+    tmp28 = tmp22 * tmp27
+    tmp30 = tmp28 * tmp29
+    tmp32 = tmp30 + tmp31
+    tl.store(out_ptr2 + (r0_2 + 64*x3), tmp32, xmask)

@@ -1,0 +1,63 @@
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 64, 'r0_': 64},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*i64', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'out_ptr4': '*fp32', 'out_ptr5': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=58, cc=89, major=8, regs_per_multiprocessor=65536, max_threads_per_multi_processor=1536, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_per_fused_embedding_native_layer_norm_0', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 5, 'num_store': 2, 'num_reduction': 6, 'autotune_hints': set(), 'tiling_scores': {'x': 312, 'r0_': 40960}, 'backend_hash': '6A3AE901015DF4FAE23BCBAE9204AB5EF42CC720B817BF67E14B515799F550D6', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+)
+@triton.jit
+def triton_per_fused_embedding_native_layer_norm_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr4, out_ptr5, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    r0_numel = 64
+    R0_BLOCK: tl.constexpr = 64
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    roffset = r0_offset
+    rindex = r0_index
+    x0 = xindex
+    r0_1 = r0_index
+    tmp0 = tl.load(in_ptr0 + (x0), xmask, eviction_policy='evict_last')
+    tmp25 = tl.load(in_ptr2 + (r0_1), None, eviction_policy='evict_last')
+    tmp27 = tl.load(in_ptr3 + (r0_1), None, eviction_policy='evict_last')
+    tmp29 = tl.load(in_ptr4 + (r0_1), None, eviction_policy='evict_last')
+    tmp31 = tl.load(in_ptr5 + (r0_1), None, eviction_policy='evict_last')
+    tl.device_assert(((0 <= tmp0) & (tmp0 < 1000)) | ~(xmask), "index out of bounds: 0 <= tmp0 < 1000")
+    tmp2 = tl.load(in_ptr1 + (r0_1 + 64*tmp0), xmask, eviction_policy='evict_first', other=0.0)
+    tmp3 = tl.broadcast_to(tmp2, [XBLOCK, R0_BLOCK])
+    tmp5 = tl.where(xmask, tmp3, 0)
+    tmp6 = tl.broadcast_to(tmp3, [XBLOCK, R0_BLOCK])
+    tmp8 = tl.where(xmask, tmp6, 0)
+    tmp9 = tl.sum(tmp8, 1)[:, None].to(tl.float32)
+    tmp10 = (tl.full([1, 1], 64, tl.int32)).to(tl.float32)
+    tmp11 = (tmp9 / tmp10)
+    tmp12 = tmp3 - tmp11
+    tmp13 = tmp12 * tmp12
+    tmp14 = tl.broadcast_to(tmp13, [XBLOCK, R0_BLOCK])
+    tmp16 = tl.where(xmask, tmp14, 0)
+    tmp17 = tl.sum(tmp16, 1)[:, None].to(tl.float32)
+    tmp18 = tmp2 - tmp11
+    tmp19 = tl.full([1, 1], 64.0, tl.float32)
+    tmp20 = (tmp17 / tmp19)
+    tmp21 = tl.full([1, 1], 1e-05, tl.float32)
+    tmp22 = tmp20 + tmp21
+    tmp23 = libdevice.rsqrt(tmp22)
+    tmp24 = tmp18 * tmp23
+    tmp26 = tmp24 * tmp25
+    tmp28 = tmp26 + tmp27
+    tmp30 = tmp24 * tmp29
+    tmp32 = tmp30 + tmp31
+    tl.store(out_ptr4 + (r0_1 + 64*x0), tmp28, xmask)
+    tl.store(out_ptr5 + (r0_1 + 64*x0), tmp32, xmask)

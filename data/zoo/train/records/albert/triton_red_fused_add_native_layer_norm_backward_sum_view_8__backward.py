@@ -1,0 +1,78 @@
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_cpu()
+
+@triton_heuristics.reduction(
+    size_hints={'x': 64, 'r0_': 64},
+    reduction_hint=ReductionHint.OUTER,
+    filename=__file__,
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_out_ptr1': '*fp32', 'in_out_ptr2': '*fp32', 'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cpu', index=None, multi_processor_count=2, cc='', major=None, regs_per_multiprocessor=None, max_threads_per_multi_processor=None, max_threads_per_block=1024, warp_size=None), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_red_fused_add_native_layer_norm_backward_sum_view_8', 'mutated_arg_names': ['in_out_ptr0', 'in_out_ptr1', 'in_out_ptr2'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 6, 'num_store': 3, 'num_reduction': 6, 'autotune_hints': set(), 'tiling_scores': {'x': 61440, 'r0_': 0}, 'backend_hash': '6A3AE901015DF4FAE23BCBAE9204AB5EF42CC720B817BF67E14B515799F550D6', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+)
+@triton.jit
+def triton_red_fused_add_native_layer_norm_backward_sum_view_8(in_out_ptr0, in_out_ptr1, in_out_ptr2, in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 64
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    x0 = xindex
+    _tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    _tmp9 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    _tmp12 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    _tmp16 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    _tmp23 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    _tmp26 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_1 = r0_index
+        tmp0 = tl.load(in_ptr0 + (x0 + 64*r0_1), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp4 = tl.load(in_ptr1 + (x0 + 64*r0_1), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp6 = tl.load(in_ptr2 + (x0 + 64*r0_1), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp14 = tl.load(in_ptr3 + (x0 + 64*r0_1), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp18 = tl.load(in_ptr4 + (x0 + 64*r0_1), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp20 = tl.load(in_ptr5 + (x0 + 64*r0_1), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+        tmp3 = _tmp2 + tmp1
+        _tmp2 = tl.where(r0_mask & xmask, tmp3, _tmp2)
+        tmp5 = tmp0 + tmp4
+        tmp7 = tmp5 * tmp6
+        tmp8 = tl.broadcast_to(tmp7, [XBLOCK, R0_BLOCK])
+        tmp10 = _tmp9 + tmp8
+        _tmp9 = tl.where(r0_mask & xmask, tmp10, _tmp9)
+        tmp11 = tl.broadcast_to(tmp5, [XBLOCK, R0_BLOCK])
+        tmp13 = _tmp12 + tmp11
+        _tmp12 = tl.where(r0_mask & xmask, tmp13, _tmp12)
+        tmp15 = tl.broadcast_to(tmp14, [XBLOCK, R0_BLOCK])
+        tmp17 = _tmp16 + tmp15
+        _tmp16 = tl.where(r0_mask & xmask, tmp17, _tmp16)
+        tmp19 = tmp14 + tmp18
+        tmp21 = tmp19 * tmp20
+        tmp22 = tl.broadcast_to(tmp21, [XBLOCK, R0_BLOCK])
+        tmp24 = _tmp23 + tmp22
+        _tmp23 = tl.where(r0_mask & xmask, tmp24, _tmp23)
+        tmp25 = tl.broadcast_to(tmp19, [XBLOCK, R0_BLOCK])
+        tmp27 = _tmp26 + tmp25
+        _tmp26 = tl.where(r0_mask & xmask, tmp27, _tmp26)
+    tmp2 = tl.sum(_tmp2, 1)[:, None]
+    tmp9 = tl.sum(_tmp9, 1)[:, None]
+    tmp12 = tl.sum(_tmp12, 1)[:, None]
+    tmp16 = tl.sum(_tmp16, 1)[:, None]
+    tmp23 = tl.sum(_tmp23, 1)[:, None]
+    tmp26 = tl.sum(_tmp26, 1)[:, None]
+    tmp28 = tmp2 + tmp16
+    tmp29 = tmp9 + tmp23
+    tmp30 = tmp12 + tmp26
+    tl.store(in_out_ptr0 + (x0), tmp28, xmask)
+    tl.store(in_out_ptr1 + (x0), tmp29, xmask)
+    tl.store(in_out_ptr2 + (x0), tmp30, xmask)

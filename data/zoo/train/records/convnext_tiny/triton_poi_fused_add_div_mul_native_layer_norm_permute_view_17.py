@@ -1,0 +1,54 @@
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_cpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'y': 32, 'x': 4096}, tile_hint=TileHint.DEFAULT,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'in_ptr6': '*fp32', 'in_ptr7': '*fp32', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cpu', index=None, multi_processor_count=2, cc='', major=None, regs_per_multiprocessor=None, max_threads_per_multi_processor=None, max_threads_per_block=1024, warp_size=None), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]], (11,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'triton_poi_fused_add_div_mul_native_layer_norm_permute_view_17', 'mutated_arg_names': [], 'optimize_mem': False, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 2, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 442368, 'x': 889344}, 'backend_hash': '6A3AE901015DF4FAE23BCBAE9204AB5EF42CC720B817BF67E14B515799F550D6', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_add_div_mul_native_layer_norm_permute_view_17(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, in_ptr7, out_ptr0, out_ptr1, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    xnumel = 2304
+    yoffset = tl.program_id(1) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = yindex < ynumel
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
+    xmask = xindex < xnumel
+    x2 = (xindex % 192)
+    x5 = xindex
+    y4 = yindex
+    y1 = yindex // 8
+    x3 = xindex // 192
+    y0 = (yindex % 8)
+    tmp0 = tl.load(in_ptr0 + (x2), xmask, eviction_policy='evict_last')
+    tmp1 = tl.load(in_ptr1 + (x5 + 2304*y4), xmask & ymask)
+    tmp3 = tl.load(in_ptr2 + (y1), ymask, eviction_policy='evict_last')
+    tmp7 = tl.load(in_ptr3 + (x5 + 2304*y4), xmask & ymask)
+    tmp9 = tl.load(in_ptr4 + (x3 + 12*y4), xmask & ymask, eviction_policy='evict_last')
+    tmp11 = tl.load(in_ptr5 + (x3 + 12*y4), xmask & ymask, eviction_policy='evict_last')
+    tmp18 = tl.load(in_ptr6 + (x2), xmask, eviction_policy='evict_last')
+    tmp20 = tl.load(in_ptr7 + (x2), xmask, eviction_policy='evict_last')
+    tmp2 = tmp0 * tmp1
+    tmp4 = tl.full([1, 1], 0.9705882352941176, tl.float32)
+    tmp5 = (tmp3 / tmp4)
+    tmp6 = tmp2 * tmp5
+    tmp8 = tmp6 + tmp7
+    tmp10 = tmp8 - tmp9
+    tmp12 = tl.full([1, 1], 192.0, tl.float32)
+    tmp13 = (tmp11 / tmp12)
+    tmp14 = tl.full([1, 1], 1e-06, tl.float32)
+    tmp15 = tmp13 + tmp14
+    tmp16 = libdevice.rsqrt(tmp15)
+    tmp17 = tmp10 * tmp16
+    tmp19 = tmp17 * tmp18
+    tmp21 = tmp19 + tmp20
+    tl.store(out_ptr0 + (y0 + 8*x5 + 18432*y1), tmp17, xmask & ymask)
+    tl.store(out_ptr1 + (x5 + 2304*y4), tmp21, xmask & ymask)

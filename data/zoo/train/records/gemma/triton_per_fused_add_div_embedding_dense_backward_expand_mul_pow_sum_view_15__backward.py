@@ -1,0 +1,82 @@
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_cpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 64, 'r0_': 64},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*fp32', 'in_ptr5': 'fp32', 'in_ptr6': '*i64', 'in_ptr7': '*fp32', 'in_ptr8': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cpu', index=None, multi_processor_count=2, cc='', major=None, regs_per_multiprocessor=None, max_threads_per_multi_processor=None, max_threads_per_block=1024, warp_size=None), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]], (11,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_per_fused_add_div_embedding_dense_backward_expand_mul_pow_sum_view_15', 'mutated_arg_names': ['out_ptr1'], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': True, 'num_load': 9, 'num_store': 1, 'num_reduction': 1, 'autotune_hints': set(), 'tiling_scores': {'x': 468, 'r0_': 50176}, 'backend_hash': '6A3AE901015DF4FAE23BCBAE9204AB5EF42CC720B817BF67E14B515799F550D6', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+)
+@triton.jit
+def triton_per_fused_add_div_embedding_dense_backward_expand_mul_pow_sum_view_15(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, in_ptr7, in_ptr8, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    r0_numel = 64
+    R0_BLOCK: tl.constexpr = 64
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    roffset = r0_offset
+    rindex = r0_index
+    r0_1 = r0_index
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (r0_1 + 64*x0), xmask, eviction_policy='evict_first', other=0.0)
+    tmp1 = tl.load(in_ptr1 + (r0_1 + 64*x0), xmask, eviction_policy='evict_first', other=0.0)
+    tmp3 = tl.load(in_ptr2 + (r0_1 + 64*x0), xmask, eviction_policy='evict_first', other=0.0)
+    tmp5 = tl.load(in_ptr3 + (r0_1), None, eviction_policy='evict_last')
+    tmp9 = tl.load(in_ptr4 + (r0_1 + 64*x0), xmask, eviction_policy='evict_first', other=0.0)
+    tmp10 = in_ptr5
+    tmp17 = tl.load(in_ptr6 + (x0), xmask, eviction_policy='evict_last')
+    tmp33 = tl.load(in_ptr7 + (r0_1 + 64*x0), xmask, eviction_policy='evict_first', other=0.0)
+    tmp34 = tl.load(in_ptr8 + (x0), xmask, eviction_policy='evict_last')
+    tmp2 = tmp0 + tmp1
+    tmp4 = tmp2 + tmp3
+    tmp6 = tl.full([1, 1], 1.0, tl.float32)
+    tmp7 = tmp5 + tmp6
+    tmp8 = tmp4 * tmp7
+    tmp11 = tmp9 * tmp10
+    tmp12 = tmp8 * tmp11
+    tmp13 = tl.broadcast_to(tmp12, [XBLOCK, R0_BLOCK])
+    tmp15 = tl.where(xmask, tmp13, 0)
+    tmp16 = tl.sum(tmp15, 1)[:, None].to(tl.float32)
+    tmp18 = tl.full([1, 1], 999, tl.int64)
+    tmp19 = triton_helpers.minimum(tmp18, tmp17)
+    tmp20 = tl.full([1, 1], -1000, tl.int64)
+    tmp21 = triton_helpers.maximum(tmp20, tmp19)
+    tmp22 = (tl.full([1, 1], 1000, tl.int32)).to(tl.int32)
+    tmp23 = tmp21 + tmp22
+    tmp24 = tmp21 < 0
+    tmp25 = tl.where(tmp24, tmp23, tmp21)
+    tmp26 = tl.full([1, 1], 0, tl.int64)
+    tmp27 = tmp17 >= tmp26
+    tmp28 = tl.full([1, 1], 1000, tl.int64)
+    tmp29 = tmp17 < tmp28
+    tmp30 = tmp27 & tmp29
+    tmp31 = tmp17 != tmp26
+    tmp32 = tmp30 & tmp31
+    tmp35 = tmp8 * tmp34
+    tmp36 = tmp33 + tmp35
+    tmp37 = tl.full([1, 1], -0.5, tl.float32)
+    tmp38 = tmp16 * tmp37
+    tmp39 = tmp34 * tmp34
+    tmp40 = tmp39 * tmp34
+    tmp41 = tmp38 * tmp40
+    tmp42 = tl.full([1, 1], 64.0, tl.float32)
+    tmp43 = (tmp41 / tmp42)
+    tmp44 = tl.full([1, 1], 2.0, tl.float32)
+    tmp45 = tmp11 * tmp44
+    tmp46 = tmp43 * tmp45
+    tmp47 = tmp36 + tmp46
+    tmp48 = tmp47 * tmp10
+    tmp49 = tl.full([1, 1], 0.0, tl.float32)
+    tmp50 = tl.where(tmp32, tmp48, tmp49)
+    tl.atomic_add(out_ptr1 + (tl.broadcast_to(r0_1 + 64*tmp25, [XBLOCK, R0_BLOCK])), tmp50, xmask, sem='relaxed')

@@ -1,0 +1,55 @@
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_cpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 1024}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'out_ptr0': '*fp32', 'ks0': 'i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cpu', index=None, multi_processor_count=2, cc='', major=None, regs_per_multiprocessor=None, max_threads_per_multi_processor=None, max_threads_per_block=1024, warp_size=None), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused__to_copy_add_arange_cat_cos_mul_neg_slice_slice_backward_squeeze_sum_unsqueeze_view_9', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 7, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 20000}, 'backend_hash': '6A3AE901015DF4FAE23BCBAE9204AB5EF42CC720B817BF67E14B515799F550D6', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused__to_copy_add_arange_cat_cos_mul_neg_slice_slice_backward_squeeze_sum_unsqueeze_view_9(in_ptr0, in_ptr1, in_ptr2, out_ptr0, ks0, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = (xindex % 16)
+    x3 = xindex
+    x4 = xindex // 16
+    x1 = ((xindex // 16) % ks0)
+    tmp14 = tl.load(in_ptr1 + (x0 + 64*x4), xmask, eviction_policy='evict_last')
+    tmp15 = tl.load(in_ptr1 + (16 + x0 + 64*x4), xmask, eviction_policy='evict_last')
+    tmp17 = tl.load(in_ptr1 + (32 + x0 + 64*x4), xmask, eviction_policy='evict_last')
+    tmp19 = tl.load(in_ptr1 + (48 + x0 + 64*x4), xmask, eviction_policy='evict_last')
+    tmp21 = tl.load(in_ptr2 + ((x3 % 8)), xmask, eviction_policy='evict_last')
+    tmp0 = (x0).to(tl.int64)
+    tmp1 = (tmp0).to(tl.int64)
+    tmp2 = tl.full([1], 8, tl.int64)
+    tmp3 = tmp1 >= tmp2
+    tmp4 = tl.load(in_ptr0 + ((-8) + x3), tmp3 & xmask, eviction_policy='evict_last', other=0.0)
+    tmp5 = -tmp4
+    tmp6 = tl.full(tmp5.shape, 0.0, tmp5.dtype)
+    tmp7 = tl.where(tmp3, tmp5, tmp6)
+    tmp8 = tl.full([1], 0.0, tl.float32)
+    tmp9 = tl.where(tmp3, tmp7, tmp8)
+    tmp10 = tmp1 < tmp2
+    tmp11 = tl.load(in_ptr0 + (8 + x3), tmp10 & xmask, eviction_policy='evict_last', other=0.0)
+    tmp12 = tl.where(tmp10, tmp11, tmp8)
+    tmp13 = tmp9 + tmp12
+    tmp16 = tmp14 + tmp15
+    tmp18 = tmp16 + tmp17
+    tmp20 = tmp18 + tmp19
+    tmp22 = (x1).to(tl.float32)
+    tmp23 = (tmp22).to(tl.float32)
+    tmp24 = tmp23 * tmp21
+    tmp25 = tl_math.cos(tmp24)
+    tmp26 = tl.full([1], 1.0, tl.float32)
+    tmp27 = tmp25 * tmp26
+    tmp28 = tmp20 * tmp27
+    tmp29 = tmp13 + tmp28
+    tl.store(out_ptr0 + (x3), tmp29, xmask)

@@ -1,0 +1,48 @@
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_cpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 512}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*i64', 'in_ptr1': '*i64', 'out_ptr0': '*fp32', 'ks0': 'i64', 'ks1': 'i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cpu', index=None, multi_processor_count=2, cc='', major=None, regs_per_multiprocessor=None, max_threads_per_multi_processor=None, max_threads_per_block=1024, warp_size=None), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused_add_arange_bitwise_and_eq_expand_index_le_new_ones_scalar_tensor_unsqueeze_where_5', 'mutated_arg_names': [], 'optimize_mem': False, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 4264}, 'backend_hash': '6A3AE901015DF4FAE23BCBAE9204AB5EF42CC720B817BF67E14B515799F550D6', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_add_arange_bitwise_and_eq_expand_index_le_new_ones_scalar_tensor_unsqueeze_where_5(in_ptr0, in_ptr1, out_ptr0, ks0, ks1, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = (xindex % ks0)
+    x1 = ((xindex // ks0) % ks0)
+    x2 = xindex // ks1
+    x4 = xindex
+    tmp0 = tl.load(in_ptr0 + (x0), xmask, eviction_policy='evict_last')
+    tmp7 = tl.load(in_ptr0 + (x1), xmask, eviction_policy='evict_last')
+    tmp1 = (ks0).to(tl.int32)
+    tmp2 = tmp0 + tmp1
+    tmp3 = tmp0 < 0
+    tmp4 = tl.where(tmp3, tmp2, tmp0)
+    tl.device_assert(((0 <= tmp4) & (tmp4 < ks0)) | ~(xmask), "index out of bounds: 0 <= tmp4 < ks0")
+    tmp6 = tl.load(in_ptr0 + (tmp4), xmask, eviction_policy='evict_last')
+    tmp8 = tmp7 + tmp1
+    tmp9 = tmp7 < 0
+    tmp10 = tl.where(tmp9, tmp8, tmp7)
+    tl.device_assert(((0 <= tmp10) & (tmp10 < ks0)) | ~(xmask), "index out of bounds: 0 <= tmp10 < ks0")
+    tmp12 = tl.load(in_ptr0 + (tmp10), xmask, eviction_policy='evict_last')
+    tmp13 = tmp6 <= tmp12
+    tmp14 = tl.full([1], True, tl.int1)
+    tmp15 = tmp14 & tmp13
+    tmp16 = tl.load(in_ptr1 + (tmp10 + ks0*x2), xmask, eviction_policy='evict_last')
+    tmp17 = tl.load(in_ptr1 + (tmp4 + ks0*x2), xmask, eviction_policy='evict_last')
+    tmp18 = tmp16 == tmp17
+    tmp19 = tmp15 & tmp18
+    tmp20 = tl.full([1], 0.0, tl.float32)
+    tmp21 = tl.full([1], float("-inf"), tl.float32)
+    tmp22 = tl.where(tmp19, tmp20, tmp21)
+    tl.store(out_ptr0 + (x4), tmp22, xmask)

@@ -1,0 +1,71 @@
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_cpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 128, 'r0_': 128},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'in_ptr6': '*fp32', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'out_ptr2': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cpu', index=None, multi_processor_count=2, cc='', major=None, regs_per_multiprocessor=None, max_threads_per_multi_processor=None, max_threads_per_block=1024, warp_size=None), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_per_fused__native_batch_norm_legit_functional_add_div_expand_hardsigmoid_hardswish_backward_mul_native_batch_norm_backward_44', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 7, 'num_store': 3, 'num_reduction': 2, 'autotune_hints': set(), 'tiling_scores': {'x': 6720, 'r0_': 103680}, 'backend_hash': '6A3AE901015DF4FAE23BCBAE9204AB5EF42CC720B817BF67E14B515799F550D6', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+)
+@triton.jit
+def triton_per_fused__native_batch_norm_legit_functional_add_div_expand_hardsigmoid_hardswish_backward_mul_native_batch_norm_backward_44(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 120
+    R0_BLOCK: tl.constexpr = 512
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    r0_1 = (r0_index % 24)
+    r0_2 = r0_index // 24
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (r0_1 + 24*x0 + 2880*r0_2), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp5 = tl.load(in_ptr1 + (r0_1 + 24*x0 + 2880*r0_2), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp6 = tl.load(in_ptr2 + (x0 + 120*r0_2), r0_mask & xmask, eviction_policy='evict_last', other=0.0)
+    tmp14 = tl.load(in_ptr3 + (x0 + 120*r0_2), r0_mask & xmask, eviction_policy='evict_last', other=0.0)
+    tmp28 = tl.load(in_ptr4 + (r0_1 + 24*x0 + 2880*r0_2), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp29 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last')
+    tmp36 = tl.load(in_ptr6 + (x0), xmask)
+    tmp1 = tl.full([1, 1], -3.0, tl.float32)
+    tmp2 = tmp0 <= tmp1
+    tmp3 = tl.full([1, 1], 3.0, tl.float32)
+    tmp4 = tmp0 < tmp3
+    tmp7 = tmp6 + tmp3
+    tmp8 = tl.full([1, 1], 0.0, tl.float32)
+    tmp9 = triton_helpers.maximum(tmp7, tmp8)
+    tmp10 = tl.full([1, 1], 6.0, tl.float32)
+    tmp11 = triton_helpers.minimum(tmp9, tmp10)
+    tmp12 = (tmp11 / tmp10)
+    tmp13 = tmp5 * tmp12
+    tmp15 = tl.full([1, 1], 24.0, tl.float32)
+    tmp16 = (tmp14 / tmp15)
+    tmp17 = tmp13 + tmp16
+    tmp18 = (tmp0 / tmp3)
+    tmp19 = tl.full([1, 1], 0.5, tl.float32)
+    tmp20 = tmp18 + tmp19
+    tmp21 = tmp17 * tmp20
+    tmp22 = tl.where(tmp4, tmp21, tmp17)
+    tmp23 = tl.where(tmp2, tmp8, tmp22)
+    tmp24 = tl.broadcast_to(tmp23, [XBLOCK, R0_BLOCK])
+    tmp26 = tl.where(r0_mask & xmask, tmp24, 0)
+    tmp27 = tl.sum(tmp26, 1)[:, None].to(tl.float32)
+    tmp30 = tmp28 - tmp29
+    tmp31 = tmp23 * tmp30
+    tmp32 = tl.broadcast_to(tmp31, [XBLOCK, R0_BLOCK])
+    tmp34 = tl.where(r0_mask & xmask, tmp32, 0)
+    tmp35 = tl.sum(tmp34, 1)[:, None].to(tl.float32)
+    tmp37 = tmp35 * tmp36
+    tl.store(out_ptr2 + (x0), tmp37, xmask)
+    tl.store(out_ptr0 + (x0), tmp27, xmask)
+    tl.store(out_ptr1 + (x0), tmp35, xmask)

@@ -1,0 +1,57 @@
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_cpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 1024, 'r0_': 32},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_out_ptr1': '*fp32', 'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cpu', index=None, multi_processor_count=2, cc='', major=None, regs_per_multiprocessor=None, max_threads_per_multi_processor=None, max_threads_per_block=1024, warp_size=None), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(1,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_per_fused__native_batch_norm_legit_functional_convolution_backward_mul_relu_sigmoid_sigmoid_backward_sum_25', 'mutated_arg_names': ['in_out_ptr0', 'in_out_ptr1'], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 7, 'num_store': 3, 'num_reduction': 1, 'autotune_hints': set(), 'tiling_scores': {'x': 15808, 'r0_': 239616}, 'backend_hash': '6A3AE901015DF4FAE23BCBAE9204AB5EF42CC720B817BF67E14B515799F550D6', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+)
+@triton.jit
+def triton_per_fused__native_batch_norm_legit_functional_convolution_backward_mul_relu_sigmoid_sigmoid_backward_sum_25(in_out_ptr0, in_out_ptr1, in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    r0_numel = 24
+    R0_BLOCK: tl.constexpr = 32
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    r0_2 = r0_index
+    x3 = xindex
+    x0 = (xindex % 208)
+    tmp0 = tl.load(in_ptr0 + (r0_2 + 24*x3), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr2 + (x0), xmask, eviction_policy='evict_last')
+    tmp5 = tl.load(in_ptr3 + (x0), xmask, eviction_policy='evict_last')
+    tmp7 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last')
+    tmp11 = tl.load(in_ptr5 + (r0_2 + 24*x3), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp17 = tl.load(in_out_ptr0 + (x3), xmask)
+    tmp2 = tmp0 - tmp1
+    tmp4 = tmp2 * tmp3
+    tmp6 = tmp4 * tmp5
+    tmp8 = tmp6 + tmp7
+    tmp9 = tl.full([1, 1], 0, tl.int32)
+    tmp10 = triton_helpers.maximum(tmp9, tmp8)
+    tmp12 = tmp11 * tmp10
+    tmp13 = tl.broadcast_to(tmp12, [XBLOCK, R0_BLOCK])
+    tmp15 = tl.where(r0_mask & xmask, tmp13, 0)
+    tmp16 = tl.sum(tmp15, 1)[:, None].to(tl.float32)
+    tmp18 = tl.sigmoid(tmp17)
+    tmp19 = tl.full([1, 1], 1.0, tl.float32)
+    tmp20 = tmp19 - tmp18
+    tmp21 = tmp18 * tmp20
+    tmp22 = tmp16 * tmp21
+    tl.store(out_ptr0 + (r0_2 + 24*x3), tmp10, r0_mask & xmask)
+    tl.store(in_out_ptr0 + (x3), tmp18, xmask)
+    tl.store(in_out_ptr1 + (x3), tmp22, xmask)

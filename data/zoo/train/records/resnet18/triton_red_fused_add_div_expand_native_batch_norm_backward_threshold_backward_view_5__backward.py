@@ -1,0 +1,77 @@
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_cpu()
+
+@triton_heuristics.reduction(
+    size_hints={'x': 512, 'r0_': 32},
+    reduction_hint=ReductionHint.DEFAULT,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*i1', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'in_ptr6': '*fp32', 'in_ptr7': '*fp32', 'in_ptr8': '*fp32', 'in_ptr9': '*fp32', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'out_ptr2': '*fp32', 'out_ptr3': '*fp32', 'out_ptr4': '*fp32', 'out_ptr5': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cpu', index=None, multi_processor_count=2, cc='', major=None, regs_per_multiprocessor=None, max_threads_per_multi_processor=None, max_threads_per_block=1024, warp_size=None), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(2,): [['tt.divisibility', 16]], (10,): [['tt.divisibility', 16]], (11,): [['tt.divisibility', 16]], (12,): [['tt.divisibility', 16]], (13,): [['tt.divisibility', 16]], (14,): [['tt.divisibility', 16]], (15,): [['tt.divisibility', 16]], (16,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_red_fused_add_div_expand_native_batch_norm_backward_threshold_backward_view_5', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 10, 'num_store': 6, 'num_reduction': 4, 'autotune_hints': set(), 'tiling_scores': {'x': 38912, 'r0_': 156672}, 'backend_hash': '6A3AE901015DF4FAE23BCBAE9204AB5EF42CC720B817BF67E14B515799F550D6', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+)
+@triton.jit
+def triton_red_fused_add_div_expand_native_batch_norm_backward_threshold_backward_view_5(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, in_ptr7, in_ptr8, in_ptr9, out_ptr0, out_ptr1, out_ptr2, out_ptr3, out_ptr4, out_ptr5, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 512
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    x0 = xindex
+    _tmp12 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    tmp15 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last')
+    _tmp19 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    tmp22 = tl.load(in_ptr7 + (x0), xmask, eviction_policy='evict_last')
+    _tmp26 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_1 = (r0_index % 6)
+        r0_2 = r0_index // 6
+        tmp0 = tl.load(in_ptr0 + (r0_1 + 6*x0 + 3072*r0_2), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp3 = tl.load(in_ptr1 + (r0_1 + 6*x0 + 3072*r0_2), r0_mask & xmask, eviction_policy='evict_first', other=0.0).to(tl.int1)
+        tmp4 = tl.load(in_ptr2 + (x0 + 512*r0_2), r0_mask & xmask, eviction_policy='evict_last', other=0.0)
+        tmp8 = tl.load(in_ptr3 + (r0_1 + 6*x0 + 3072*r0_2), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp14 = tl.load(in_ptr4 + (r0_1 + 6*x0 + 3072*r0_2), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp21 = tl.load(in_ptr6 + (r0_1 + 6*x0 + 3072*r0_2), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp1 = tl.full([1, 1], 0.0, tl.float32)
+        tmp2 = tmp0 <= tmp1
+        tmp5 = tl.full([1, 1], 6.0, tl.float32)
+        tmp6 = (tmp4 / tmp5)
+        tmp7 = tl.where(tmp3, tmp1, tmp6)
+        tmp9 = tmp7 + tmp8
+        tmp10 = tl.where(tmp2, tmp1, tmp9)
+        tmp11 = tl.broadcast_to(tmp10, [XBLOCK, R0_BLOCK])
+        tmp13 = _tmp12 + tmp11
+        _tmp12 = tl.where(r0_mask & xmask, tmp13, _tmp12)
+        tmp16 = tmp14 - tmp15
+        tmp17 = tmp10 * tmp16
+        tmp18 = tl.broadcast_to(tmp17, [XBLOCK, R0_BLOCK])
+        tmp20 = _tmp19 + tmp18
+        _tmp19 = tl.where(r0_mask & xmask, tmp20, _tmp19)
+        tmp23 = tmp21 - tmp22
+        tmp24 = tmp10 * tmp23
+        tmp25 = tl.broadcast_to(tmp24, [XBLOCK, R0_BLOCK])
+        tmp27 = _tmp26 + tmp25
+        _tmp26 = tl.where(r0_mask & xmask, tmp27, _tmp26)
+    tmp12 = tl.sum(_tmp12, 1)[:, None]
+    tmp19 = tl.sum(_tmp19, 1)[:, None]
+    tmp26 = tl.sum(_tmp26, 1)[:, None]
+    tl.store(out_ptr0 + (x0), tmp12, xmask)
+    tl.store(out_ptr1 + (x0), tmp19, xmask)
+    tl.store(out_ptr2 + (x0), tmp12, xmask)
+    tl.store(out_ptr3 + (x0), tmp26, xmask)
+    tmp28 = tl.load(in_ptr8 + (x0), xmask)
+    tmp30 = tl.load(in_ptr9 + (x0), xmask)
+    tmp29 = tmp19 * tmp28
+    tmp31 = tmp26 * tmp30
+    tl.store(out_ptr4 + (x0), tmp29, xmask)
+    tl.store(out_ptr5 + (x0), tmp31, xmask)

@@ -1,0 +1,66 @@
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_cpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 128, 'r0_': 512},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*fp32', 'out_ptr2': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cpu', index=None, multi_processor_count=2, cc='', major=None, regs_per_multiprocessor=None, max_threads_per_multi_processor=None, max_threads_per_block=1024, warp_size=None), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_per_fused_add_constant_pad_nd_div_mul_native_layer_norm_backward_permute_view_49', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 6, 'num_store': 2, 'num_reduction': 2, 'autotune_hints': set(), 'tiling_scores': {'x': 288, 'r0_': 775680}, 'backend_hash': '6A3AE901015DF4FAE23BCBAE9204AB5EF42CC720B817BF67E14B515799F550D6', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+)
+@triton.jit
+def triton_per_fused_add_constant_pad_nd_div_mul_native_layer_norm_backward_permute_view_49(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    r0_numel = 384
+    R0_BLOCK: tl.constexpr = 512
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    x1 = ((xindex // 6) % 4)
+    x0 = (xindex % 6)
+    r0_3 = r0_index
+    x2 = xindex // 24
+    x5 = xindex
+    tmp7 = tl.load(in_ptr1 + (r0_3), r0_mask, eviction_policy='evict_last', other=0.0)
+    tmp13 = tl.load(in_ptr2 + (r0_3 + 384*x5), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp19 = tl.load(in_out_ptr0 + (r0_3 + 384*x5), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp20 = tl.load(in_ptr3 + (x5), xmask, eviction_policy='evict_last')
+    tmp28 = tl.load(in_ptr4 + (x2), xmask, eviction_policy='evict_last')
+    tmp0 = (x1).to(tl.int32)
+    tmp1 = tl.full([1, 1], 7, tl.int64)
+    tmp2 = tmp0 < tmp1
+    tmp3 = (x0).to(tl.int32)
+    tmp4 = tmp3 < tmp1
+    tmp5 = tmp2 & tmp4
+    tmp6 = tl.load(in_ptr0 + (r0_3 + 384*x0 + 2688*x1 + 18816*x2), r0_mask & tmp5 & xmask, eviction_policy='evict_first', other=0.0)
+    tmp8 = tmp6 * tmp7
+    tmp9 = tl.broadcast_to(tmp8, [XBLOCK, R0_BLOCK])
+    tmp11 = tl.where(r0_mask & xmask, tmp9, 0)
+    tmp12 = tl.sum(tmp11, 1)[:, None].to(tl.float32)
+    tmp14 = tmp8 * tmp13
+    tmp15 = tl.broadcast_to(tmp14, [XBLOCK, R0_BLOCK])
+    tmp17 = tl.where(r0_mask & xmask, tmp15, 0)
+    tmp18 = tl.sum(tmp17, 1)[:, None].to(tl.float32)
+    tmp21 = tl.full([1, 1], 384.0, tl.float32)
+    tmp22 = tmp8 * tmp21
+    tmp23 = tmp22 - tmp12
+    tmp24 = tmp13 * tmp18
+    tmp25 = tmp23 - tmp24
+    tmp26 = tmp20 * tmp25
+    tmp27 = tmp19 + tmp26
+    tmp29 = tl.full([1, 1], 0.8909090909090909, tl.float32)
+    tmp30 = (tmp28 / tmp29)
+    tmp31 = tmp27 * tmp30
+    tl.store(in_out_ptr0 + (r0_3 + 384*x5), tmp27, r0_mask & xmask)
+    tl.store(out_ptr2 + (r0_3 + 384*x5), tmp31, r0_mask & xmask)
