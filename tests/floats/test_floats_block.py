@@ -10,8 +10,6 @@ order rewritten in numpy (strided partial sums, then the shared-memory tree), an
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -147,7 +145,7 @@ def test_kernelbench_tiled_matmul_example_checks_without_editing():
 @needs_level1
 def test_tiled_matmul_without_the_second_barrier_races_on_the_tiles():
     path = CORPUS / "2_matmul__wrong_missing_second_sync.py"
-    v = check_block(MATMUL, path, BlockOptions(trials=2, shapes=((17, 35), (35, 3))))
+    v = check_block(MATMUL, path, BlockOptions(trials=2, shapes=((1, 17), (17, 3))))  # one block, two K tiles
     races = [h for h in v.safety.hazards if h.kind is HazardKind.RACE]
     assert races and {h.array for h in races} <= {"As", "Bs"}
     assert _line(path, "acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];") in races[0].lines
@@ -179,14 +177,15 @@ def test_committed_table_never_says_equivalent_over_float32_and_wrong_answers_ar
 
 
 @needs_level1
-def test_cli_gives_both_levels_as_json_and_bad_input_is_one_line_exit_2(tmp_path):
-    cmd = [sys.executable, "-m", "workbench.cli", "floats", "check", str(SUM),
-           str(CORPUS / "47_sum__wrong_off_by_one.py"), "--spec-device", "cpu", "--trials", "2", "--shapes", "1x9x1",
-           "--json", "--no-progress"]
-    p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-    assert p.returncode == 1, p.stderr
-    d = json.loads(p.stdout)
+def test_cli_gives_both_levels_as_json_and_bad_input_is_one_line_exit_2(capsys):
+    from workbench.cli import main
+
+    argv = ["floats", "check", str(SUM), str(CORPUS / "47_sum__wrong_off_by_one.py"), "--spec-device", "cpu",
+            "--trials", "2", "--no-progress", "--json"]
+    assert main(argv + ["--shapes", "1x9x1"]) == 1
+    d = json.loads(capsys.readouterr().out)
     assert d["schema"] == "workbench.floats-block/1" and d["verdict"] == "not-equivalent"
     assert d["reals"]["witness"]["output"] == [0, 0, 0] and d["float32"]["semantics"].startswith("float32")
-    bad = subprocess.run(cmd[:-4] + ["--shapes", "1xnine"], capture_output=True, text=True, cwd=ROOT)
-    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "--shapes" in bad.stderr
+    assert main(argv + ["--shapes", "1xnine"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--shapes '1xnine'" in err and "2x259x3" in err

@@ -276,7 +276,9 @@ class _Lower:
                 try:
                     v = round_literal(text, Ty.F32 if ty == "f32" else Ty.F64)
                 except (ValueError, ZeroDivisionError):
-                    self.refuse(f"floating literal `{text}`", c, "write the literal as a plain decimal")
+                    v = _evaluate_float(c)  # a literal from a macro (FLT_MAX): clang's value of the literal's type
+                    if v is None:
+                        self.refuse(f"floating literal `{text}`", c, "write the literal as a plain decimal")
                 return C("float", line, ty=ty, value=v)
             case "CXX_BOOL_LITERAL_EXPR":
                 return C("bool", line, ty="bool", value=next(iter(c.get_tokens())).spelling == "true")
@@ -376,6 +378,22 @@ def _evaluate_int(c) -> int | None:
         return None
     try:
         return int(lib.clang_EvalResult_getAsLongLong(res)) if lib.clang_EvalResult_getKind(res) == 1 else None
+    finally:
+        lib.clang_EvalResult_dispose(res)
+
+
+def _evaluate_float(c) -> float | None:
+    import clang.cindex as ci
+
+    lib = ci.conf.lib
+    _evaluate_int(c)  # sets the argument and result types
+    lib.clang_EvalResult_getAsDouble.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
+    res = lib.clang_Cursor_Evaluate(c)
+    if not res:
+        return None
+    try:
+        return float(lib.clang_EvalResult_getAsDouble(res)) if lib.clang_EvalResult_getKind(res) == 2 else None
     finally:
         lib.clang_EvalResult_dispose(res)
 

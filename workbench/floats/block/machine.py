@@ -256,16 +256,12 @@ class Machine:
     def exec(self, c: C, env: dict):
         match c.kind:
             case "block":
-                declared = []
                 saved = {}
                 for s in c.kids:
-                    if s.kind == "decl" and c.name != "decls":
-                        pass
                     if s.kind == "block" and s.name == "decls":
                         for d in s.kids:
                             if d.kind == "decl" and d.name not in saved:
                                 saved[d.name] = env.get(d.name, _MISSING)
-                                declared.append(d.name)
                     status = yield from self.exec(s, env)
                     if status is not None:
                         self._restore(env, saved)
@@ -744,7 +740,7 @@ class Machine:
         v = self.ev(rhs, env)
         if c.name != "=":
             cur = self.ev(target, env)
-            v = self.arith(c.name[:-1], cur, v, _arith_ty(target.ty, cur, v), c.line)
+            v = self.arith(c.name[:-1], cur, v, target.ty, c.line)
         return self.store(target, v, env)
 
     # -- arithmetic
@@ -1133,10 +1129,6 @@ def _fmt(t) -> str:
     while len(t) > 1 and t[-1] == 0:
         t = t[:-1]
     return "(" + ", ".join(map(str, t)) + ")" if len(t) > 1 else str(t[0])
-
-
-def _arith_ty(ty: str, a, b) -> str:
-    return ty
 
 
 __all__ = ["Dim3", "LaunchRecord", "Machine", "MachineError", "Memory", "Ptr", "Tensor"]

@@ -157,6 +157,25 @@ def _layer_norm(x, shape, w=None, b=None, eps=1e-5, *_):
     return y
 
 
+def _vector_norm(x, ord, dim, keepdim):
+    if ord != 2:
+        raise SpecOpUnsupportedError(f"linalg_vector_norm of order {ord} has no rule at the block level; use ord=2",
+                                     op="aten.linalg_vector_norm")
+    squares = x * x
+    return np.vectorize(lambda a: SQRT(a), otypes=[object])(_reduce(squares, [] if dim is None else dim, keepdim,
+                                                                    _sum))
+
+
+def _clamp(x, lo, hi):
+    def one(a):
+        if lo is not None:
+            a = extremum(MAX, (a, _f32(lo)))
+        if hi is not None:
+            a = extremum(MIN, (a, _f32(hi)))
+        return a
+    return np.vectorize(one, otypes=[object])(x)
+
+
 def _max_dim(x, dim, keepdim=False):
     return (_reduce(x, dim, keepdim, lambda v: extremum(MAX, v)), None)
 
@@ -192,6 +211,27 @@ RULES = {
     "aten.log.default": lambda x: np.vectorize(lambda a: LOG(a), otypes=[object])(x),
     "aten.neg.default": lambda x: -x,
     "aten.layer_norm.default": _layer_norm,
+    "aten.mean.default": lambda x, *_, **__: _reduce(x, [], False, _sum) / x.size,
+    "aten.abs.default": lambda x: np.vectorize(lambda a: sympy.Abs(a), otypes=[object])(x),
+    "aten.linalg_vector_norm.default": lambda x, ord=2, dim=None, keepdim=False, **__: _vector_norm(x, ord, dim,
+                                                                                                   keepdim),
+    "aten.cumsum.default": lambda x, dim, **__: np.cumsum(x, axis=dim),
+    "aten.cumprod.default": lambda x, dim, **__: np.cumprod(x, axis=dim),
+    "aten.flip.default": lambda x, dims: np.flip(x, axis=tuple(dims)),
+    "aten.unsqueeze.default": lambda x, dim: np.expand_dims(x, dim),
+    "aten.numpy_T.default": lambda x: x.T,
+    "aten.t.default": lambda x: x.T,
+    "aten.transpose.int": lambda x, a, b: np.swapaxes(x, a, b),
+    "aten.permute.default": lambda x, dims: np.transpose(x, dims),
+    "aten.view.default": lambda x, shape: x.reshape(shape),
+    "aten.reshape.default": lambda x, shape: x.reshape(shape),
+    "aten.narrow.default": lambda x, dim, start, length: np.take(x, range(start, start + length), axis=dim),
+    "aten.select.int": lambda x, dim, index: np.take(x, index, axis=dim),
+    "aten.zeros_like.default": lambda x, **__: np.full(x.shape, sympy.Integer(0), dtype=object),
+    "aten.cat.default": lambda xs, dim=0: np.concatenate(xs, axis=dim),
+    "aten.rsub.Scalar": lambda x, v, alpha=1: _f32(v) - x * _f32(alpha),
+    "aten.clamp.default": lambda x, lo=None, hi=None: _clamp(x, lo, hi),
+    "aten.clamp_min.default": lambda x, lo: _clamp(x, lo, None),
     "aten.contiguous.default": lambda x, *_: x,
     "aten.clone.default": lambda x, *_, **__: x,
 }

@@ -41,7 +41,9 @@ def pairs(corpus: Path, level1: Path, examples: Path) -> list[tuple[Path, Path]]
 
 def intent(path: Path) -> str:
     first = path.read_text().splitlines()[:1]
-    return first[0].removeprefix("# intent:").strip() if first and first[0].startswith("# intent:") else ""
+    if first and first[0].startswith("# intent:"):
+        return first[0].removeprefix("# intent:").strip()
+    return "KernelBench's own example answer, unedited" if path.name.startswith("model_new_ex_") else ""
 
 
 def rows(corpus: Path = CORPUS, level1: Path = LEVEL1, examples: Path = EXAMPLES, trials: int = 200,
@@ -97,8 +99,12 @@ def markdown(rs: list[dict]) -> str:
              "| answer | intent | verdict | reals | float32 (worst ulp over the search) | safety hazards |",
              "|---|---|---|---|---|---|"]
     for r in rs:
-        f32 = r["float32"] + (f" ({r['float32_worst_ulp']} ulp, {r['differing']}/{r['trials']} trials differ)"
-                              if r["float32_worst_ulp"] else "")
+        if r["float32_worst_ulp"]:
+            f32 = r["float32"] + f" ({r['float32_worst_ulp']} ulp, {r['differing']}/{r['trials']} trials differ)"
+        elif r["differing"]:
+            f32 = r["float32"] + f" (NaN against a number, {r['differing']}/{r['trials']} trials differ)"
+        else:
+            f32 = r["float32"]
         lines.append(f"| `{Path(r['answer']).name}` | {r['intent']} | {r['verdict']} | {r['reals']} | {f32} | "
                      f"{', '.join(r['hazards']) or 'none'} |")
     counts: dict[str, int] = {}
