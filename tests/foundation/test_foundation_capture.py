@@ -299,3 +299,22 @@ def test_unknown_device_and_profile():
         capture("cat2", device="tpu")
     with pytest.raises(UsageError, match="unknown GPU profile 'V100'"):
         capture("cat2", gpu="V100")
+
+
+def test_capture_does_not_depend_on_earlier_compilations_of_the_same_function():
+    # Dynamo's profile-guided dynamism keys what it learnt by (file, first line, name); an earlier compile of
+    # the program with other sizes marked its dims DYNAMIC for the capture, which turned duck sizing off and
+    # gave another kernel (ks0 = s12 + s25 + ... instead of 2*s12 + ...): an order-dependent test failure.
+    from torch._dynamo import pgo
+
+    (clean,) = capture("nested_cat_add", device="fake-cuda")
+    p = programs.resolve("nested_cat_add")
+    f = torch.compile(p.fn, backend="eager")
+    for rows, q, k, v in ((7, 11, 5, 3), (9, 13, 6, 4)):
+        f(*[torch.randn(rows, w) for w in (q, k, v, v, q, k, v, v)])
+    before = pgo._CODE_STATE
+    assert before is not None  # the user's compiles left profile state: what capture must not read
+    (again,) = capture("nested_cat_add", device="fake-cuda")
+    assert pgo._CODE_STATE is before  # the caller's state is put back
+    assert again.source_hash == clean.source_hash
+    assert [(a.name, a.expr) for a in again.size_args] == [(a.name, a.expr) for a in clean.size_args]

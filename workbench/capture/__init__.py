@@ -138,6 +138,7 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
     stop = not real_cuda
     with contextlib.ExitStack() as stack:
         stack.enter_context(hooks.private_caches())
+        stack.enter_context(hooks.private_code_state())
         if backward:  # lower the backward with the forward, when the step is first called
             import torch._functorch.config as functorch_config
 

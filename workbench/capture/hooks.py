@@ -88,6 +88,14 @@ def check_hook_points() -> list[str]:
             missing.append("torch._inductor.fx_passes.joint_graph.lazy_init")
     except ImportError as exc:
         missing.append(f"import failed: {exc}")
+    try:
+        from torch._dynamo import pgo
+
+        for attr in ("_CODE_STATE", "_INIT_CODE_STATE", "_LOGGED_DYNAMIC_ALLOWLIST"):
+            if not hasattr(pgo, attr):
+                missing.append(f"torch._dynamo.pgo.{attr}")
+    except ImportError as exc:
+        missing.append(f"import failed: {exc}")
     return missing
 
 
@@ -271,6 +279,27 @@ def private_caches() -> Iterator[str]:
             else:
                 os.environ[k] = v
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def private_code_state() -> Iterator[None]:
+    """Dynamo's profile-guided dynamism (``torch/_dynamo/pgo.py``) remembers, per ``CodeId`` (file, first
+    line, function name), which dimensions earlier compilations in the process saw change, and a later compile
+    of a function with the same ``CodeId`` marks them ``DimDynamic.DYNAMIC``, which turns duck sizing off
+    (``ShapeEnv.create_symbol``). :func:`fresh_function`'s copy keeps the ``CodeId``, so a capture after any
+    compilation of the same program with other sizes got other symbols and another kernel (nested_cat_add:
+    ``ks0 = s12 + s25 + s38 + s48 + s53 + s55`` instead of ``2*s12 + 2*s48 + 2*s85``; an order-dependent
+    test failure). Capture reads Inductor's facts for the program alone: it runs with an empty code state
+    (nothing loads from disk: :func:`private_caches` points the cache at a fresh folder) and puts the
+    caller's state back afterwards."""
+    from torch._dynamo import pgo
+
+    saved = (pgo._CODE_STATE, pgo._INIT_CODE_STATE, pgo._LOGGED_DYNAMIC_ALLOWLIST)
+    pgo._CODE_STATE, pgo._INIT_CODE_STATE = None, None
+    try:
+        yield
+    finally:
+        pgo._CODE_STATE, pgo._INIT_CODE_STATE, pgo._LOGGED_DYNAMIC_ALLOWLIST = saved
 
 
 def _forget_device_answers() -> None:
