@@ -151,6 +151,13 @@ def test_tiled_matmul_without_the_second_barrier_races_on_the_tiles():
     assert _line(path, "acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];") in races[0].lines
 
 
+def test_only_pairs_that_share_data_or_reduce_go_to_the_block_level():
+    assert not wants_block(EXAMPLES / "model_ex_add.py", EXAMPLES / "model_new_ex_add.py")
+    assert not wants_block(EXAMPLES / "model_ex_fuse_gelu.py", EXAMPLES / "model_new_ex_fuse_gelu.py")
+    assert wants_block(EXAMPLES / "model_ex_tiled_matmul.py", EXAMPLES / "model_new_ex_tiled_matmul.py")
+    assert wants_block(EXAMPLES / "model_ex_tiled_matmul.py", EXAMPLES / "model_new_ex_add.py")  # `a@b` in forward
+
+
 def test_float32_fma_rounds_once():
     rng = np.random.default_rng(0)
     a, b = (rng.standard_normal(2000).astype(np.float32) for _ in range(2))

@@ -39,7 +39,7 @@ def check_block(reference: str | Path, answer: str | Path, options: BlockOptions
 # answer's CUDA, or a reference whose forward reduces, normalises or multiplies matrices.
 _SHARING = re.compile(r"\b(__shared__|__syncthreads|__syncwarp|__shfl_\w*sync|atomic(Add|Sub|Max|Min|Exch|CAS))\b")
 _REDUCING = re.compile(r"(\b(sum|mean|amax|amin|max|min|softmax|log_softmax|matmul|mm|bmm|mv|einsum|norm|layer_norm|"
-                       r"rms_norm|LayerNorm|RMSNorm|var|std|logsumexp|prod|cumsum|cumprod)\s*\()|(\s@\s)")
+                       r"rms_norm|LayerNorm|RMSNorm|var|std|logsumexp|prod|cumsum|cumprod)\s*\()|([\w)\]]\s*@\s*[\w(])")
 
 
 def check_safety(reference: str | Path, answer: str | Path, options: BlockOptions = BlockOptions()) -> BlockSafety:

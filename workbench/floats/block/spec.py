@@ -232,6 +232,9 @@ RULES = {
     "aten.rsub.Scalar": lambda x, v, alpha=1: _f32(v) - x * _f32(alpha),
     "aten.clamp.default": lambda x, lo=None, hi=None: _clamp(x, lo, hi),
     "aten.clamp_min.default": lambda x, lo: _clamp(x, lo, None),
+    "aten.maximum.default": lambda a, b: np.vectorize(lambda x, y: extremum(MAX, (x, y)), otypes=[object])(a, b),
+    "aten.minimum.default": lambda a, b: np.vectorize(lambda x, y: extremum(MIN, (x, y)), otypes=[object])(a, b),
+    "aten.relu.default": lambda x: _clamp(x, 0, None),
     "aten.contiguous.default": lambda x, *_: x,
     "aten.clone.default": lambda x, *_, **__: x,
 }
