@@ -59,3 +59,30 @@ def test_the_cli_saves_backward_records_beside_forward_ones(tmp_path, capsys):
 def test_the_fake_cuda_device_refuses_a_training_step_by_name():
     with pytest.raises(UsageError, match="cannot be captured on the fake CUDA device.*--device cpu"):
         capture_run("cat3", device="fake-cuda", backward=True)
+
+
+POSITIONS = textwrap.dedent("""
+    import torch, torch.nn as nn
+    class Tagger(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(64, 16)
+            self.register_buffer("positions", torch.arange(64))  # values matter: they index the embedding
+            self.out = nn.Linear(16, 16)
+        def forward(self, x):
+            pos = self.positions[: x.shape[1]]
+            return self.out(x + self.emb(pos))
+    def model():
+        return Tagger()
+    def example_inputs():
+        return (torch.randn(3, 7, 16),)
+""")
+
+
+def test_a_training_step_keeps_the_values_of_the_models_buffers(tmp_path):
+    # a module built on the meta device has buffers without values; a training step runs on a real device,
+    # so the model is built there (before: uninitialised memory indexed the embedding out of bounds)
+    f = tmp_path / "tagger.py"
+    f.write_text(POSITIONS)
+    run = capture_run(load_file(f), backward=True)
+    assert {k.phase for k in run.kernels} == {"forward", "backward"}

@@ -159,7 +159,7 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
         place = fake_placer(mode) if mode is not None else device_placer("cpu" if device == "cpu" else "cuda")
         args: tuple = inputs
         if program.build is not None:
-            module = _build(program, notes)
+            module = _build(program, notes, meta=device == "fake-cuda")
             owned = [module.train() if backward else module.eval()]
             args = (module, *inputs)
         else:
@@ -285,15 +285,27 @@ def _training_step(fn, loss):
     return step
 
 
-def _build(program: Program, notes: list[str]):
+def _build(program: Program, notes: list[str], meta: bool = True):
     """``program.build()`` on the meta device (weights never allocated); a model that computes with tensors
     while it is built (``torch.linspace(...).tolist()`` for its widths: regnet) cannot, since meta tensors hold
     no values, so it is built on the CPU instead, and a note says so (its weights then take memory until
-    capture replaces them with fake tensors)."""
+    capture replaces them with fake tensors).
+
+    ``meta=False`` (a capture that runs the model on a real device: ``--device cpu``, a training step, a
+    GPU): built on the CPU directly. A meta-built module's buffers hold no values, and placing them on a real
+    device gives uninitialised memory: BERT's ``position_ids`` buffer indexed its embedding out of bounds."""
     import torch
 
     from workbench.capture import failure
 
+    if not meta:
+        try:
+            with torch.device("cpu"):
+                return program.build()
+        except Exception as exc:  # noqa: BLE001
+            raise CaptureError(f"building the model of {program.name!r} on the CPU failed: "
+                               f"{failure.explain_build(exc, program.name)} — this is the model's own code; "
+                               "fix model() and capture again") from None
     try:
         with torch.device("meta"):
             return program.build()
