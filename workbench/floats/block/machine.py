@@ -202,7 +202,7 @@ class Machine:
         env = dict(self.globals)
         for (name, ty, canon), v in zip(params, args):
             env[name] = self.convert(v, canon if canon in INT_BITS or canon in FLOATS or canon == "bool" else ty, line)
-        status = yield from self.exec(fn.kids[0], env)
+        status = yield from self.run_statement(fn.kids[0], env)
         return status.value if isinstance(status, Status) and status.what == "return" else None
 
     # -- conversions
@@ -253,7 +253,7 @@ class Machine:
             self.sync_cache[k] = hit
         return hit
 
-    def exec(self, c: C, env: dict):
+    def run_statement(self, c: C, env: dict):
         match c.kind:
             case "block":
                 saved = {}
@@ -262,7 +262,7 @@ class Machine:
                         for d in s.kids:
                             if d.kind == "decl" and d.name not in saved:
                                 saved[d.name] = env.get(d.name, _MISSING)
-                    status = yield from self.exec(s, env)
+                    status = yield from self.run_statement(s, env)
                     if status is not None:
                         self._restore(env, saved)
                         return status
@@ -300,13 +300,13 @@ class Machine:
                 branch = c.kids[1] if cond else (c.kids[2] if len(c.kids) > 2 else None)
                 if branch is None:
                     return None
-                return (yield from self.exec(branch, env))
+                return (yield from self.run_statement(branch, env))
             case "for":
                 init, cond_c, inc, body = c.kids
                 saved = {}
                 if init.kind == "block" and init.name == "decls":
                     saved = {d.name: env.get(d.name, _MISSING) for d in init.kids if d.kind == "decl"}
-                yield from self.exec(init, env)
+                yield from self.run_statement(init, env)
                 trips = 0
                 while True:
                     if self.sync_cache.get(id(cond_c)) or self.has_sync(cond_c):
@@ -319,7 +319,7 @@ class Machine:
                     trips += 1
                     if trips > MAX_TRIPS:
                         self.fail(f"loop with more than {MAX_TRIPS} trips", c.line, "check smaller sizes")
-                    status = yield from self.exec(body, env)
+                    status = yield from self.run_statement(body, env)
                     if status is BREAK:
                         break
                     if status is not None and status is not CONTINUE:
@@ -347,7 +347,7 @@ class Machine:
                     trips += 1
                     if trips > MAX_TRIPS:
                         self.fail(f"loop with more than {MAX_TRIPS} trips", c.line, "check smaller sizes")
-                    status = yield from self.exec(body, env)
+                    status = yield from self.run_statement(body, env)
                     if status is BREAK:
                         break
                     if status is not None and status is not CONTINUE:
@@ -374,7 +374,7 @@ class Machine:
             e = dict(env)
             if len(c.kids) > k:
                 marks = self.writes
-                status = self.run_plain(self.exec(c.kids[k], e), c.line)
+                status = self.run_plain(self.run_statement(c.kids[k], e), c.line)
                 if status is not None:
                     self.fail("break, continue or return inside an `if` on data", c.line,
                               "compute the value with fmaxf/ternaries and leave the loop by its bound")
