@@ -12,7 +12,7 @@ KernelBench level 1 (``NN_Name.py``) and every model-style answer of the corpus 
    CPU at a shrunk size (or says why that was not run). Elementwise problems are also captured as the scalar
    bit-exact spec of the floats checker (``kernelbench.capture_reference``).
 2. **End to end**: each answer is checked without editing. Answers to elementwise problems go through
-   ``workbench floats check REFERENCE.py ANSWER.py`` (``cli.check_kernelbench``: fma on, ftz off, NaN policy
+   ``workbench floats check REFERENCE.py ANSWER.py`` (``kbcheck.check_kernelbench``: fma on, ftz off, NaN policy
    any, spec device cuda); the others through the block level (``workbench.floats.block.check_block``,
    issue 25 items 3/4) when this tree has its implementation; otherwise the row says "spec only" and why.
    Every answer's verdict, what decided it and under which semantics are recorded; an answer that is refused
@@ -153,7 +153,7 @@ def answer_row(ref: Path, ans: AnswerFile, elementwise: bool, workers: int = 2) 
 
 def _elementwise(ref: Path, ans: Path, workers: int) -> dict:
     from workbench.floats.check import Target
-    from workbench.floats.cli import check_kernelbench
+    from workbench.floats.kbcheck import check_kernelbench
 
     args = SimpleNamespace(spec=str(ref), kernel=str(ans), spec_device="cuda", lean=None, workers=workers, nan="any")
     target = Target(fma=True, ftz=False)

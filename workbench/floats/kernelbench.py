@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from workbench.floats.cuda.launch import IntExpr, Launch, parse_int_expr
+from workbench.floats.pyread import number as _number, where as _where
 from workbench.floats.errors import CudaParseError, CudaUnsupportedError, FloatsUsageError, SpecLoadError
 from workbench.floats.hostcode import DataPtr, LaunchCall, mask, read_launch, render, split_source
 
@@ -78,8 +79,6 @@ def _prod(shape: tuple[int, ...]) -> int:
     return out
 
 
-def _where(path: str, node) -> str:
-    return f"{Path(path).name}:{getattr(node, 'lineno', '?')}"
 
 
 # -- ANSWER.py -------------------------------------------------------------------------------------------
@@ -254,32 +253,6 @@ def _constants(tree: ast.Module) -> dict[str, int | float]:
     return out
 
 
-def _number(e, consts: dict, path: str):
-    """A restricted arithmetic reader (numbers, module constants, + - * // / **, unary minus): never ``eval``."""
-    match e:
-        case ast.Constant(value=v) if isinstance(v, (int, float)) and not isinstance(v, bool):
-            return v
-        case ast.Name(id=name) if name in consts:
-            return consts[name]
-        case ast.UnaryOp(op=ast.USub(), operand=x):
-            return -_number(x, consts, path)
-        case ast.BinOp(left=a, op=op, right=b):
-            x, y = _number(a, consts, path), _number(b, consts, path)
-            match op:
-                case ast.Add():
-                    return x + y
-                case ast.Sub():
-                    return x - y
-                case ast.Mult():
-                    return x * y
-                case ast.FloorDiv():
-                    return x // y
-                case ast.Div():
-                    return x / y
-                case ast.Pow() if isinstance(y, int) and 0 <= y <= 64:
-                    return x ** y
-    raise SpecLoadError(f"`{ast.unparse(e)}` at {_where(path, e)} is not a number the reader understands; use "
-                        "integer literals and module-level constants")
 
 
 def _returned(fn: ast.FunctionDef, path: str) -> list:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from workbench.floats.errors import SpecLoadError
-from workbench.floats.kernelbench import _number, _where
+from workbench.floats.pyread import number as _number, where as _where
 
 
 class InputKind(enum.StrEnum):
