@@ -11,3 +11,6 @@ DATA = ROOT / "data"
 KERNELS = DATA / "kernels"
 FIGURES = ROOT / "figures"
 LEAN = ROOT / "lean"
+# KernelBench level 1, beside the checkout (``../shared/kernelbench/level1``, read-only): the coverage and
+# block tables' default, one place.
+KERNELBENCH_LEVEL1 = ROOT.parent / "shared" / "kernelbench" / "level1"

@@ -24,7 +24,7 @@ DATA = ROOT / "data" / "floats"
 LEVEL1 = coverage.LEVEL1
 ANSWERS = DATA / "kernelbench-answers"
 
-needs_level1 = pytest.mark.skipif(not LEVEL1.is_dir(), reason="KernelBench level 1 is not at /work/shared/kernelbench")
+needs_level1 = pytest.mark.skipif(not LEVEL1.is_dir(), reason="KernelBench level 1 is not at ../shared/kernelbench")
 
 
 @pytest.fixture(scope="module")

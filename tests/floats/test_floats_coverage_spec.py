@@ -17,7 +17,7 @@ from workbench.floats.tensorspec import TENSOR_OPS, Family, capture, cross_check
 
 from workbench.floats.coverage import LEVEL1
 
-needs_level1 = pytest.mark.skipif(not LEVEL1.is_dir(), reason="KernelBench level 1 is not at /work/shared/kernelbench")
+needs_level1 = pytest.mark.skipif(not LEVEL1.is_dir(), reason="KernelBench level 1 is not at ../shared/kernelbench")
 
 
 def _problem(n: int):

@@ -230,7 +230,7 @@ def register(subparsers) -> None:
     t = sub.add_parser("block-table", help="check the block-level answer corpus (reductions, softmax, norms, "
                        "matmuls) and write verdicts.json and verdicts.md")
     t.add_argument("--corpus", default=None, help="answers <N>_<what>.py (default data/floats/kernelbench-block)")
-    t.add_argument("--level1", default=None, help="KernelBench level-1 problems (default /work/shared/kernelbench/level1)")
+    t.add_argument("--level1", default=None, help="KernelBench level-1 problems (default ../shared/kernelbench/level1 beside the checkout)")
     t.add_argument("--out", default=None, help="where to write the table (default: the workspace's floats/block/)")
     t.add_argument("--trials", type=int, default=200, help="random inputs of each float32 witness search")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -32,10 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
+from workbench.paths import KERNELBENCH_LEVEL1
 from workbench.errors import WorkbenchError
 from workbench.floats.errors import FloatsUsageError
 
-LEVEL1 = Path("/work/shared/kernelbench/level1")
+LEVEL1 = KERNELBENCH_LEVEL1
 ANSWERS = Path(__file__).resolve().parents[2] / "data" / "floats" / "kernelbench-answers"
 SCHEMA = "workbench.floats-coverage/1"
 PROOFWRIGHT = "ProofWright (published): 14/100 level-1 problems end to end, all elementwise"

@@ -1,7 +1,7 @@
 """Block level, the corpus table: every answer of data/floats/kernelbench-block checked, one row each.
 
 ``workbench floats block-table [--corpus DIR] [--level1 DIR] [--out DIR] [--trials N]`` pairs each answer
-``<N>_<name>.py`` with KernelBench level-1 problem N (``--level1``, default /work/shared/kernelbench/level1)
+``<N>_<name>.py`` with KernelBench level-1 problem N (``--level1``, default ../shared/kernelbench/level1)
 and each ``model_new_ex_<x>.py`` of ``--examples`` (default data/floats/kernelbench/examples, KernelBench's
 own files, unedited) with its ``model_ex_<x>.py``, checks them with ``check_block`` under spec device cpu,
 fma on, ftz off, and writes ``verdicts.json`` (the rows) and ``verdicts.md`` (rendered from the rows only).
@@ -14,11 +14,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from workbench.paths import KERNELBENCH_LEVEL1
 from workbench.floats.block.verdict import BlockOptions
 
 CORPUS = Path(__file__).resolve().parents[3] / "data/floats/kernelbench-block"
 EXAMPLES = Path(__file__).resolve().parents[3] / "data/floats/kernelbench/examples"
-LEVEL1 = Path("/work/shared/kernelbench/level1")
+LEVEL1 = KERNELBENCH_LEVEL1
 
 
 def pairs(corpus: Path, level1: Path, examples: Path) -> list[tuple[Path, Path]]:
