@@ -139,7 +139,10 @@ class LaunchRules:
         p = self.params.get("xnumel")
         if p is None or p.kind != "numel":
             return False
-        v = self.p.size_value("xnumel")
+        try:
+            v = self.p.size_value("xnumel")
+        except KeyError:  # no fact for it: nothing to show the multiple from
+            return False
         return bool(v.terms) and all(c.denominator == 1 and c.numerator % X_BLOCK_MAX == 0 for c in v.terms.values())
 
     def _find_range_atoms(self) -> tuple[Node, ...]:
