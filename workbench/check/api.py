@@ -39,6 +39,7 @@ MODES = ("strict", "observable")  # the two N modes: what "both modes" and the c
 ALL_MODES = trusted_modes  # every mode a check may ask for (the trusted analysis's list, partial included)
 SMT_BUDGET = 12  # distinct z3 queries per kernel on conditions the exact procedure fails (each SMT_RLIMIT units)
 CEX_ATTEMPTS = 4
+_NOT_ASKED = "exact procedure failed; z3 not asked: the kernel is refused already"
 _REASON_ORDER = {Reason.SIZE_ARG_FITS: 0, Reason.FITS_NARROW: 1, Reason.FITS_INT32: 2, Reason.DIVISOR: 3}  # failed conditions tried for a concrete counterexample
 
 _HASHES: dict[int, tuple[kir.Kernel, str]] = {}
@@ -164,24 +165,70 @@ def check_certificate(
     keys = sorted(a.conditions)
     out = {key: _discharge(a.conditions[key], premises, mults.get(key, ()), False, exact[key]) for key in keys}
     if smt:
-        # z3 on the conditions the exact procedure failed, fewest lane-class atoms first, within a budget.
-        # The budget counts distinct claims (the same polynomial on several lane classes is one query) and
-        # each query runs under z3's deterministic resource limit: the verdict never depends on load.
-        todo = [k for k in keys if out[k].status is not Status.PROVED and a.conditions[k].claim is not None]
-        todo.sort(key=lambda k: (len(a.where[k][1]), _REASON_ORDER.get(a.conditions[k].reason, 9), k))
-        asked: set[Poly] = set()
-        for key in todo:
-            claim = a.conditions[key].claim
-            if claim in asked or len(asked) < SMT_BUDGET:
-                asked.add(claim)
-                out[key] = _discharge(a.conditions[key], premises, mults.get(key, ()), True, False)
-            else:
-                out[key] = replace(out[key], detail=f"exact procedure failed; z3 not tried (budget of {SMT_BUDGET} "
-                                                    "distinct queries per kernel spent)")
+        out = _smt_pass(a, keys, out, premises, mults)
     out = [out[k] for k in keys]
     if len(out) != len(a.generated):  # invariant: every generated obligation is discharged
         raise AssertionError(f"{kernel.name}: {len(a.generated)} side conditions generated, {len(out)} discharged")
     return tuple(out), a
+
+
+def _smt_pass(a, keys, out: dict, premises: Premises, mults: dict) -> dict:
+    """z3 on the conditions the exact procedure failed, fewest lane-class atoms first, within a budget.
+
+    The budget counts distinct claims (the same polynomial on several lane classes is one query) and each
+    query runs under z3's deterministic resource limit: the verdict never depends on load. Two facts save
+    queries without changing which kernels are certified (every condition proved, as before):
+
+    - claims ``q + K >= 0`` that differ only in the constant ``K`` (the same address at offsets -1, 0, +1)
+      are ordered: a proof for ``K`` proves every larger constant, a refuting shape for ``K`` refutes every
+      smaller one (``q + K' <= q + K < 0`` there);
+    - once z3 refutes one condition the kernel is refused whatever the others say, so the rest are not
+      asked (they stay unproved, with that reason in their detail)."""
+    todo = [k for k in keys if out[k].status is not Status.PROVED and a.conditions[k].claim is not None]
+    todo.sort(key=lambda k: (len(a.where[k][1]), _REASON_ORDER.get(a.conditions[k].reason, 9), k))
+    asked: set[Poly] = set()
+    tried = []
+    for key in todo:
+        claim = a.conditions[key].claim
+        if claim in asked or len(asked) < SMT_BUDGET:
+            asked.add(claim)
+            tried.append(key)
+        else:
+            out[key] = replace(out[key], detail=f"exact procedure failed; z3 not tried (budget of {SMT_BUDGET} "
+                                                "distinct queries per kernel spent)")
+    family: dict[Poly, list] = {}
+    for key in tried:
+        claim = a.conditions[key].claim
+        family.setdefault(claim - claim.const_value(), []).append(key)
+    settled: set = set()
+    for i, key in enumerate(tried):
+        if key in settled:
+            continue
+        sc = a.conditions[key]
+        d = _discharge(sc, premises, mults.get(key, ()), True, False)
+        out[key] = d
+        settled.add(key)
+        k0 = sc.claim.const_value()
+        for other in family[sc.claim - k0]:
+            if other in settled:
+                continue
+            k1 = a.conditions[other].claim.const_value()
+            if d.status is Status.PROVED and k1 >= k0:
+                why = (f"z3 proves the same claim for {key}" if k1 == k0 else
+                       f"z3 proves {key}, the same polynomial with constant {k0} <= {k1}")
+                out[other] = replace(d, condition=a.conditions[other], multipliers=(), detail=why)
+                settled.add(other)
+            elif d.status is Status.REFUTED and k1 <= k0:
+                why = (f"z3 refutes the same claim for {key}" if k1 == k0 else
+                       f"z3's shape refuting {key} (constant {k0} >= {k1}) refutes it too")
+                out[other] = replace(d, condition=a.conditions[other], multipliers=(), detail=why)
+                settled.add(other)
+        if d.status is Status.REFUTED:
+            for other in tried[i + 1:]:
+                if other not in settled:
+                    out[other] = replace(out[other], detail=f"{_NOT_ASKED} (z3 refutes {key})")
+            break
+    return out
 
 
 def _discharge(sc: SideCondition, premises: Premises, mult, smt: bool, exact: bool) -> Discharged:
@@ -434,6 +481,8 @@ def find_counterexample(record, k, premises, analysis: Analysis, failed, widths:
             continue
         attempts += 1
         model = d.model
+        if not model and d.detail.startswith(_NOT_ASKED):
+            continue  # the check stopped at a refutation: that condition's shape is tried instead
         if not model:
             r = _smt_cached(d.condition.claim, premises)
             if r.status != "refuted":
