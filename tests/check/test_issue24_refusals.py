@@ -104,3 +104,58 @@ def test_unmasked_kernel_whose_numel_may_leave_a_tail_is_refused():
     assert v.verdict == "refused"
     assert any(d.condition.reason is Reason.TAIL_MASKED for d in v.discharged if d.status.value != "proved")
     assert "premise on the launch" not in v.reason
+
+
+# -- a static r0_numel after a static xnumel (training steps' batch-norm statistics, 50 kernels of the zoo) --
+STATS = DATA / "triton_per_fused__native_batch_norm_legit_functional_copy__8.json"  # regnet_y_400mf, training
+
+
+@pytest.mark.parametrize("mode", ["strict", "observable"])
+def test_static_r_extent_after_a_static_x_extent_is_read(mode):
+    # ``xnumel = 32`` then ``r0_numel = 16`` with ``R0_BLOCK = 16``: the body fixes both extents, so the r axis
+    # has no tail; the parser used to take r0_numel's literal only as the body's very first statement
+    rec = load(STATS)
+    assert kir.parse(rec).reduction.static_numel == 16
+    v = check_kernel(rec, mode, counterexample=False)
+    assert v.certified, v.reason
+
+
+def test_static_r_extent_with_a_larger_block_keeps_the_r_mask_required():
+    # the input that would break it: R0_BLOCK 32 over r0_numel 16 has a tail on r; a load without r0_mask
+    # reads past the row there and must be refused
+    rec = mutate(load(STATS), "R0_BLOCK: tl.constexpr = 16", "R0_BLOCK: tl.constexpr = 32")
+    rec = mutate(rec, "tmp0 = tl.load(in_ptr0 + (x0 + 32*r0_1), r0_mask & xmask,",
+                 "tmp0 = tl.load(in_ptr0 + (x0 + 32*r0_1), xmask,")
+    v = check_kernel(rec, "observable", counterexample=False)
+    assert v.verdict == "refused" and "tail lanes" in v.reason, v.reason
+
+
+def test_static_r_extent_after_a_reading_of_the_parameter_is_not_static():
+    # r0_numel read (as the parameter) before the literal: the literal cannot stand for every reading
+    rec = mutate(load(STATS), "    rnumel = r0_numel\n", "")
+    rec = mutate(rec, "    r0_numel = 16\n", "    rnumel = r0_numel\n    r0_numel = 16\n")
+    try:
+        k = kir.parse(rec)
+    except Exception as exc:  # refused by the parser: a parameter reassigned after use
+        assert "reassigned" in str(exc), exc
+    else:
+        assert k.reduction.static_numel is None
+
+
+# -- x-uniform pointwise kernels (a training step's num_batches_tracked += 1, 8 kernels of the zoo) ----------
+COUNTER = DATA / "triton_poi_fused_add_copy__0.json"  # resnet18, training step, Inductor's Triton CPU backend
+
+
+@pytest.mark.parametrize("mode", ["strict", "observable"])
+def test_x_uniform_pointwise_kernel_is_certified(mode):
+    v = check_kernel(load(COUNTER), mode, counterexample=False)
+    assert v.certified, v.reason
+
+
+def test_pointwise_kernel_whose_store_follows_the_lane_is_not_x_uniform():
+    # the input that would break it: the same unmasked store at the lane's own index writes past xnumel on
+    # the tail lanes of the block
+    rec = mutate(load(COUNTER), "tl.store(out_ptr1 + (tl.full([XBLOCK], 0, tl.int32).broadcast_to(XBLOCK)), tmp3, None)",
+                 "tl.store(out_ptr1 + (xindex), tmp3, None)")
+    v = check_kernel(rec, "observable", counterexample=False)
+    assert v.verdict == "refused" and "tail lanes" in v.reason, v.reason

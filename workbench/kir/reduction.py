@@ -116,7 +116,10 @@ class ReductionRules:
     # -- statements -----------------------------------------------------------------------------------------
     def _static_literal(self, name: str, value: ast.expr) -> bool:
         """``r0_numel = 64`` and persistent ``r0_offset = 0``; True when handled."""
-        if name == R_NUMEL and self.r_numel is not None and self.r_static_numel is None and not self.env:
+        if name == R_NUMEL and self.r_numel is not None and self.r_static_numel is None \
+                and R_NUMEL not in self.env and R_NUMEL not in self.used:
+            # before any reading of the parameter (``xnumel = 32`` may come first: Inductor fixes both extents
+            # of a training step's batch-norm statistics kernel), so every reading is of the literal
             v = self._int_literal(value, "r0_numel")
             if v < 1:
                 raise self.refuse("reduction", f"r0_numel = {v}")

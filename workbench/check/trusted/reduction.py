@@ -38,7 +38,8 @@ same addresses under the same masks and store the same values. The laws used, be
 * **the block constexpr** ``R0_BLOCK`` (and its alias ``RBLOCK``) is in ``[1, 2**20]``: it sizes
   ``tl.arange(0, R0_BLOCK)``, which Triton allows up to ``TRITON_MAX_TENSOR_NUMEL`` elements; constexpr
   arithmetic (``RBLOCK - 1``) is exact Python arithmetic in Triton, and the same value in W and N;
-* **x-uniform kernels** (``xnumel = 1`` with ``xmask = tl.full([XBLOCK], True, tl.int1)``): when no node
+* **x-uniform kernels** (``xnumel = 1`` with ``xmask = tl.full([XBLOCK], True, tl.int1)``, reductions and
+  pointwise kernels alike): when no node
   reachable from an access depends on a program id or an x/y ``tl.arange``, every x lane of the launch
   computes exactly what x lane 0 computes (the same addresses, hence the same data), so the missing x range
   atom hides no lane that differs from an active one: agreeing on every lane is then what is required, and
@@ -204,8 +205,11 @@ class ReductionRules:
         return None
 
     def x_uniform(self) -> bool:
-        """No node of the kernel depends on the x (or y) lane: every x lane computes what lane 0 does."""
-        return self.k.reduction is not None and not any("x" in self.deps(n) for n in self.nodes)
+        """No node of the kernel depends on the x (or y) lane: every x lane computes what lane 0 does.
+
+        Pointwise kernels too: a training step's ``num_batches_tracked += 1`` (``xnumel = 1``, ``xmask`` all
+        true, ``tl.load(in_ptr0 + (0))``) performs on every launched lane exactly lane 0's accesses."""
+        return not any("x" in self.deps(n) for n in self.nodes)
 
     def check_reduction(self) -> None:
         """The whole-kernel conditions: LOOP_BOUND (for a parameter or a static r0_numel alike), and
