@@ -101,3 +101,19 @@ def test_the_outside_draw_reports_lanes_outside_the_premise(capsys):
     assert main(["oracle", "embedding", "--index-draw", "outside", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["verdict"] == "ok" and doc["summary"]["outside_premise"] > 0 and doc["summary"]["disagreements"] == 0
+
+
+@pytest.mark.parametrize("name", ["triton_poi_fused_add_copy__0.json",  # xnumel constexpr, fixed to 1
+                                  "triton_per_fused__native_batch_norm_legit_functional_copy__8.json"])
+def test_training_step_kernels_with_extents_fixed_in_the_body_run(tmp_path, name):
+    """A training step's num_batches_tracked += 1 declares xnumel constexpr and fixes it in its body; the
+    oracle used to fail on it (KeyError 'xnumel'). Both kernels the checker now certifies run, agreeing."""
+    import subprocess
+    import sys
+
+    record = ROOT / "tests" / "check" / "data" / "issue24" / name
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "oracle-records.py"), str(tmp_path), str(record),
+                          "--", "--json"], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    (k,) = json.loads(out.stdout)["kernels"]
+    assert k["verdict"] == "ok" and k["checker_modes"] == ["strict", "observable"], k

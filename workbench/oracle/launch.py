@@ -137,7 +137,12 @@ def plan(rec: Record, values: dict[str, int], index: int, rng: random.Random,
         case "Grid1D":
             blocks = BLOCKS_1D[index % len(BLOCKS_1D)]
             xb = blocks["XBLOCK"]
-            n = numels["xnumel"]
+            # a one-row kernel declares xnumel constexpr and fixes it in its body (``xnumel = 1``)
+            n = red.fixed("xnumel") if red is not None and red.fixed("xnumel") is not None else numels.get("xnumel")
+            if n is None:
+                raise OutOfClass(f"pointwise kernel without xnumel among the record's numels {sorted(numels)} "
+                                 "or fixed in its body")
+            scalars.setdefault("xnumel", n)
             gx = _cdiv(n, xb)
             grid = (gx, 1, 1)
             pids = tuple((x, 0, 0) for x in _axis(n, xb, gx, size_values, rng, PIDS_1D, xs_must))

@@ -142,7 +142,8 @@ def _in_range(run: dict, pid: list[int], block: tuple[int, ...]) -> np.ndarray |
     as Inductor's pointwise kernels lay out ``xindex``/``yindex``); None for any other layout."""
     scalars, blocks = run["scalars"], run["constexprs"]
     if len(block) == 1 and block == (blocks.get("XBLOCK"),):
-        return pid[0] * block[0] + np.arange(block[0]) < scalars["xnumel"]
+        # xnumel is a scalar argument, or a constexpr (a one-row kernel's, passed as Inductor passes it)
+        return pid[0] * block[0] + np.arange(block[0]) < scalars.get("xnumel", blocks.get("xnumel"))
     if len(block) == 2 and block == (blocks.get("YBLOCK"), blocks.get("XBLOCK")) and "ynumel" in scalars:
         yblock = pid[1] + pid[2] * run["grid"][1]
         y = yblock * block[0] + np.arange(block[0])[:, None] < scalars["ynumel"]
