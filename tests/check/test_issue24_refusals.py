@@ -159,3 +159,36 @@ def test_pointwise_kernel_whose_store_follows_the_lane_is_not_x_uniform():
                  "tl.store(out_ptr1 + (xindex), tmp3, None)")
     v = check_kernel(rec, "observable", counterexample=False)
     assert v.verdict == "refused" and "tail lanes" in v.reason, v.reason
+
+
+# -- no y tail when ynumel is a multiple of Inductor's largest YBLOCK (13 training kernels of convnext_tiny) ------
+TILE = DATA / "triton_poi_fused_2.json"  # convnext_tiny training step: ynumel = 18432 = 18 * 1024, ymask all true
+
+
+@pytest.mark.parametrize("mode", ["strict", "observable"])
+def test_no_y_tail_bounds_yindex_by_ynumel(mode):
+    v = check_kernel(load(TILE), mode, counterexample=False)
+    assert v.certified, v.reason
+    assert "YBLOCK <= 1024" in v.reason  # the premise on the launch is stated
+
+
+def test_ynumel_not_a_multiple_of_the_largest_yblock_keeps_the_launch_bound():
+    # the input that would break it: 18000 is not a multiple of 1024, so the last y block has tail lanes
+    # (yindex up to the launch bound) and 4*yindex may leave int32
+    rec = mutate(load(TILE), "ynumel = 18432", "ynumel = 18000")
+    rec = replace(rec, numels=tuple(replace(n, expr="18000") if n.name == "ynumel" else n for n in rec.numels))
+    v = check_kernel(rec, "observable", counterexample=False)
+    assert v.verdict == "refused" and "YBLOCK" not in v.reason, v.reason
+
+
+def test_yz_overflow_grid_gets_no_y_premise():
+    # Grid2DWithYZOverflow splits the y blocks over two grid axes and may launch more than cdiv(ynumel, YBLOCK)
+    rec = load(TILE)
+    body = jit_function_text(rec.source, rec.name)
+    rec = mutate(rec, "yoffset = tl.program_id(1) * YBLOCK",
+                 "yoffset = (tl.program_id(1) + tl.program_id(2) * tl.num_programs(1)) * YBLOCK")
+    rec = replace(rec, grid_type="Grid2DWithYZOverflow",
+                  source=rec.source.replace("'grid_type': 'Grid2D'", "'grid_type': 'Grid2DWithYZOverflow'"))
+    v = check_kernel(rec, "observable", counterexample=False)
+    assert v.verdict == "refused" and "YBLOCK" not in v.reason, v.reason
+    assert body  # the source was the Grid2D form before the mutation

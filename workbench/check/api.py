@@ -27,7 +27,7 @@ from workbench.check.checker import Analysis, Widths, retyped
 from workbench.check.counterexample import Counterexample  # the record lives below the search (re-exported)
 from workbench.check.discharge import SMT_RLIMIT, contradiction, find_multipliers, guards_hold, smt_check
 from workbench.check.trusted.analysis import MODES as trusted_modes
-from workbench.check.trusted.launch import X_BLOCK_MAX
+from workbench.check.trusted.launch import X_BLOCK_MAX, Y_BLOCK_MAX
 from workbench.check.trusted.recheck import recheck
 from workbench.check.errors import CertificateError, OutOfClassError
 from workbench.check.poly import Poly
@@ -345,6 +345,10 @@ def check_kernel(
         reason += (f"; premise on the launch (Inductor's launcher, not checked here): XBLOCK <= {X_BLOCK_MAX} "
                    "(TRITON_MAX_BLOCK['X'] of torch/_inductor/runtime/hints.py), so xnumel, a multiple of it in "
                    "the shape symbols, leaves no tail lane although the kernel has no range mask")
+    if "y" in analysis.launch_premises:
+        reason += (f"; premise on the launch (Inductor's launcher, not checked here): YBLOCK <= {Y_BLOCK_MAX} "
+                   "(TRITON_MAX_BLOCK['Y']), so ynumel, a multiple of it, launches no y lane past it (Grid2D) "
+                   "although the kernel has no y range mask")
     cert = _certificate(record, k, premises, mode, choices, mults, discharged, reason, widths, verdict, narrowed)
     return Verdict(record.name, record.program, mode, verdict, reason, narrowed if verdict == "certified" else (),
                    cert, discharged, cex, time.perf_counter() - t0, size_args)

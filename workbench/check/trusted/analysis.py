@@ -181,6 +181,7 @@ class Analysis(LaunchRules, IntervalRules, AgreementRules, PayloadRules, Conditi
         self._launch: dict[int, str] = {}
         self.range_atoms = self._find_range_atoms()
         self.launch_premise = False  # set when the verdict rests on launch.no_x_tail's premise on XBLOCK
+        self.launch_premises: set[str] = set()  # "y": a bound rests on launch.no_y_tail's premise on YBLOCK
         # The lanes' linear indices (exact forms, see launch_axis) and their offsets: identical in W and N and
         # in [0, 2**31-1] (assumption: the launch grid's linear index does not wrap). Everything else built
         # from them (2 * xindex) is ordinary arithmetic with bounds and conditions.

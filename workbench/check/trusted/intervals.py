@@ -72,6 +72,11 @@ class IntervalRules:
         if red is not None:
             return red
         if id(n) in self.launch_nodes:
+            if self.launch_axis(n) == "y" and (ynumel := self.no_y_tail()) is not None:
+                # no y tail lane (launch.no_y_tail; its premise on YBLOCK is stated in the verdict)
+                self.launch_premises.add("y")
+                self.need(Poly.const(self.w.imax) - ynumel, Reason.NUMEL_FITS, n, frozenset(), "upper")
+                return Poly.const(0), ynumel - 1
             return Poly.const(0), Poly.const(self.w.imax)
         match n.op:
             case Op.CONST:

@@ -18,6 +18,9 @@ from workbench.kir import Node, Op
 # launches a pointwise kernel with a larger XBLOCK, and its code generator writes ``xmask = tl.full(..., True)``
 # (no range mask) exactly when it knows xnumel is a multiple of it (simd.py, ``_has_constant_mask``).
 X_BLOCK_MAX = 4096
+# TRITON_MAX_BLOCK["Y"] = 1024 (the same file): the launcher's check_max_block asserts YBLOCK <= it, and the code
+# generator drops ``yindex < ynumel`` (``ymask = tl.full(..., True)``) when ynumel is a multiple of it.
+Y_BLOCK_MAX = 1024
 
 
 class LaunchRules:
@@ -144,6 +147,36 @@ class LaunchRules:
         except KeyError:  # no fact for it: nothing to show the multiple from
             return False
         return bool(v.terms) and all(c.denominator == 1 and c.numerator % X_BLOCK_MAX == 0 for c in v.terms.values())
+
+    def no_y_tail(self) -> Poly | None:
+        """``ynumel`` when a ``Grid2D`` pointwise kernel has no y range atom and ``ynumel`` (the body's literal,
+        or the parameter's value in the shape symbols) is a multiple of :data:`Y_BLOCK_MAX` (every
+        coefficient): then every launched y lane is below it, and ``yindex`` is bounded by ``ynumel - 1``.
+        Premise (stated in the verdict): YBLOCK <= ``Y_BLOCK_MAX``; YBLOCK sizes ``tl.arange``, so it is a
+        power of two and divides ynumel, and ``Grid2D`` launches ``cdiv(ynumel, YBLOCK)`` blocks on y
+        (``Grid2D.generate`` in torch/_inductor/runtime/triton_heuristics.py). Not for
+        ``Grid2DWithYZOverflow``, whose split of the y blocks over two grid axes may launch more blocks than
+        ``cdiv(ynumel, YBLOCK)``. None otherwise."""
+        if self.p.grid_type != "Grid2D" or self.k.reduction is not None:
+            return None
+        if any(self.launch_axis(a.args[0]) == "y" for a in self.range_atoms):
+            return None
+        literal = {b.name: b.node for b in self.k.bindings if b.name == "ynumel"}
+        if "ynumel" in literal:
+            node = literal["ynumel"]
+            if node.op is not Op.CONST:
+                return None
+            v = Poly.const(node.attr[0])
+        else:
+            p = self.params.get("ynumel")
+            if p is None or p.kind != "numel":
+                return None
+            try:
+                v = self.p.size_value("ynumel")
+            except KeyError:
+                return None
+        ok = bool(v.terms) and all(c.denominator == 1 and c.numerator % Y_BLOCK_MAX == 0 for c in v.terms.values())
+        return v if ok else None
 
     def _find_range_atoms(self) -> tuple[Node, ...]:
         """``xindex < xnumel`` (and ``yindex < ynumel``): an exact launch index of an axis compared with that
