@@ -8,8 +8,8 @@
     workbench floats check --all [--corpus DIR] [--out DIR] [--no-sweep]   (default out: the workspace's floats/)
     workbench floats check SPEC.py KERNEL.cu --level ptx [--arch sm_89] [--nvcc-flags="..."]  (floats/ptx)
     workbench floats flags SPEC.py KERNEL.cu [--arch sm_89] [--json]                          (floats/ptx)
-    workbench floats block-table [--corpus DIR] [--level1 DIR] [--out DIR] [--trials N]      (floats/block)
-    workbench floats coverage [--out DIR] [--only 19,23]   KernelBench level-1 coverage table (floats/coverage)
+    workbench floats block-table [--corpus DIR] [--level1 DIR] [--out DIR] [--trials N] [--json]     (floats/block)
+    workbench floats coverage [--out DIR] [--only 19,23] [--json]   KernelBench level-1 coverage table (floats/coverage)
 
 ``--json`` prints ``workbench.floats/2``: the one verdict (safety first) plus the semantic result, the CUDA
 function under ``cuda_function``, the spec device, witnesses and the safety findings. Exit codes: 0 when the
@@ -108,7 +108,11 @@ def run_block_table(args) -> int:
     rs = table.rows(corpus, level1, table.EXAMPLES, args.trials, progress=not args.no_progress and sys.stderr.isatty())
     out = Path(args.out) if args.out else workspace.subdir("floats", args.workspace) / "block"
     jp, mp = table.write(rs, out)
-    print(f"{len(rs)} answers; wrote {jp} and {mp}")
+    if args.json:  # the document written to verdicts.json, on stdout; the summary line goes to stderr
+        sys.stdout.write(table.document(rs))
+        print(f"{len(rs)} answers; wrote {jp} and {mp}", file=sys.stderr)
+    else:
+        print(f"{len(rs)} answers; wrote {jp} and {mp}")
     return 0
 
 
@@ -234,6 +238,8 @@ def register(subparsers) -> None:
     t.add_argument("--out", default=None, help="where to write the table (default: the workspace's floats/block/)")
     t.add_argument("--trials", type=int, default=200, help="random inputs of each float32 witness search")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
+    t.add_argument("--json", action="store_true", help="print the table as JSON (workbench.floats-block-table/1, "
+                   "as written to verdicts.json) on stdout")
     workspace.add_argument(t)
     t.set_defaults(func=run_block_table)
     register_flags(sub)

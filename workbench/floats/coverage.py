@@ -353,10 +353,15 @@ def render(table: dict) -> str:
     return "\n".join(out) + "\n"
 
 
+def document(table: dict) -> str:
+    """coverage.json's text (also what ``coverage --json`` prints): sorted keys, no clocks."""
+    return json.dumps(table, indent=1, sort_keys=True) + "\n"
+
+
 def write(table: dict, out: Path) -> tuple[Path, Path]:
     out.mkdir(parents=True, exist_ok=True)
     jp, mp = out / "coverage.json", out / "coverage.md"
-    for path, text in ((jp, json.dumps(table, indent=1, sort_keys=True) + "\n"), (mp, render(table))):
+    for path, text in ((jp, document(table)), (mp, render(table))):
         tmp = path.with_suffix(path.suffix + ".tmp")
         tmp.write_text(text)
         tmp.replace(path)
@@ -384,9 +389,14 @@ def run(args) -> int:
     table = build(Path(args.level1), Path(args.answers), only, args.workers, progress)
     jp, mp = write(table, Path(args.out) if args.out else workspace.subdir("floats", args.workspace))
     c = table["counts"]
-    print(f"{c['problems']} problems: spec expressed {c['spec_expressed']}, end to end {c['end_to_end']} "
-          f"({c['answers']} answers, {c['answers_wrong']} wrong: {c['wrong_caught']} caught, "
-          f"{c['wrong_called_equivalent']} called equivalent); wrote {jp} and {mp}")
+    line = (f"{c['problems']} problems: spec expressed {c['spec_expressed']}, end to end {c['end_to_end']} "
+            f"({c['answers']} answers, {c['answers_wrong']} wrong: {c['wrong_caught']} caught, "
+            f"{c['wrong_called_equivalent']} called equivalent); wrote {jp} and {mp}")
+    if args.json:  # the document written to coverage.json, on stdout; the summary line goes to stderr
+        sys.stdout.write(document(table))
+        print(line, file=sys.stderr)
+    else:
+        print(line)
     return 0
 
 
@@ -401,8 +411,10 @@ def register(sub) -> None:
     p.add_argument("--only", default="", help="comma-separated problem numbers (default: all)")
     p.add_argument("--workers", type=int, default=2, help="processes for the 2**32 sweeps (default 2)")
     p.add_argument("--no-progress", action="store_true", help="no per-problem progress lines on stderr")
+    p.add_argument("--json", action="store_true", help="print the table as JSON (workbench.floats-coverage/1, as "
+                   "written to coverage.json) on stdout")
     workspace.add_argument(p)
     p.set_defaults(func=run)
 
 
-__all__ = ["SCHEMA", "build", "counts", "register", "render", "run", "write"]
+__all__ = ["SCHEMA", "build", "counts", "document", "register", "render", "run", "write"]

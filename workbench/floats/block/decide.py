@@ -35,10 +35,11 @@ import numpy as np
 import sympy
 
 from workbench.floats.block.answer import EntryCall, read_entry
-from workbench.floats.block.domains import MAX, MIN, Float32, Reals, extremum, f32_bits, interpreted, ulp_distance
+from workbench.floats.block.domains import (EXP, LOG, MAX, MIN, SQRT, TANH, Float32, Reals, extremum, f32_bits,
+                                            interpreted, ulp_distance)
 from workbench.floats.block.lower import BlockUnsupportedError, Program, lower_source
 from workbench.floats.block.machine import ATOMICS, SYNC_CALLS, Machine, MachineError, Memory, Tensor
-from workbench.floats.block.spec import cpu_outputs, real_outputs, reference_model
+from workbench.floats.block.spec import cpu_outputs, init_args_at, real_outputs, reference_model
 from workbench.floats.block.verdict import (BlockOptions, BlockSafety, BlockVerdict, FloatStatus, FloatVerdict,
                                             FloatWitness, Hazard, HazardKind, RealStatus, RealVerdict, RealWitness)
 from workbench.floats.errors import FloatsUsageError
@@ -46,8 +47,9 @@ from workbench.floats.progress import Steps
 
 REDUCING = {"aten.sum.dim_IntList", "aten.sum.default", "aten.mean.dim", "aten.amax.default", "aten.amin.default",
             "aten.max.dim", "aten.min.dim", "aten.softmax.int", "aten._softmax.default", "aten.log_softmax.int",
-            "aten._log_softmax.default", "aten.layer_norm.default"}
+            "aten._log_softmax.default", "aten.layer_norm.default", "aten.instance_norm.default"}
 MATMULS = {"aten.matmul.default", "aten.mm.default", "aten.mv.default", "aten.bmm.default"}
+POOLS = {f"aten.{kind}_pool{nd}d.default" for kind in ("max", "avg") for nd in (1, 2, 3)}
 
 # ATen's reduction order, per spec device (cited in docs/floats-block.md and in every float32 verdict)
 ATEN_ORDER = {
@@ -75,6 +77,23 @@ class Run:
     machine: Machine
 
 
+class ModelsAt:
+    """The reference Model for the shapes being decided, built once per set of init arguments
+    (``spec.init_args_at``: a normalized_shape follows the scaled inputs). Called with None it builds the
+    Model of ``get_init_inputs()`` itself (a bad reference fails early, before any interpretation)."""
+
+    def __init__(self, problem):
+        self.problem = problem
+        self.built: dict[tuple, object] = {}
+
+    def __call__(self, shapes):
+        args = self.problem.init_args if shapes is None else init_args_at(self.problem, shapes)
+        key = repr(args)
+        if key not in self.built:
+            self.built[key] = reference_model(self.problem, args)
+        return self.built[key]
+
+
 def check_block(reference: Path, answer: Path, options: BlockOptions) -> BlockVerdict:
     from workbench.floats.kernelbench import read_problem
 
@@ -86,7 +105,8 @@ def check_block(reference: Path, answer: Path, options: BlockOptions) -> BlockVe
         problem = read_problem(reference)
         entry = read_entry(answer, problem.init_args)
         program = lower_source(answer, entry.cuda)
-        model = reference_model(problem)
+        model_at = ModelsAt(problem)
+        model_at(None)
     if not program.kernels:
         raise BlockUnsupportedError(f"{answer.name} defines no __global__ kernel in its cuda_sources; a KernelBench "
                                     "answer launches one")
@@ -98,14 +118,14 @@ def check_block(reference: Path, answer: Path, options: BlockOptions) -> BlockVe
         shapes_main = shapes_tiny = tuple(tuple(int(d) for d in s) for s in options.shapes)
         why = f"decided at the input shapes given, {_shapes(shapes_main)}; a decision at these shapes, not for all shapes"
     else:
-        shapes_main, shapes_tiny, why = choose_shapes(problem, entry, program, model, answer)
+        shapes_main, shapes_tiny, why = choose_shapes(problem, entry, program, model_at, answer)
     notes = [why]
     all_shapes = [shapes_main] + ([shapes_tiny] if shapes_tiny != shapes_main else [])
     reals_runs = []
     hazards: list[Hazard] = []
     launches = []
     for shapes in all_shapes:
-        spec_out, ops = real_outputs(model, shapes, reference.name)
+        spec_out, ops = real_outputs(model_at(shapes), shapes, reference.name)
         with steps.step(f"interpreting every thread over the reals at {_shapes(shapes)}"):
             run = interpret(program, entry, shapes, Reals(), answer)
         reals_runs.append((shapes, spec_out, run))
@@ -120,7 +140,8 @@ def check_block(reference: Path, answer: Path, options: BlockOptions) -> BlockVe
     with steps.step("deciding over the reals"):
         reals = decide_reals(reals_runs, ops)
     with steps.step(f"float32 search ({options.trials} trials)"):
-        f32 = decide_float32(program, entry, shapes_main, model, options, answer, run_main=reals_runs[0][2])
+        f32 = decide_float32(program, entry, shapes_main, model_at(shapes_main), options, answer,
+                             run_main=reals_runs[0][2])
     return BlockVerdict(str(reference), str(answer), kernel, reals, f32, safety, options, tuple(notes))
 
 
@@ -135,7 +156,7 @@ def check_safety(reference: Path, answer: Path, options: BlockOptions) -> BlockS
     if options.shapes is not None:
         shapes_all = [tuple(tuple(int(d) for d in s) for s in options.shapes)]
     else:
-        main, tiny, _ = choose_shapes(problem, entry, program, reference_model(problem), answer)
+        main, tiny, _ = choose_shapes(problem, entry, program, ModelsAt(problem), answer)
         shapes_all = [main] + ([tiny] if tiny != main else [])
     hazards: list[Hazard] = []
     launches = []
@@ -224,18 +245,54 @@ def uses_cooperation(program: Program) -> bool:
     return any(visit(fn) for name, fn in program.functions.items() if not name.startswith("$"))
 
 
-def choose_shapes(problem, entry: EntryCall, program: Program, model, answer: Path):
+def _export_probe(model_at, problem):
+    """The Model exported at a probe shape (each distinct extent a distinct small number) and the probe's
+    extent map; a pooling window longer than the first probe is met by larger probes."""
     import torch
 
     values = sorted({d for s in problem.shapes for d in s if d != 1})
+    for base in (3, 40, 200):
+        probe_of = {v: base + k for k, v in enumerate(values)}
+        probe = tuple(tuple(probe_of.get(d, 1) for d in s) for s in problem.shapes)
+        try:
+            return torch.export.export(model_at(probe), tuple(torch.zeros(s) for s in probe)), probe, probe_of
+        except Exception:
+            continue
     probe_of = {v: 3 + k for k, v in enumerate(values)}
-    probe = tuple(tuple(probe_of.get(d, 1) for d in s) for s in problem.shapes)
-    # which extents the spec reduces over, read from the exported graph's shapes
-    try:
-        ep = torch.export.export(model, tuple(torch.zeros(s) for s in probe))
-    except Exception:
-        ep = None
+    return None, tuple(tuple(probe_of.get(d, 1) for d in s) for s in problem.shapes), probe_of
+
+
+def _reduced_dims(name: str, node, shp: tuple[int, ...]) -> list[int]:
+    """The dims of the input that one reducing op combines (the normalised dims for the norms)."""
+    if name == "aten.instance_norm.default":
+        return list(range(2, len(shp)))
+    dims = node.args[1] if len(node.args) > 1 else list(range(len(shp)))
+    if name.startswith("aten.layer_norm"):
+        return list(range(len(shp) - len(dims), len(shp)))
+    return [d % len(shp) for d in ([dims] if isinstance(dims, int) else list(dims) or list(range(len(shp))))]
+
+
+JOINT_CAP = 30  # elements of a reduction over several dims at the main shape (below B+3 for B > 27: said in `why`)
+
+
+def _root_at_least(r: int, c: int) -> int:
+    """The least m with m**c >= r: c jointly reduced extents of m each give every thread an element."""
+    m = max(2, round(r ** (1 / c)))
+    while m ** c < r:
+        m += 1
+    return m
+
+
+def choose_shapes(problem, entry: EntryCall, program: Program, model_at, answer: Path):
+    from workbench.floats.block.spec import _pool_params
+
+    values = sorted({d for s in problem.shapes for d in s if d != 1})
+    ep, probe, probe_of = _export_probe(model_at, problem)
     back = {p: v for v, p in probe_of.items()}
+    # which extents the spec reduces over (and how many dims each reduction combines), and which it pools
+    # (with the window each pooled extent needs), read from the exported graph's shapes
+    joint: dict[int, int] = {}
+    window: dict[int, tuple[int, int]] = {}  # extent -> (window length, stride)
     reduced: set[int] = set()
     if ep is not None:
         for node in ep.graph.nodes:
@@ -247,14 +304,23 @@ def choose_shapes(problem, entry: EntryCall, program: Program, model, answer: Pa
                 continue
             shp = tuple(int(x) for x in val.shape)
             if name in REDUCING:
-                dims = node.args[1] if len(node.args) > 1 else list(range(len(shp)))
-                if name.startswith("aten.layer_norm"):
-                    dims = list(range(len(shp) - len(dims), len(shp)))
-                dims = [dims] if isinstance(dims, int) else list(dims) or list(range(len(shp)))
-                reduced |= {back.get(shp[d]) for d in dims if shp[d] in back}
+                dims = [d for d in _reduced_dims(name, node, shp) if shp[d] in back]
+                for d in dims:
+                    reduced.add(back[shp[d]])
+                    joint[back[shp[d]]] = max(joint.get(back[shp[d]], 1), len(dims))
             elif name in MATMULS:
-                reduced.add(back.get(shp[-1]))
-    reduced.discard(None)
+                if shp[-1] in back:
+                    reduced.add(back[shp[-1]])
+            elif name in POOLS:
+                nd = int(name.split("pool")[1][0])
+                a = list(node.args) + [None] * 6
+                dil = a[4] if name.startswith("aten.max_pool") else 1
+                for i, (k, st, pd, dl) in enumerate(_pool_params(nd, a[1], a[2], a[3] or 0, dil or 1)):
+                    e = shp[len(shp) - nd + i]
+                    if e in back:
+                        w = max(1, dl * (k - 1) + 1 - 2 * pd)
+                        old = window.get(back[e], (0, 1))
+                        window[back[e]] = (max(old[0], w), max(old[1], st))
     dry = interpret(program, entry, probe, Reals(), answer, dry=True)
     blk = dry.machine.launches[0].block if dry.machine.launches else (256, 1, 1)
     bx, by = blk[0], blk[1]
@@ -275,19 +341,29 @@ def choose_shapes(problem, entry: EntryCall, program: Program, model, answer: Pa
     if two_d and len(out_shape) >= 2:
         kept_2d = {back.get(out_shape[-1]): bx + 2, back.get(out_shape[-2]): by + 1}
     for v in values:
-        if v in reduced:
-            main_of[v] = r
+        if v in window:  # a pooled extent: the window fits, and three more outputs follow the first
+            w, st = window[v]
+            main_of[v] = w + 3 * st
+        elif v in reduced:  # dims reduced jointly (a norm over (H, W)) share the target; the symbolic cost of a
+            # normalisation grows with the square of its extent, so a joint one is held to JOINT_CAP elements
+            c = joint.get(v, 1)
+            main_of[v] = _root_at_least(r if c == 1 else min(r, JOINT_CAP), c)
         elif v in kept_2d:
             main_of[v] = kept_2d[v]
         else:
             main_of[v] = next(small)
     main = tuple(tuple(main_of.get(d, 1) for d in s) for s in problem.shapes)
     tiny_of = {v: 2 + k for k, v in enumerate(values)}
+    for v, (w, st) in window.items():  # a pooled extent: the window and one more output
+        tiny_of[v] = w + st
     tiny = tuple(tuple(tiny_of.get(d, 1) for d in s) for s in problem.shapes)
     why = (f"decided at input shapes {_shapes(main)} and {_shapes(tiny)} (get_inputs: {_shapes(problem.shapes)}, scaled "
            f"down: reduced extents {sorted(main_of[v] for v in reduced) or 'none'} from the launch's block "
            f"{_dim(blk)}, so that every thread works, threads take a second trip and a tail, and the last tile or "
-           "block is partial); a decision at these shapes, not for all shapes")
+           "block is partial" + ("; a reduction over several dims is held to about "
+                                 f"{JOINT_CAP} elements, so not every thread takes a second trip there"
+                                 if any(joint.get(v, 1) > 1 for v in reduced) else "")
+           + "); a decision at these shapes, not for all shapes")
     return main, tiny, why
 
 
@@ -302,6 +378,7 @@ def decide_reals(runs, ops) -> RealVerdict:
            "reassociation and commutation, max/min as Max/Min, exp/log/sqrt as uninterpreted functions; rsqrt as "
            "1/sqrt); spec from torch.export of Model.forward (" + ", ".join(ops) + ")")
     undecided = None
+    memo: dict = {}  # canonical forms of uninterpreted functions' arguments, by content, for this decision only
     for shapes, spec_out, run in runs:
         spec_flat = list(spec_out.reshape(-1))
         if len(spec_flat) != len(run.output):
@@ -310,7 +387,7 @@ def decide_reals(runs, ops) -> RealVerdict:
                                f"(shape {run.shape}), the spec's {len(spec_flat)} (shape {spec_out.shape})", how,
                                shapes_all)
         for i, (k, s) in enumerate(zip(run.output, spec_flat)):
-            if k is not None and (k == s or _same(k, s)):
+            if k is not None and (k == s or _same(k, s, memo)):
                 continue
             idx = tuple(int(x) for x in np.unravel_index(i, spec_out.shape))
             if k is None:
@@ -370,12 +447,36 @@ def _bounded(e) -> sympy.Expr:
     return e.replace(lambda x: isinstance(x, sympy.Expr) and x.func in (MAX, MIN), fix)
 
 
-def _same(k, s) -> bool:
-    """k and s are the same real function: structurally after the FLT_MAX rule, or after expansion when both
-    are small enough for it (a large non-polynomial pair is left to the numeric separation)."""
+_UNINTERPRETED = (SQRT, EXP, LOG, TANH)
+
+
+def _canon_args(e, memo: dict):
+    """``e`` with the argument of each uninterpreted function (sqrt, exp, log, tanh) expanded, memoised by content:
+    a norm's variance appears under one sqrt in every element of its row, and expanding it once per row (not
+    once per element) is what keeps instance and layer norms decidable in seconds. Expansion is an identity of
+    polynomials, so f(expand(a)) names the same real function as f(a)."""
+    if not any(e.has(f) for f in _UNINTERPRETED):
+        return e
+
+    def fix(x):
+        out = memo.get(x)
+        if out is None:
+            out = memo[x] = x.func(sympy.expand(x.args[0]))
+        return out
+    return e.replace(lambda x: isinstance(x, sympy.Expr) and x.func in _UNINTERPRETED, fix)
+
+
+def _same(k, s, memo: dict | None = None) -> bool:
+    """k and s are the same real function: structurally after the FLT_MAX rule, structurally once the
+    arguments of uninterpreted functions are expanded, or after expansion when both are small enough for it
+    (a large non-polynomial pair is left to the numeric separation)."""
     b = _bounded(k)
     if b == s:
         return True
+    if memo is not None:
+        b, s = _canon_args(b, memo), _canon_args(s, memo)
+        if b == s:
+            return True
     if sympy.count_ops(b) + sympy.count_ops(s) > 4000 and (b.has(sympy.Function) or s.has(sympy.Function)):
         return False
     return sympy.expand(b - s) == 0

@@ -49,7 +49,7 @@ __host__ __device__ float fmaxf(float, float);
 __device__ __host__ double sqrt(double); __device__ __host__ double rsqrt(double); __device__ __host__ double log(double);
 struct WbSizes { long d0, d1, d2, d3, d4, d5; long& operator[](int); long size() const; WbSizes vec() const; };
 namespace std { template <class T> T min(T, T); template <class T> T max(T, T); }
-namespace c10 { enum ScalarType { Float, Double, Half, BFloat16 }; }
+namespace c10 { enum ScalarType { Float, Double, Half, BFloat16, Long, Int, Short, Char, Byte, Bool }; }
 namespace at {
 using c10::ScalarType;
 struct Device { bool is_cuda() const; };
@@ -64,9 +64,19 @@ Tensor empty(WbSizes, TensorOptions); Tensor zeros(WbSizes, TensorOptions);
 Tensor empty_like(const Tensor&); Tensor zeros_like(const Tensor&);
 namespace cuda { cudaStream_t getCurrentCUDAStream(); }
 const ScalarType kFloat32 = c10::Float; const ScalarType kFloat = c10::Float;
+// ATen's other dtype names (c10/core/ScalarType.h): host code names them for index outputs (argmax's kLong)
+const ScalarType kFloat64 = c10::Double; const ScalarType kDouble = c10::Double; const ScalarType kHalf = c10::Half;
+const ScalarType kFloat16 = c10::Half; const ScalarType kBFloat16 = c10::BFloat16; const ScalarType kLong = c10::Long;
+const ScalarType kInt64 = c10::Long; const ScalarType kInt = c10::Int; const ScalarType kInt32 = c10::Int;
+const ScalarType kShort = c10::Short; const ScalarType kInt16 = c10::Short; const ScalarType kChar = c10::Char;
+const ScalarType kInt8 = c10::Char; const ScalarType kByte = c10::Byte; const ScalarType kUInt8 = c10::Byte;
+const ScalarType kBool = c10::Bool;
 }
 namespace torch { using at::Tensor; using at::empty; using at::zeros; using at::empty_like; using at::zeros_like;
-  using at::TensorOptions; using at::kFloat32; using at::kFloat; using at::Device; }
+  using at::TensorOptions; using at::kFloat32; using at::kFloat; using at::Device; using at::kFloat64;
+  using at::kDouble; using at::kHalf; using at::kFloat16; using at::kBFloat16; using at::kLong; using at::kInt64;
+  using at::kInt; using at::kInt32; using at::kShort; using at::kInt16; using at::kChar; using at::kInt8;
+  using at::kByte; using at::kUInt8; using at::kBool; using at::ScalarType; }
 """
 TORCH_INCLUDE = re.compile(r"^[ \t]*#\s*include\s*[<\"](torch|c10|ATen|pybind11|THC)/[^>\"]*[>\"].*$", re.M)
 MORE_HEADERS = ("float.h", "cfloat", "limits", "vector", "climits", "cassert", "assert.h", "iostream", "cuda_fp16.h")

@@ -26,7 +26,8 @@ from workbench.floats.block.domains import EXP, LOG, MAX, MIN, SQRT, extremum
 from workbench.floats.errors import SpecLoadError, SpecOpUnsupportedError
 
 
-def reference_model(problem):
+def reference_model(problem, init_args: tuple | None = None):
+    """``Model(*init_args)`` (default ``get_init_inputs()``) built on the CPU, in eval mode."""
     import torch  # noqa: F401  (the reference imports it)
 
     p = Path(problem.path)
@@ -48,12 +49,25 @@ def reference_model(problem):
             sp = importlib.util.spec_from_file_location("workbench_block_reference", reduced)
             module = importlib.util.module_from_spec(sp)
             sp.loader.exec_module(module)
-            model = module.Model(*problem.init_args)
+            model = module.Model(*(problem.init_args if init_args is None else init_args))
         except Exception as exc:  # the user's Model failed to build: bad input, with its cause
             raise SpecLoadError(f"{p.name}: building Model(*get_init_inputs()) failed: {type(exc).__name__}: {exc}; "
                                 "fix the reference file") from exc
     model.train(False)
     return model
+
+
+def init_args_at(problem, shapes) -> tuple:
+    """``get_init_inputs()`` for the Model decided at ``shapes``: an argument that is a tuple of input extents
+    (LayerNorm's ``normalized_shape = (features, dim1, dim2)``) follows the inputs to their scaled extents,
+    so the Model built is the same program on smaller tensors; numbers are kept (kernel sizes, dims, eps)."""
+    ext: dict[int, int] = {}
+    for s0, s1 in zip(problem.shapes, shapes):
+        for a, b in zip(s0, s1):
+            ext.setdefault(a, b)
+    return tuple(tuple(ext[d] for d in v) if isinstance(v, tuple) and v and all(isinstance(d, int) and d != 1 and
+                                                                                 d in ext for d in v) else v
+                 for v in problem.init_args)
 
 
 def cpu_outputs(model, inputs: list[np.ndarray]) -> np.ndarray:
@@ -131,8 +145,10 @@ def _matmul(a, b):
         return _mm(a, b.reshape(-1, 1)).reshape(-1)
     if a.ndim == 3 and b.ndim == 3:
         return np.stack([_mm(a[i], b[i]) for i in range(a.shape[0])])
+    if a.ndim >= 3 and b.ndim == 2:  # torch.matmul: a batch of matrices times one matrix, batch dims kept
+        return _mm(a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + (b.shape[1],))
     raise SpecOpUnsupportedError(f"matmul of {a.ndim}-D by {b.ndim}-D tensors has no rule at the block level; "
-                                 "use 2-D or batched 3-D operands", op="aten.matmul")
+                                 "use 2-D, batched 3-D, or N-D by 2-D operands", op="aten.matmul")
 
 
 def _mm(a, b):
@@ -155,6 +171,111 @@ def _layer_norm(x, shape, w=None, b=None, eps=1e-5, *_):
     if b is not None:
         y = y + b
     return y
+
+
+def _instance_norm(x, w=None, b=None, running_mean=None, running_var=None, use_input_stats=True, momentum=0.1,
+                   eps=1e-5, *_):
+    """torch.nn.functional.instance_norm with input statistics: each (n, c) plane normalised over dims 2.. by
+    its mean and biased variance (ATen's instance_norm is batch_norm over a (1, N*C, ...) view)."""
+    if not use_input_stats:
+        raise SpecOpUnsupportedError("instance_norm with running statistics (use_input_stats=False) has no rule at "
+                                     "the block level; export the Model in training-free form with "
+                                     "track_running_stats=False", op="aten.instance_norm")
+    dims = list(range(2, x.ndim))
+    n = _count(x, dims)
+    mean = _reduce(x, dims, True, _sum) / n
+    d = x - mean
+    var = _reduce(d * d, dims, True, _sum) / n
+    y = d * np.vectorize(lambda a: 1 / SQRT(a), otypes=[object])(var + _f32(eps))
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    if w is not None:
+        y = y * np.asarray(w, dtype=object).reshape(shape)
+    if b is not None:
+        y = y + np.asarray(b, dtype=object).reshape(shape)
+    return y
+
+
+def _smooth_l1_loss(x, t, reduction=1, beta=1.0):
+    """ATen's smooth_l1_loss (aten/src/ATen/native/Loss.cpp, smooth_l1_kernel): with z = |x - t|,
+    0.5 z**2 / beta where z < beta, else z - 0.5 beta; reduction 0 none, 1 mean, 2 sum."""
+    if beta <= 0:
+        raise SpecOpUnsupportedError(f"smooth_l1_loss with beta={beta} has no rule at the block level (beta = 0 is "
+                                     "l1_loss); use beta > 0", op="aten.smooth_l1_loss")
+    bt = _f32(beta)
+
+    def one(a, c):
+        z = sympy.Abs(a - c)
+        if z.is_Number:  # a number decides the branch (sympy's Piecewise cannot order an unevaluated number)
+            return sympy.Rational(1, 2) * z * z / bt if z < bt else z - sympy.Rational(1, 2) * bt
+        return sympy.Piecewise((sympy.Rational(1, 2) * z * z / bt, sympy.Lt(z, bt, evaluate=False)),
+                               (z - sympy.Rational(1, 2) * bt, True))
+    e = np.vectorize(one, otypes=[object])(*np.broadcast_arrays(x, t))
+    match reduction:
+        case 0:
+            return e
+        case 1:
+            return _reduce(e, [], False, _sum) / e.size
+        case 2:
+            return _reduce(e, [], False, _sum)
+    raise SpecOpUnsupportedError(f"smooth_l1_loss reduction {reduction} is not 0 (none), 1 (mean) or 2 (sum)",
+                                 op="aten.smooth_l1_loss")
+
+
+def _pool_params(nd: int, kernel, stride, padding, dilation) -> list[tuple[int, int, int, int]]:
+    """(kernel, stride, padding, dilation) per pooled dim; ATen's rule: an empty stride means stride = kernel."""
+    def each(v, default):
+        v = default if v is None or (isinstance(v, (list, tuple)) and not v) else v
+        v = list(v) if isinstance(v, (list, tuple)) else [v]
+        return v * nd if len(v) == 1 else v
+    k = each(kernel, None)
+    return list(zip(k, each(stride, k), each(padding, 0), each(dilation, 1)))
+
+
+def pool_windows(size: int, k: int, s: int, p: int, d: int) -> list[list[int]]:
+    """Per output position (floor mode, aten/src/ATen/native/Pool.h pooling_output_shape), the input indices
+    of its window that lie inside the input: positions o*s - p + j*d for j < k."""
+    n_out = (size + 2 * p - d * (k - 1) - 1) // s + 1
+    if n_out <= 0:
+        raise SpecOpUnsupportedError(f"pooling window {d * (k - 1) + 1} (kernel {k}, dilation {d}, padding {p}) is "
+                                     f"longer than the padded extent {size + 2 * p}; decide at a larger shape",
+                                     op="pool")
+    return [[o * s - p + j * d for j in range(k) if 0 <= o * s - p + j * d < size] for o in range(n_out)]
+
+
+def _pool(x, nd: int, params, combine):
+    """A pool over the last ``nd`` dims: ``combine(values, n_in_window_with_padding)`` per output element."""
+    wins = [pool_windows(x.shape[x.ndim - nd + i], *params[i]) for i in range(nd)]
+    lead = x.shape[:x.ndim - nd]
+    out = np.empty(lead + tuple(len(w) for w in wins), dtype=object)
+    for li in np.ndindex(*lead):
+        for oi in np.ndindex(*(len(w) for w in wins)):
+            idx = [wins[i][oi[i]] for i in range(nd)]
+            vals = [x[li + tuple(idx[i][c[i]] for i in range(nd))] for c in np.ndindex(*(len(ix) for ix in idx))]
+            out[li + oi] = combine(vals)
+    return out
+
+
+def _max_pool(nd: int):
+    def rule(x, kernel, stride=(), padding=0, dilation=1, ceil_mode=False):
+        if ceil_mode:
+            raise SpecOpUnsupportedError(f"max_pool{nd}d with ceil_mode=True has no rule at the block level; use "
+                                         "ceil_mode=False", op=f"aten.max_pool{nd}d")
+        # padding is -inf in ATen's max pool: the max runs over the window's positions inside the input
+        return _pool(x, nd, _pool_params(nd, kernel, stride, padding, dilation), lambda v: extremum(MAX, v))
+    return rule
+
+
+def _avg_pool(nd: int):
+    def rule(x, kernel, stride=(), padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
+        if ceil_mode or divisor_override is not None:
+            raise SpecOpUnsupportedError(f"avg_pool{nd}d with ceil_mode=True or a divisor_override has no rule at the "
+                                         "block level", op=f"aten.avg_pool{nd}d")
+        params = _pool_params(nd, kernel, stride, padding, 1)
+        if count_include_pad:  # zero padding counts: the divisor is the whole kernel (AvgPoolKernel.cpp)
+            div = math.prod(k for k, _, _, _ in params)
+            return _pool(x, nd, params, lambda v: sympy.Add(*v) / div)
+        return _pool(x, nd, params, lambda v: sympy.Add(*v) / len(v))
+    return rule
 
 
 def _vector_norm(x, ord, dim, keepdim):
@@ -235,6 +356,18 @@ RULES = {
     "aten.maximum.default": lambda a, b: np.vectorize(lambda x, y: extremum(MAX, (x, y)), otypes=[object])(a, b),
     "aten.minimum.default": lambda a, b: np.vectorize(lambda x, y: extremum(MIN, (x, y)), otypes=[object])(a, b),
     "aten.relu.default": lambda x: _clamp(x, 0, None),
+    "aten.instance_norm.default": _instance_norm,
+    "aten.smooth_l1_loss.default": _smooth_l1_loss,
+    # broadcast_tensors: each operand viewed at the common shape (numpy's broadcasting rule is torch's)
+    "aten.broadcast_tensors.default": lambda xs: list(np.broadcast_arrays(*xs)),
+    "aten.expand.default": lambda x, shape, **__: np.broadcast_to(
+        x, tuple(x.shape[i - (len(shape) - x.ndim)] if d == -1 else d for i, d in enumerate(shape))),
+    "aten.max_pool1d.default": _max_pool(1),
+    "aten.max_pool2d.default": _max_pool(2),
+    "aten.max_pool3d.default": _max_pool(3),
+    "aten.avg_pool1d.default": _avg_pool(1),
+    "aten.avg_pool2d.default": _avg_pool(2),
+    "aten.avg_pool3d.default": _avg_pool(3),
     "aten.contiguous.default": lambda x, *_: x,
     "aten.clone.default": lambda x, *_, **__: x,
 }
@@ -306,4 +439,4 @@ def _arg(a, env):
     return a
 
 
-__all__ = ["RULES", "cpu_outputs", "real_outputs", "reference_model", "symbols"]
+__all__ = ["RULES", "cpu_outputs", "init_args_at", "pool_windows", "real_outputs", "reference_model", "symbols"]

@@ -115,12 +115,20 @@ def markdown(rs: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+SCHEMA = "workbench.floats-block-table/1"
+
+
+def document(rs: list[dict]) -> str:
+    """verdicts.json's text (also what ``block-table --json`` prints)."""
+    return json.dumps({"schema": SCHEMA, "rows": rs}, indent=2, sort_keys=True) + "\n"
+
+
 def write(rs: list[dict], out: Path) -> tuple[Path, Path]:
     out.mkdir(parents=True, exist_ok=True)
     jp, mp = out / "verdicts.json", out / "verdicts.md"
-    jp.write_text(json.dumps({"schema": "workbench.floats-block-table/1", "rows": rs}, indent=2, sort_keys=True) + "\n")
+    jp.write_text(document(rs))
     mp.write_text(markdown(rs))
     return jp, mp
 
 
-__all__ = ["CORPUS", "EXAMPLES", "LEVEL1", "markdown", "pairs", "rows", "write"]
+__all__ = ["CORPUS", "EXAMPLES", "LEVEL1", "SCHEMA", "document", "markdown", "pairs", "rows", "write"]
