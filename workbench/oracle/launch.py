@@ -20,7 +20,7 @@ autotuner would pick among similar powers of two).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from workbench.oracle import reduction
 from workbench.oracle.corpus import Record
@@ -32,6 +32,11 @@ BLOCKS_2D = ({"YBLOCK": 32, "XBLOCK": 32}, {"YBLOCK": 64, "XBLOCK": 16}, {"YBLOC
 PIDS_1D = 10
 PIDS_PER_AXIS_2D = (4, 5)  # x ids, y ids
 PIDS_2D = 20  # programs per 2-D launch when both axes have enough blocks
+# A float scalar parameter is data, not a size: Inductor's Triton CPU backend passes a constant operand as one
+# (albert's layer-norm backward, ``in_ptr0: 'fp32'``). Both kernels get this value (exact in every float type,
+# of either sign's magnitude away from 0 and 1, so it shows in the stored bits).
+FLOAT_SCALARS = frozenset({"fp16", "bf16", "fp32", "fp64"})
+DATA_SCALAR = -1.375
 
 
 class OutOfClass(Exception):
@@ -52,11 +57,12 @@ class Launch:
     reduction: tuple[tuple[str, int], ...] = ()  # XBLOCK, R0_BLOCK, xnumel, r0_numel
     loop: str = "none"  # "none" (no loop), "full" or "sampled"
     marks: tuple[int, ...] = ()  # r indices whose steps a sampled loop runs
+    data: tuple[tuple[str, float], ...] = ()  # float scalar arguments (FLOAT_SCALARS): the same in both kernels
 
     def to_job(self) -> dict:
         return {"scalars": dict(self.scalars), "constexprs": dict(self.constexprs), "grid": list(self.grid),
                 "pids": [list(p) for p in self.pids], "reduction": dict(self.reduction) or None,
-                "marks": list(self.marks), "sampled": self.loop == "sampled"}
+                "marks": list(self.marks), "sampled": self.loop == "sampled", "data": dict(self.data)}
 
 
 def _cdiv(a: int, b: int) -> int:
@@ -122,7 +128,11 @@ def plan(rec: Record, values: dict[str, int], index: int, rng: random.Random,
     numels = {name: f.value(values) for name, f in rec.numels}
     sizes = {name: f.value(values) for name, f in rec.size_args}
     scalars = {**sizes, **numels}
-    missing = [p for p in param_names if p not in constexpr_names and p not in pointer_names and p not in scalars]
+    declared = dict(rec.signature)
+    data = tuple((p, DATA_SCALAR) for p in param_names if p not in constexpr_names and p not in pointer_names
+                 and p not in scalars and declared.get(p) in FLOAT_SCALARS)
+    missing = [p for p in param_names if p not in constexpr_names and p not in pointer_names and p not in scalars
+               and p not in dict(data)]
     if missing:
         raise OutOfClass(f"parameters {missing} are neither pointers, size arguments nor numels of the record")
     size_values = [abs(v) for v in sizes.values()]
@@ -131,8 +141,8 @@ def plan(rec: Record, values: dict[str, int], index: int, rng: random.Random,
     if red is not None and red.reduction:
         blocks, grid, pids, tile, loop, marks = _reduction(rec, red, numels, size_values, index, rng,
                                                            constexpr_names, xs_must)
-        return _finish(rec, values, param_names, constexpr_names, pointer_names, scalars, blocks, grid, pids, tile,
-                       loop, marks)
+        return replace(_finish(rec, values, param_names, constexpr_names, pointer_names, scalars, blocks, grid,
+                               pids, tile, loop, marks), data=data)
     match rec.grid_type:
         case "Grid1D":
             blocks = BLOCKS_1D[index % len(BLOCKS_1D)]
@@ -167,8 +177,8 @@ def plan(rec: Record, values: dict[str, int], index: int, rng: random.Random,
         case other:
             raise OutOfClass(f"grid type {other!r} is not modelled by the oracle (Grid1D, Grid2D, "
                              "Grid2DWithYZOverflow are)")
-    return _finish(rec, values, param_names, constexpr_names, pointer_names, scalars, blocks, grid, pids, tile,
-                   loop, marks)
+    return replace(_finish(rec, values, param_names, constexpr_names, pointer_names, scalars, blocks, grid, pids,
+                           tile, loop, marks), data=data)
 
 
 def _finish(rec, values, param_names, constexpr_names, pointer_names, scalars, blocks, grid, pids, tile, loop,

@@ -14,7 +14,8 @@ interpreter holds the kernel function and its helper jit functions only (the mod
 the decorators never run), after the same Triton-language check as in the parent.
 
 Scalars are passed as typed one-element tensors in the type each text declares (``i64`` -> int64, ``i32`` ->
-int32): the interpreter would otherwise type every Python int by its value (int32 when it fits).
+int32): the interpreter would otherwise type every Python int by its value (int32 when it fits). A float
+scalar argument (the CPU backend's constant operands) gets ``launch.DATA_SCALAR`` in its declared type.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def _tl(type_text: str):
     return table[type_text]
 
 
-def _scalar(value: int, type_text: str):
+def _scalar(value: int | float, type_text: str):
     """A typed one-element tensor; an integer outside the declared type wraps (two's complement), as a
     32-bit launch of a value that does not fit would."""
     import triton.language as tl
@@ -117,6 +118,8 @@ def _run(fn, layout: Layout, text: KernelText, run: dict, seed: str, salt: int =
             args[p] = run["constexprs"][p]
         elif p in where:
             args[p] = _pointer(where[p], sig[p])
+        elif p in (run.get("data") or {}):  # a float scalar argument (launch.FLOAT_SCALARS): data, both kernels
+            args[p] = _scalar(float(run["data"][p]), sig[p])
         else:
             args[p] = _scalar(int(run["scalars"][p]), sig[p])
     index = run.get("index") or {}

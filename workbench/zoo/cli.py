@@ -1,5 +1,6 @@
-"""CLI: ``workbench zoo list``, ``workbench zoo run [--models a,b] [--jobs N] [--scheduler ADDRESS] --out DIR``
-and ``workbench zoo recheck --out DIR`` (the current checker over a run's kept records, no capture)."""
+"""CLI: ``workbench zoo list``, ``workbench zoo run [--models a,b] [--jobs N] [--scheduler ADDRESS] --out DIR``,
+``workbench zoo recheck --out DIR`` (the current checker over a run's kept records, no capture) and
+``workbench zoo oracle [--training] --out DIR`` (the independent oracle over the kernels the run's verdicts certify)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     cp.add_argument("--no-smt", action="store_true", help="exact procedure only (no z3) in the checker")
     workspace.add_argument(cp)
     cp.set_defaults(func=_recheck)
+    op = zsub.add_parser("oracle", help="run the independent oracle over every kernel a zoo run's verdicts certify "
+                         "(the table is built from the recorded verdicts, not rechecked); write oracle.json + .md")
+    op.add_argument("--training", action="store_true", help="the training steps (DIR/train) instead of inference")
+    op.add_argument("--models", help="comma-separated model names (default: every model of the run)")
+    op.add_argument("--out", help="the zoo run's directory (default: the shipped zoo, data/zoo)")
+    op.add_argument("--write", metavar="DIR", help="where oracle.json, oracle.md and the per-model results "
+                    "(DIR/oracle/<step>/<model>.json) go (default: the zoo run's directory)")
+    op.add_argument("--jobs", type=int, default=1, help="interpreter worker processes per model (default 1)")
+    op.add_argument("--seed", type=int, default=0, help="seed of the oracle's random shapes (default 0)")
+    op.add_argument("--resume", action="store_true",
+                    help="keep finished models whose table (and seed) is unchanged; run the others")
+    op.add_argument("--unnarrowed", action="store_true",
+                    help="also run certified kernels without a size argument (their narrowed text is the wide one)")
+    op.set_defaults(func=_oracle)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
 
@@ -128,6 +143,53 @@ def _document(out: Path, config: dict) -> dict:
     inference = load_results(out) if (out / "models").is_dir() else {}
     training = load_results(training_dir(out)) if (training_dir(out) / "models").is_dir() else {}
     return report.build(inference, config, training=training)
+
+
+def _oracle(args) -> int:
+    from collections import Counter
+
+    from workbench.contract import exit_code
+    from workbench.errors import UsageError
+    from workbench.paths import DATA
+    from workbench.zoo import oracle
+
+    if args.jobs < 1:
+        raise UsageError(f"--jobs {args.jobs}: need at least 1 worker process")
+    zoo = Path(args.out) if args.out else DATA / "zoo"
+    write = Path(args.write) if args.write else zoo
+    step = oracle.Step.TRAINING if args.training else oracle.Step.INFERENCE
+    names = None
+    if args.models:
+        names = [n.strip() for n in args.models.split(",") if n.strip()]
+        if not names:
+            raise UsageError("--models is empty; give comma-separated model names of the run")
+    total = len(names) if names is not None else len(oracle.results_of(zoo, step))
+    running: Counter = Counter()
+    seen = [0]
+
+    def done(name, doc, reused):
+        seen[0] += 1
+        oracle.print_progress(oracle.progress_line(step, name, doc, reused, seen[0], total, running))
+        oracle.write_summary(zoo, write)
+
+    oracle.print_progress(f"zoo oracle ({step.value}): {total} models from {zoo}; checker table from the zoo's "
+                          "recorded verdicts (not rechecked)")
+    got = oracle.run(zoo, write, step, names, seed=args.seed, jobs=args.jobs, resume=args.resume,
+                     unnarrowed=args.unnarrowed, on_done=done)
+    doc, pj, pm = oracle.write_summary(zoo, write)
+    for label in ("inference", "training"):
+        t = doc[label]["totals"]
+        if t.get("models_run"):
+            print(f"{label}: {t['models_run']} of {t['models']} models: {t.get('certified', 0)} certified kernels, "
+                  f"{t.get('run', 0)} run, {t.get('agreeing', 0)} agreeing, {t.get('disagreeing', 0)} disagreeing, "
+                  f"{t.get('oracle_out_of_class', 0)} out of the oracle's class, {t.get('oracle_undecided', 0)} "
+                  f"undecided, {t.get('oracle_error', 0)} errors; not run: {t.get('not_run_nothing_narrowed', 0)} "
+                  f"nothing narrowed, {t.get('not_run_no_record', 0)} no record; {t.get('active_lanes', 0)} "
+                  "active lanes")
+    print(f"wrote {pj} and {pm}")
+    from workbench.contract import overall
+
+    return exit_code(overall(d["verdict"] for d in got.values()) if got else "ok")
 
 
 def _recheck(args) -> int:
