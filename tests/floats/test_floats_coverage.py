@@ -105,7 +105,10 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     (("--only", "19,x"), "--only '19,x' is not a comma-separated list of problem numbers"),
     (("--answers", "/nonexistent/answers"), "--answers '/nonexistent/answers' is not a folder"),
 ])
-def test_bad_input_is_one_line_exit_2(args, fragment):
+def test_bad_input_is_one_line_exit_2(args, fragment, tmp_path):
+    if "--level1" not in args:  # a level1 folder that exists: the default (../shared beside the checkout) may not
+        (tmp_path / "1_Problem.py").write_text("")
+        args = (*args, "--level1", str(tmp_path))
     r = _cli(*args, "--out", "/tmp/workbench-coverage-never-written")
     assert r.returncode == 2, r.stderr
     assert fragment in r.stderr
