@@ -201,3 +201,27 @@ def test_the_shipped_oracle_summary_is_the_report_of_the_shipped_results():
         t = doc[step]["totals"]
         assert t["disagreeing"] == 0 and t["run"] == t["agreeing"] > 0, (step, t)
         assert t["certified"] == t["run"] + t["not_run_nothing_narrowed"] + t["not_run_no_record"], (step, t)
+
+
+def test_a_recheck_that_certifies_a_kernel_without_size_arguments_refreshes_counts_without_a_rerun(tmp_path):
+    """A kernel with nothing to narrow newly certified (or refused) by a recheck changes no kernel the oracle
+    runs: the table is the same, the finished result is kept, and the counts of certified and not-run kernels
+    follow the zoo's verdicts."""
+    zoo = tmp_path / "zoo"
+    (zoo / "models").mkdir(parents=True)
+    shutil.copy(ZOO / "models" / "layernorm_mlp.json", zoo / "models")  # two certified kernels, no size argument
+    shutil.copytree(ZOO / "records" / "layernorm_mlp", zoo / "records" / "layernorm_mlp")
+    oracle.run(zoo, zoo, oracle.Step.INFERENCE)
+    first = oracle.summary(zoo, zoo)["inference"]["models"]["layernorm_mlp"]
+    assert first["status"] == "run" and first["counts"]["certified"] == 2 and first["counts"]["run"] == 0
+    result = json.loads((zoo / "models" / "layernorm_mlp.json").read_text())
+    result["kernels"][0].update(strict="refused", observable="refused")
+    (zoo / "models" / "layernorm_mlp.json").write_text(json.dumps(result))
+    again = oracle.summary(zoo, zoo)["inference"]["models"]["layernorm_mlp"]
+    assert again["status"] == "run" and again["counts"]["certified"] == 1
+    assert again["counts"]["not_run_nothing_narrowed"] == 1 and again["counts"]["not_certified"] == 1
+    seen = []
+    oracle.run(zoo, zoo, oracle.Step.INFERENCE, resume=True, on_done=lambda n, d, reused: seen.append((reused, d)))
+    [(reused, doc)] = seen
+    assert reused and doc["counts"]["certified"] == 1 and len(doc["not_run"]) == 1
+    assert json.loads((zoo / "oracle" / "inference" / "layernorm_mlp.json").read_text()) == doc

@@ -216,6 +216,18 @@ def _counts(table: ModelTable, rows: list[dict[str, Any]]) -> dict[str, int]:
     return c
 
 
+def _not_run(table: ModelTable) -> list[dict[str, Any]]:
+    return [{"kernel": s.kernel, "graph": s.graph, "phase": s.phase, "why": s.why.value, "detail": s.detail}
+            for s in table.skipped]
+
+
+def refresh(doc: dict[str, Any], table: ModelTable) -> dict[str, Any]:
+    """A finished result whose table (the kernels run, their modes and arguments) is ``table``'s, with what the
+    table leaves out taken from ``table``: a recheck that certifies or refuses kernels without a size argument
+    changes no kernel the oracle runs, only the counts of kernels certified and not run."""
+    return dict(doc, counts=_counts(table, doc["kernels"]), not_run=_not_run(table))
+
+
 def run_model(zoo: Path, write: Path, table: ModelTable, seed: int = 0, jobs: int = 1,
               progress: bool = False) -> dict[str, Any]:
     """Run the oracle over one model's table and write ``OUT/oracle/<step>/<model>.json`` (atomically)."""
@@ -236,8 +248,7 @@ def run_model(zoo: Path, write: Path, table: ModelTable, seed: int = 0, jobs: in
         "seed": seed, "unnarrowed": table.unnarrowed,
         "verdict": overall(r["verdict"] for r in rows).value if rows else Verdict.OK.value,
         "counts": _counts(table, rows), "kernels": rows, "seconds": round(time.monotonic() - t0, 1),
-        "not_run": [{"kernel": s.kernel, "graph": s.graph, "phase": s.phase, "why": s.why.value, "detail": s.detail}
-                    for s in table.skipped],
+        "not_run": _not_run(table),
     }
     _atomic(where / f"{table.model}.json", json.dumps(doc, indent=1, sort_keys=True) + "\n")
     return doc
@@ -287,7 +298,12 @@ def run(zoo: Path, write: Path, step: Step, models: Iterable[str] | None = None,
         old = load_model(write, step, name) if resume else None
         reused = (old is not None and old.get("table_sha256") == table.sha256 and old.get("seed") == seed
                   and bool(old.get("unnarrowed")) == unnarrowed)
-        doc = old if reused else run_model(zoo, write, table, seed, jobs)
+        if reused:
+            doc = refresh(old, table)
+            if doc != old:
+                _atomic(out_dir(write, step) / f"{name}.json", json.dumps(doc, indent=1, sort_keys=True) + "\n")
+        else:
+            doc = run_model(zoo, write, table, seed, jobs)
         done[name] = doc
         if on_done:
             on_done(name, doc, reused)
@@ -318,7 +334,8 @@ def _breakdown(docs: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, int]
 
 def summary(zoo: Path, write: Path) -> dict[str, Any]:
     """``workbench.zoo_oracle/1`` over every per-model result under ``write``, inference and training apart.
-    A model whose result ran another table than the zoo's verdicts give now is ``stale`` (not counted)."""
+    A model whose result ran another table than the zoo's verdicts give now is ``stale`` (not counted); the
+    counts of kernels certified and not run come from the zoo's verdicts now (:func:`refresh`)."""
     parts: dict[str, Any] = {}
     verdicts = []
     for step in Step:
@@ -332,9 +349,11 @@ def summary(zoo: Path, write: Path) -> dict[str, Any]:
             if doc.get("capture_error"):
                 models[name] = {"status": "capture failed", "capture_error": doc["capture_error"]}
                 continue
-            if build_table(zoo, step, got[name], bool(doc.get("unnarrowed"))).sha256 != doc.get("table_sha256"):
+            table = build_table(zoo, step, got[name], bool(doc.get("unnarrowed")))
+            if table.sha256 != doc.get("table_sha256"):
                 models[name] = {"status": "stale", "why": "the zoo's verdicts changed since the oracle ran"}
                 continue
+            doc = refresh(doc, table)
             fresh.append(doc)
             verdicts.append(doc["verdict"])
             models[name] = {"status": "run", "verdict": doc["verdict"], "counts": doc["counts"],
