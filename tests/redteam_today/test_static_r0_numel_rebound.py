@@ -13,8 +13,8 @@ The independent oracle (``scripts/oracle-records.py OUT RECORD.json``) reports t
 lane (0, 0): wide stores bits 1458567296, narrowed 3497000480).
 
 Not introduced today: the parent of 01a55ea certifies it too (the first statement was the literal there).
-The tests below assert the *correct* behaviour and are marked xfail(strict=True): they pass (xpass -> fail)
-once the parser refuses the rebinding or takes the last literal.
+Fixed in the parser (``Parser._assign_node``): a numel parameter is bound by a literal at most once; a second
+binding is refused like any reassigned parameter, so the kernel stays 64-bit (out of class, never certified).
 """
 
 from dataclasses import replace
@@ -64,14 +64,14 @@ def test_single_literal_1024_is_refused():
     assert v.verdict == "refused", v.reason
 
 
-def test_rebound_literal_is_what_the_checker_reads():
-    # the parser keeps the first literal as the extent while the body (and Triton's loop) reads the second
-    assert kir.parse(_record(1, 1024)).reduction.static_numel == 1
+def test_rebound_literal_is_refused_by_the_parser():
+    # the extent the analysis reads and the one Triton's loop reads are the same binding, bound once
+    with pytest.raises(Exception, match="parameter r0_numel is reassigned"):
+        kir.parse(_record(1, 1024))
 
 
-@pytest.mark.xfail(strict=True, reason="RED TEAM soundness bug: a re-bound r0_numel literal is certified "
-                                       "(checker bounds the loop by the first literal; oracle: not-equivalent)")
 @pytest.mark.parametrize("mode", ["strict", "observable"])
 def test_rebound_static_r0_numel_is_not_certified(mode):
     v = check_kernel(_record(1, 1024), mode, counterexample=False)
     assert not v.certified, v.reason
+    assert "reassigned" in v.reason

@@ -312,7 +312,7 @@ class _Parser(SignatureRules, CallRules, ReductionRules, ScanRules):
     def _assign_node(self, name: str, n: Node) -> None:
         if name in self.params and (self.params[name].kind == "numel" or (
                 self.params[name].kind == "constexpr" and re.fullmatch(r"[xy]numel", name))) \
-                and name not in self.used and n.op is Op.CONST and not n.attr[1]:
+                and name not in self.used and name not in self.assigned and n.op is Op.CONST and not n.attr[1]:
             # (a constexpr ``xnumel`` is what Inductor passes for a one-row kernel, ``xnumel = 1``)
             # ``ynumel = 6`` before any use: Inductor writes a static extent over its numel parameter; the body
             # reads the literal (a strong scalar, Builder.assigned), and so does evaluator.launch.
@@ -321,6 +321,8 @@ class _Parser(SignatureRules, CallRules, ReductionRules, ScanRules):
             self.bindings.append(Binding(name, self.b.line or 0, n))
             return
         if name in self.params:
+            # a second literal over a numel parameter included (``r0_numel = 1`` then ``r0_numel = 1024``):
+            # the extent the analysis and the launch read is bound once (red team 2026-12-06)
             raise self.refuse("name reassigned after use", f"parameter {name} is reassigned")
         if self.env.get(name) is n:
             # ``tmp2 = tmp2[:, None]``: re-bound to the value it already holds (a reshape is the identity per
