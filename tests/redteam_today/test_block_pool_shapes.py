@@ -11,8 +11,9 @@ Not a spec-rule error (the pool rules agree with torch here): a gap in the shape
   problem 43's answer with a ceil-mode output extent (63 instead of 62 at the problem's 128) is equivalent there.
 
 Both are caught (reals: not equivalent, output shapes differ) at 2x3x7x7x9 and 2x3x12x11x11 (``--shapes``), so
-the failure is the shape choice, not a rule and not "only at larger shapes". The tests assert the correct
-outcome and are xfail(strict=True).
+the failure is the shape choice, not a rule and not "only at larger shapes". Fixed in ``decide.choose_shapes``:
+decided extents are one-to-one with the problem's (``_distinct``) and a pooled extent is one element off its
+stride; the tests assert the correct outcome.
 """
 
 from pathlib import Path
@@ -42,16 +43,12 @@ def _reals(problem: str, answer: str):
 
 
 @needs_block
-@pytest.mark.xfail(strict=True, reason="RED TEAM: pooled extents all sized to the window, so 128x128x256 is "
-                                       "decided as cubes; a width-from-height answer is called equivalent")
 def test_width_from_height_answer_is_not_equivalent():
     reals, status = _reals("46", "46_AvgPool3D__wrong_width_from_height.py")
     assert reals.status is not status.EQUIVALENT, reals.text
 
 
 @needs_block
-@pytest.mark.xfail(strict=True, reason="RED TEAM: decided pooled extents are stride-aligned, so a ceil-mode "
-                                       "output extent is called equivalent")
 def test_ceil_mode_output_answer_is_not_equivalent():
     reals, status = _reals("43", "43_MaxPool3D__wrong_ceil_output.py")
     assert reals.status is not status.EQUIVALENT, reals.text

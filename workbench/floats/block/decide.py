@@ -283,6 +283,25 @@ def _root_at_least(r: int, c: int) -> int:
     return m
 
 
+def _distinct(of: dict[int, int], values: list[int], window: dict[int, tuple[int, int]]) -> dict[int, int]:
+    """``of`` made one-to-one: extents that differ in the problem differ at the decided shape too (otherwise an
+    answer that reads one extent for another is right there and wrong at the problem's own shape). A value
+    that collides with an earlier one is moved up: by its stride when it is pooled (its residue modulo the
+    stride is kept), else by one."""
+    out: dict[int, int] = {}
+    taken: set[int] = set()
+    for v in values:
+        if v not in of:
+            continue
+        x = of[v]
+        step = window[v][1] if v in window else 1
+        while x in taken:
+            x += step
+        out[v] = x
+        taken.add(x)
+    return out
+
+
 def choose_shapes(problem, entry: EntryCall, program: Program, model_at, answer: Path):
     from workbench.floats.block.spec import _pool_params
 
@@ -340,10 +359,14 @@ def choose_shapes(problem, entry: EntryCall, program: Program, model_at, answer:
     kept_2d = {}
     if two_d and len(out_shape) >= 2:
         kept_2d = {back.get(out_shape[-1]): bx + 2, back.get(out_shape[-2]): by + 1}
+    pooled = [v for v in values if v in window]
     for v in values:
-        if v in window:  # a pooled extent: the window fits, and three more outputs follow the first
+        if v in window:  # a pooled extent: the window fits, and three more outputs follow the first; one
+            # more element so that a stride > 1 does not divide it exactly (floor and ceil mode then differ),
+            # and j strides more for the j-th pooled extent, so distinct extents stay distinct (red team:
+            # 128 x 128 x 256 decided as cubes hid an answer that took the width from the height)
             w, st = window[v]
-            main_of[v] = w + 3 * st
+            main_of[v] = w + 3 * st + 1 + pooled.index(v) * st
         elif v in reduced:  # dims reduced jointly (a norm over (H, W)) share the target; the symbolic cost of a
             # normalisation grows with the square of its extent, so a joint one is held to JOINT_CAP elements
             c = joint.get(v, 1)
@@ -352,10 +375,12 @@ def choose_shapes(problem, entry: EntryCall, program: Program, model_at, answer:
             main_of[v] = kept_2d[v]
         else:
             main_of[v] = next(small)
+    main_of = _distinct(main_of, values, window)
     main = tuple(tuple(main_of.get(d, 1) for d in s) for s in problem.shapes)
     tiny_of = {v: 2 + k for k, v in enumerate(values)}
-    for v, (w, st) in window.items():  # a pooled extent: the window and one more output
-        tiny_of[v] = w + st
+    for v, (w, st) in window.items():  # a pooled extent: the window and one more output (off the stride)
+        tiny_of[v] = w + st + 1 + pooled.index(v) * st if v in pooled else w + st
+    tiny_of = _distinct(tiny_of, values, window)
     tiny = tuple(tuple(tiny_of.get(d, 1) for d in s) for s in problem.shapes)
     why = (f"decided at input shapes {_shapes(main)} and {_shapes(tiny)} (get_inputs: {_shapes(problem.shapes)}, scaled "
            f"down: reduced extents {sorted(main_of[v] for v in reduced) or 'none'} from the launch's block "
