@@ -52,3 +52,14 @@ def test_width_from_height_answer_is_not_equivalent():
 def test_ceil_mode_output_answer_is_not_equivalent():
     reals, status = _reals("43", "43_MaxPool3D__wrong_ceil_output.py")
     assert reals.status is not status.EQUIVALENT, reals.text
+
+
+@needs_block
+@pytest.mark.parametrize("problem, block", [("43", True), ("46", True), ("45", True), ("19", False)])
+def test_cli_routes_pools_to_the_block_level(problem, block):
+    """`floats check REFERENCE ANSWER` used a name list that missed nn.MaxPool3d/AvgPool3d, so the elementwise
+    reader refused pool problems (exit 2); the spec's families decide now, as the coverage table routes."""
+    from workbench.floats.block import wants_block
+
+    answer = DATA / "46_AvgPool3D__wrong_width_from_height.py"  # no shared memory: the reference decides
+    assert wants_block(next(LEVEL1.glob(f"{problem}_*.py")), answer) is block

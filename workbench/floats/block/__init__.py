@@ -54,7 +54,9 @@ def check_safety(reference: str | Path, answer: str | Path, options: BlockOption
 def wants_block(reference: str | Path, answer: str | Path) -> bool:
     """True when the pair belongs to the block level rather than the elementwise check: the answer's text
     names shared memory, a barrier, a shuffle or an atomic, or REFERENCE.py's ``forward`` calls a reduction,
-    a normalisation or a matrix product (read as text, never run)."""
+    a normalisation or a matrix product (read as text, never run); failing those, when the reference's tensor
+    spec (``tensorspec.capture``: the Model exported on the meta device, as the coverage table routes) has a
+    family other than elementwise -- a name list alone missed ``nn.MaxPool3d`` (red team, 2026-12-06)."""
     import ast
 
     ans = Path(answer).read_text()
@@ -70,7 +72,16 @@ def wants_block(reference: str | Path, answer: str | Path) -> bool:
                 if isinstance(f, ast.FunctionDef) and f.name in ("forward", "__init__") and \
                         _REDUCING.search(ast.get_source_segment(Path(reference).read_text(), f) or ""):
                     return True
-    return False
+    if not any(isinstance(c, ast.FunctionDef) and c.name == "get_inputs" for c in tree.body):
+        return False  # not a KernelBench problem file (a scalar SPEC.py of the elementwise checker)
+    from workbench.errors import WorkbenchError
+    from workbench.floats.tensorspec import capture
+
+    try:
+        spec = capture(reference)
+    except WorkbenchError:
+        return False  # the elementwise route names what it cannot read
+    return not spec.elementwise
 
 
 __all__ = ["BlockOptions", "BlockSafety", "BlockVerdict", "FloatStatus", "FloatVerdict", "FloatWitness", "Hazard",
