@@ -18,7 +18,7 @@ from workbench.floats.evaluate import HOST, Program
 from workbench.floats.ir import Node
 from workbench.floats.ptx.evaluate import evaluate_many
 from workbench.floats.ptx.execute import Expr
-from workbench.floats.sweep import CLASSES, CHUNK, TASK, TOTAL, SweepResult, same
+from workbench.floats.sweep import CLASSES, CHUNK, TASK, TOTAL, SweepResult, _same_bits, same
 
 _JOB: dict = {}
 
@@ -41,12 +41,18 @@ def _run(start: int):
     spec, fns, nan, base = _JOB["spec"], _JOB["fns"], _JOB["nan"], _JOB["base"]
     counts = [0] * len(fns)
     mins = [dict() for _ in fns]
+    eq = np.empty(CHUNK, dtype=np.bool_)
     for lo in range(start, start + TASK, CHUNK):
         bits = base + np.uint32(lo)
         want = np.asarray(spec.run({0: bits.view(np.float32)}, HOST)[0], np.float32)
         want = np.broadcast_to(want, bits.shape)
         for i, got_bits in enumerate(evaluate_many(fns, [bits])):
-            got = np.ascontiguousarray(got_bits).view(np.float32)
+            got = np.broadcast_to(np.asarray(got_bits), bits.shape).view(np.float32)
+            # the source level's fast path first: all bits equal (a broadcast value compared once); the
+            # NaN-aware comparison only for chunks that differ somewhere
+            if _same_bits(got, want, eq):
+                continue
+            got = np.ascontiguousarray(got)
             bad = ~same(got, np.ascontiguousarray(want), nan)
             c = int(np.count_nonzero(bad))
             if not c:
