@@ -192,3 +192,25 @@ def test_yz_overflow_grid_gets_no_y_premise():
     v = check_kernel(rec, "observable", counterexample=False)
     assert v.verdict == "refused" and "YBLOCK" not in v.reason, v.reason
     assert body  # the source was the Grid2D form before the mutation
+
+
+# -- nothing to narrow: observable mode certifies by identity (N is W) ----------------------------------------
+SWIN17 = DATA / "triton_poi_fused__unsafe_view_add_addmm_clone_permute_roll_slice_view_17.json"  # swin_t, batch dyn.
+SQUEEZE1 = DATA / "triton_poi_fused_convolution_max_pool2d_with_indices_relu_1.json"  # squeezenet1_0, ks0..ks4
+
+
+def test_a_kernel_without_size_arguments_is_certified_by_identity_in_observable_mode():
+    rec = load(SWIN17)
+    assert not rec.size_args
+    obs = check_kernel(rec, "observable", counterexample=False)
+    assert obs.certified and obs.reason.startswith("certified by identity: nothing to narrow"), obs.reason
+    assert obs.narrowable == ()
+    # strict mode claims more than agreement (every intermediate fits int32): no identity argument there
+    strict = check_kernel(rec, "strict", counterexample=False)
+    assert strict.verdict == "refused" and "identity" not in strict.reason
+
+
+def test_a_kernel_with_size_arguments_is_never_certified_by_identity():
+    # the input that would break it: a refused kernel that narrows ks0..ks4 stays refused
+    v = check_kernel(load(SQUEEZE1), "observable", counterexample=False)
+    assert v.verdict == "refused" and "identity" not in v.reason, v.reason
