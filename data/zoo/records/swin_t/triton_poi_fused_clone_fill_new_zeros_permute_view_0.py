@@ -1,0 +1,361 @@
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 256}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=58, cc=89, major=8, regs_per_multiprocessor=65536, max_threads_per_multi_processor=1536, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused_clone_fill_new_zeros_permute_view_0', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 0, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 1568}, 'backend_hash': '6A3AE901015DF4FAE23BCBAE9204AB5EF42CC720B817BF67E14B515799F550D6', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_clone_fill_new_zeros_permute_view_0(in_out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 196
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x1 = xindex // 14
+    x0 = (xindex % 14)
+    x2 = xindex
+    tmp0 = (x1).to(tl.int64)
+    tmp1 = (tmp0).to(tl.int64)
+    tmp2 = tl.full([1], 7, tl.int64)
+    tmp3 = tmp1 >= tmp2
+    tmp4 = tl.full([1], 11, tl.int64)
+    tmp5 = tmp1 < tmp4
+    tmp6 = tmp3 & tmp5
+    tmp7 = (x0).to(tl.int64)
+    tmp8 = (tmp7).to(tl.int64)
+    tmp9 = tl.full([1], 7, tl.int64)
+    tmp10 = tmp8 < tmp9
+    tmp11 = tmp10 & tmp6
+    tmp12 = tl.full([1], 3.0, tl.float32)
+    tmp13 = tl.full(tmp12.shape, 0.0, tmp12.dtype)
+    tmp14 = tl.where(tmp11, tmp12, tmp13)
+    tmp15 = (x1).to(tl.int64)
+    tmp16 = (tmp15).to(tl.int64)
+    tmp17 = tmp16 < tmp9
+    tmp18 = tmp17 & tmp6
+    tmp19 = (x0).to(tl.int64)
+    tmp20 = (tmp19).to(tl.int64)
+    tmp21 = tl.full([1], 11, tl.int64)
+    tmp22 = tmp20 >= tmp21
+    tmp23 = tmp22 & tmp18
+    tmp24 = tl.full([1], 2.0, tl.float32)
+    tmp25 = tl.full(tmp24.shape, 0.0, tmp24.dtype)
+    tmp26 = tl.where(tmp23, tmp24, tmp25)
+    tmp27 = (x1).to(tl.int64)
+    tmp28 = (tmp27).to(tl.int64)
+    tmp29 = tl.full([1], 7, tl.int64)
+    tmp30 = tmp28 < tmp29
+    tmp31 = tmp30 & tmp18
+    tmp32 = (x0).to(tl.int64)
+    tmp33 = (tmp32).to(tl.int64)
+    tmp34 = tl.full([1], 7, tl.int64)
+    tmp35 = tmp33 >= tmp34
+    tmp36 = tl.full([1], 11, tl.int64)
+    tmp37 = tmp33 < tmp36
+    tmp38 = tmp35 & tmp37
+    tmp39 = tmp38 & tmp31
+    tmp40 = tl.full([1], 1.0, tl.float32)
+    tmp41 = tl.full(tmp40.shape, 0.0, tmp40.dtype)
+    tmp42 = tl.where(tmp39, tmp40, tmp41)
+    tmp43 = (x1).to(tl.int64)
+    tmp44 = (tmp43).to(tl.int64)
+    tmp45 = tmp44 < tmp34
+    tmp46 = tmp45 & tmp31
+    tmp47 = (x0).to(tl.int64)
+    tmp48 = (tmp47).to(tl.int64)
+    tmp49 = tl.full([1], 7, tl.int64)
+    tmp50 = tmp48 < tmp49
+    tmp51 = tmp50 & tmp46
+    tmp52 = tl.full([1], 0.0, tl.float32)
+    tmp53 = tl.full(tmp52.shape, 0.0, tmp52.dtype)
+    tmp54 = tl.where(tmp51, tmp52, tmp53)
+    tmp55 = tl.full([1], 0.0, tl.float32)
+    tmp56 = tl.where(tmp50, tmp54, tmp55)
+    tmp57 = tl.full(tmp56.shape, 0.0, tmp56.dtype)
+    tmp58 = tl.where(tmp46, tmp56, tmp57)
+    tmp59 = tl.full([1], 0.0, tl.float32)
+    tmp60 = tl.where(tmp45, tmp58, tmp59)
+    tmp61 = tl.where(tmp38, tmp42, tmp60)
+    tmp62 = tl.full(tmp61.shape, 0.0, tmp61.dtype)
+    tmp63 = tl.where(tmp31, tmp61, tmp62)
+    tmp64 = tmp33 < tmp34
+    tmp65 = tmp64 & tmp31
+    tmp66 = tl.full([1], 0.0, tl.float32)
+    tmp67 = tl.full(tmp66.shape, 0.0, tmp66.dtype)
+    tmp68 = tl.where(tmp65, tmp66, tmp67)
+    tmp69 = tl.where(tmp64, tmp68, tmp59)
+    tmp70 = tl.full(tmp69.shape, 0.0, tmp69.dtype)
+    tmp71 = tl.where(tmp31, tmp69, tmp70)
+    tmp72 = tl.full([1], 0.0, tl.float32)
+    tmp73 = tl.where(tmp30, tmp71, tmp72)
+    tmp74 = tl.where(tmp30, tmp63, tmp73)
+    tmp75 = tl.where(tmp22, tmp26, tmp74)
+    tmp76 = tl.full(tmp75.shape, 0.0, tmp75.dtype)
+    tmp77 = tl.where(tmp18, tmp75, tmp76)
+    tmp78 = tmp20 >= tmp29
+    tmp79 = tmp20 < tmp21
+    tmp80 = tmp78 & tmp79
+    tmp81 = tmp80 & tmp18
+    tmp82 = tl.full([1], 1.0, tl.float32)
+    tmp83 = tl.full(tmp82.shape, 0.0, tmp82.dtype)
+    tmp84 = tl.where(tmp81, tmp82, tmp83)
+    tmp85 = tl.where(tmp80, tmp84, tmp73)
+    tmp86 = tl.full(tmp85.shape, 0.0, tmp85.dtype)
+    tmp87 = tl.where(tmp18, tmp85, tmp86)
+    tmp88 = tmp20 < tmp29
+    tmp89 = tmp88 & tmp18
+    tmp90 = tl.full([1], 0.0, tl.float32)
+    tmp91 = tl.full(tmp90.shape, 0.0, tmp90.dtype)
+    tmp92 = tl.where(tmp89, tmp90, tmp91)
+    tmp93 = tl.where(tmp88, tmp92, tmp72)
+    tmp94 = tl.full(tmp93.shape, 0.0, tmp93.dtype)
+    tmp95 = tl.where(tmp18, tmp93, tmp94)
+    tmp96 = tl.full([1], 0.0, tl.float32)
+    tmp97 = tl.where(tmp17, tmp95, tmp96)
+    tmp98 = tl.where(tmp17, tmp87, tmp97)
+    tmp99 = tl.where(tmp17, tmp77, tmp98)
+    tmp100 = tl.where(tmp10, tmp14, tmp99)
+    tmp101 = tl.full(tmp100.shape, 0.0, tmp100.dtype)
+    tmp102 = tl.where(tmp6, tmp100, tmp101)
+    tmp103 = tmp1 < tmp2
+    tmp104 = (x0).to(tl.int64)
+    tmp105 = (tmp104).to(tl.int64)
+    tmp106 = tl.full([1], 11, tl.int64)
+    tmp107 = tmp105 >= tmp106
+    tmp108 = tmp107 & tmp103
+    tmp109 = tl.full([1], 2.0, tl.float32)
+    tmp110 = tl.full(tmp109.shape, 0.0, tmp109.dtype)
+    tmp111 = tl.where(tmp108, tmp109, tmp110)
+    tmp112 = (x1).to(tl.int64)
+    tmp113 = (tmp112).to(tl.int64)
+    tmp114 = tl.full([1], 7, tl.int64)
+    tmp115 = tmp113 < tmp114
+    tmp116 = tmp115 & tmp103
+    tmp117 = (x0).to(tl.int64)
+    tmp118 = (tmp117).to(tl.int64)
+    tmp119 = tl.full([1], 7, tl.int64)
+    tmp120 = tmp118 >= tmp119
+    tmp121 = tl.full([1], 11, tl.int64)
+    tmp122 = tmp118 < tmp121
+    tmp123 = tmp120 & tmp122
+    tmp124 = tmp123 & tmp116
+    tmp125 = tl.full([1], 1.0, tl.float32)
+    tmp126 = tl.full(tmp125.shape, 0.0, tmp125.dtype)
+    tmp127 = tl.where(tmp124, tmp125, tmp126)
+    tmp128 = (x1).to(tl.int64)
+    tmp129 = (tmp128).to(tl.int64)
+    tmp130 = tmp129 < tmp119
+    tmp131 = tmp130 & tmp116
+    tmp132 = (x0).to(tl.int64)
+    tmp133 = (tmp132).to(tl.int64)
+    tmp134 = tl.full([1], 7, tl.int64)
+    tmp135 = tmp133 < tmp134
+    tmp136 = tmp135 & tmp131
+    tmp137 = tl.full([1], 0.0, tl.float32)
+    tmp138 = tl.full(tmp137.shape, 0.0, tmp137.dtype)
+    tmp139 = tl.where(tmp136, tmp137, tmp138)
+    tmp140 = tl.full([1], 0.0, tl.float32)
+    tmp141 = tl.where(tmp135, tmp139, tmp140)
+    tmp142 = tl.full(tmp141.shape, 0.0, tmp141.dtype)
+    tmp143 = tl.where(tmp131, tmp141, tmp142)
+    tmp144 = tl.full([1], 0.0, tl.float32)
+    tmp145 = tl.where(tmp130, tmp143, tmp144)
+    tmp146 = tl.where(tmp123, tmp127, tmp145)
+    tmp147 = tl.full(tmp146.shape, 0.0, tmp146.dtype)
+    tmp148 = tl.where(tmp116, tmp146, tmp147)
+    tmp149 = tmp118 < tmp119
+    tmp150 = tmp149 & tmp116
+    tmp151 = tl.full([1], 0.0, tl.float32)
+    tmp152 = tl.full(tmp151.shape, 0.0, tmp151.dtype)
+    tmp153 = tl.where(tmp150, tmp151, tmp152)
+    tmp154 = tl.where(tmp149, tmp153, tmp144)
+    tmp155 = tl.full(tmp154.shape, 0.0, tmp154.dtype)
+    tmp156 = tl.where(tmp116, tmp154, tmp155)
+    tmp157 = tl.full([1], 0.0, tl.float32)
+    tmp158 = tl.where(tmp115, tmp156, tmp157)
+    tmp159 = tl.where(tmp115, tmp148, tmp158)
+    tmp160 = tl.where(tmp107, tmp111, tmp159)
+    tmp161 = tl.full(tmp160.shape, 0.0, tmp160.dtype)
+    tmp162 = tl.where(tmp103, tmp160, tmp161)
+    tmp163 = tmp105 >= tmp114
+    tmp164 = tmp105 < tmp106
+    tmp165 = tmp163 & tmp164
+    tmp166 = tmp165 & tmp103
+    tmp167 = tl.full([1], 1.0, tl.float32)
+    tmp168 = tl.full(tmp167.shape, 0.0, tmp167.dtype)
+    tmp169 = tl.where(tmp166, tmp167, tmp168)
+    tmp170 = tl.where(tmp165, tmp169, tmp158)
+    tmp171 = tl.full(tmp170.shape, 0.0, tmp170.dtype)
+    tmp172 = tl.where(tmp103, tmp170, tmp171)
+    tmp173 = tmp105 < tmp114
+    tmp174 = tmp173 & tmp103
+    tmp175 = tl.full([1], 0.0, tl.float32)
+    tmp176 = tl.full(tmp175.shape, 0.0, tmp175.dtype)
+    tmp177 = tl.where(tmp174, tmp175, tmp176)
+    tmp178 = tl.where(tmp173, tmp177, tmp157)
+    tmp179 = tl.full(tmp178.shape, 0.0, tmp178.dtype)
+    tmp180 = tl.where(tmp103, tmp178, tmp179)
+    tmp181 = tl.full([1], 0.0, tl.float32)
+    tmp182 = tl.where(tmp103, tmp180, tmp181)
+    tmp183 = tl.where(tmp103, tmp172, tmp182)
+    tmp184 = tl.where(tmp103, tmp162, tmp183)
+    tmp185 = tl.where(tmp6, tmp102, tmp184)
+    tmp186 = tmp8 >= tmp9
+    tmp187 = tl.full([1], 11, tl.int64)
+    tmp188 = tmp8 < tmp187
+    tmp189 = tmp186 & tmp188
+    tmp190 = tmp189 & tmp6
+    tmp191 = tl.full([1], 4.0, tl.float32)
+    tmp192 = tl.full(tmp191.shape, 0.0, tmp191.dtype)
+    tmp193 = tl.where(tmp190, tmp191, tmp192)
+    tmp194 = tl.where(tmp189, tmp193, tmp185)
+    tmp195 = tl.full(tmp194.shape, 0.0, tmp194.dtype)
+    tmp196 = tl.where(tmp6, tmp194, tmp195)
+    tmp197 = tl.where(tmp6, tmp196, tmp185)
+    tmp198 = tmp1 >= tmp4
+    tmp199 = (x0).to(tl.int64)
+    tmp200 = (tmp199).to(tl.int64)
+    tmp201 = tl.full([1], 11, tl.int64)
+    tmp202 = tmp200 >= tmp201
+    tmp203 = tmp202 & tmp198
+    tmp204 = tl.full([1], 8.0, tl.float32)
+    tmp205 = tl.full(tmp204.shape, 0.0, tmp204.dtype)
+    tmp206 = tl.where(tmp203, tmp204, tmp205)
+    tmp207 = (x1).to(tl.int64)
+    tmp208 = (tmp207).to(tl.int64)
+    tmp209 = tmp208 >= tmp201
+    tmp210 = tmp209 & tmp198
+    tmp211 = (x0).to(tl.int64)
+    tmp212 = (tmp211).to(tl.int64)
+    tmp213 = tl.full([1], 7, tl.int64)
+    tmp214 = tmp212 >= tmp213
+    tmp215 = tl.full([1], 11, tl.int64)
+    tmp216 = tmp212 < tmp215
+    tmp217 = tmp214 & tmp216
+    tmp218 = tmp217 & tmp210
+    tmp219 = tl.full([1], 7.0, tl.float32)
+    tmp220 = tl.full(tmp219.shape, 0.0, tmp219.dtype)
+    tmp221 = tl.where(tmp218, tmp219, tmp220)
+    tmp222 = (x1).to(tl.int64)
+    tmp223 = (tmp222).to(tl.int64)
+    tmp224 = tmp223 >= tmp215
+    tmp225 = tmp224 & tmp210
+    tmp226 = (x0).to(tl.int64)
+    tmp227 = (tmp226).to(tl.int64)
+    tmp228 = tl.full([1], 7, tl.int64)
+    tmp229 = tmp227 < tmp228
+    tmp230 = tmp229 & tmp225
+    tmp231 = tl.full([1], 6.0, tl.float32)
+    tmp232 = tl.full(tmp231.shape, 0.0, tmp231.dtype)
+    tmp233 = tl.where(tmp230, tmp231, tmp232)
+    tmp234 = (x1).to(tl.int64)
+    tmp235 = (tmp234).to(tl.int64)
+    tmp236 = tmp235 >= tmp228
+    tmp237 = tl.full([1], 11, tl.int64)
+    tmp238 = tmp235 < tmp237
+    tmp239 = tmp236 & tmp238
+    tmp240 = tmp239 & tmp225
+    tmp241 = (x0).to(tl.int64)
+    tmp242 = (tmp241).to(tl.int64)
+    tmp243 = tl.full([1], 11, tl.int64)
+    tmp244 = tmp242 >= tmp243
+    tmp245 = tmp244 & tmp240
+    tmp246 = tl.full([1], 5.0, tl.float32)
+    tmp247 = tl.full(tmp246.shape, 0.0, tmp246.dtype)
+    tmp248 = tl.where(tmp245, tmp246, tmp247)
+    tmp249 = tl.where(tmp244, tmp248, tmp197)
+    tmp250 = tl.full(tmp249.shape, 0.0, tmp249.dtype)
+    tmp251 = tl.where(tmp240, tmp249, tmp250)
+    tmp252 = tl.where(tmp239, tmp251, tmp197)
+    tmp253 = tl.where(tmp229, tmp233, tmp252)
+    tmp254 = tl.full(tmp253.shape, 0.0, tmp253.dtype)
+    tmp255 = tl.where(tmp225, tmp253, tmp254)
+    tmp256 = tmp223 >= tmp213
+    tmp257 = tmp223 < tmp215
+    tmp258 = tmp256 & tmp257
+    tmp259 = tmp258 & tmp210
+    tmp260 = (x0).to(tl.int64)
+    tmp261 = (tmp260).to(tl.int64)
+    tmp262 = tl.full([1], 11, tl.int64)
+    tmp263 = tmp261 >= tmp262
+    tmp264 = tmp263 & tmp259
+    tmp265 = tl.full([1], 5.0, tl.float32)
+    tmp266 = tl.full(tmp265.shape, 0.0, tmp265.dtype)
+    tmp267 = tl.where(tmp264, tmp265, tmp266)
+    tmp268 = tl.where(tmp263, tmp267, tmp197)
+    tmp269 = tl.full(tmp268.shape, 0.0, tmp268.dtype)
+    tmp270 = tl.where(tmp259, tmp268, tmp269)
+    tmp271 = tl.where(tmp258, tmp270, tmp197)
+    tmp272 = tl.where(tmp224, tmp255, tmp271)
+    tmp273 = tl.where(tmp217, tmp221, tmp272)
+    tmp274 = tl.full(tmp273.shape, 0.0, tmp273.dtype)
+    tmp275 = tl.where(tmp210, tmp273, tmp274)
+    tmp276 = tmp212 < tmp213
+    tmp277 = tmp276 & tmp210
+    tmp278 = tl.full([1], 6.0, tl.float32)
+    tmp279 = tl.full(tmp278.shape, 0.0, tmp278.dtype)
+    tmp280 = tl.where(tmp277, tmp278, tmp279)
+    tmp281 = tl.where(tmp276, tmp280, tmp271)
+    tmp282 = tl.full(tmp281.shape, 0.0, tmp281.dtype)
+    tmp283 = tl.where(tmp210, tmp281, tmp282)
+    tmp284 = tl.full([1], 7, tl.int64)
+    tmp285 = tmp208 >= tmp284
+    tmp286 = tmp208 < tmp201
+    tmp287 = tmp285 & tmp286
+    tmp288 = tmp287 & tmp198
+    tmp289 = (x0).to(tl.int64)
+    tmp290 = (tmp289).to(tl.int64)
+    tmp291 = tl.full([1], 11, tl.int64)
+    tmp292 = tmp290 >= tmp291
+    tmp293 = tmp292 & tmp288
+    tmp294 = tl.full([1], 5.0, tl.float32)
+    tmp295 = tl.full(tmp294.shape, 0.0, tmp294.dtype)
+    tmp296 = tl.where(tmp293, tmp294, tmp295)
+    tmp297 = tl.where(tmp292, tmp296, tmp197)
+    tmp298 = tl.full(tmp297.shape, 0.0, tmp297.dtype)
+    tmp299 = tl.where(tmp288, tmp297, tmp298)
+    tmp300 = tl.where(tmp287, tmp299, tmp197)
+    tmp301 = tl.where(tmp209, tmp283, tmp300)
+    tmp302 = tl.where(tmp209, tmp275, tmp301)
+    tmp303 = tl.where(tmp202, tmp206, tmp302)
+    tmp304 = tl.full(tmp303.shape, 0.0, tmp303.dtype)
+    tmp305 = tl.where(tmp198, tmp303, tmp304)
+    tmp306 = tmp200 >= tmp284
+    tmp307 = tmp200 < tmp201
+    tmp308 = tmp306 & tmp307
+    tmp309 = tmp308 & tmp198
+    tmp310 = tl.full([1], 7.0, tl.float32)
+    tmp311 = tl.full(tmp310.shape, 0.0, tmp310.dtype)
+    tmp312 = tl.where(tmp309, tmp310, tmp311)
+    tmp313 = tl.where(tmp308, tmp312, tmp301)
+    tmp314 = tl.full(tmp313.shape, 0.0, tmp313.dtype)
+    tmp315 = tl.where(tmp198, tmp313, tmp314)
+    tmp316 = tmp200 < tmp284
+    tmp317 = tmp316 & tmp198
+    tmp318 = tl.full([1], 6.0, tl.float32)
+    tmp319 = tl.full(tmp318.shape, 0.0, tmp318.dtype)
+    tmp320 = tl.where(tmp317, tmp318, tmp319)
+    tmp321 = tl.where(tmp316, tmp320, tmp300)
+    tmp322 = tl.full(tmp321.shape, 0.0, tmp321.dtype)
+    tmp323 = tl.where(tmp198, tmp321, tmp322)
+    tmp324 = tmp8 >= tmp187
+    tmp325 = tmp324 & tmp6
+    tmp326 = tl.full([1], 5.0, tl.float32)
+    tmp327 = tl.full(tmp326.shape, 0.0, tmp326.dtype)
+    tmp328 = tl.where(tmp325, tmp326, tmp327)
+    tmp329 = tl.where(tmp324, tmp328, tmp197)
+    tmp330 = tl.full(tmp329.shape, 0.0, tmp329.dtype)
+    tmp331 = tl.where(tmp6, tmp329, tmp330)
+    tmp332 = tl.where(tmp6, tmp331, tmp197)
+    tmp333 = tl.where(tmp198, tmp323, tmp332)
+    tmp334 = tl.where(tmp198, tmp315, tmp333)
+    tmp335 = tl.where(tmp198, tmp305, tmp334)
+    tl.store(in_out_ptr0 + (x2), tmp335, xmask)

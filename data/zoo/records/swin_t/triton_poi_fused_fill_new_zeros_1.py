@@ -1,0 +1,316 @@
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 1024}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=58, cc=89, major=8, regs_per_multiprocessor=65536, max_threads_per_multi_processor=1536, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused_fill_new_zeros_1', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 0, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 4704}, 'backend_hash': '6A3AE901015DF4FAE23BCBAE9204AB5EF42CC720B817BF67E14B515799F550D6', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_fill_new_zeros_1(in_out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 588
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x1 = xindex // 28
+    x0 = (xindex % 28)
+    x2 = xindex
+    tmp0 = (x1).to(tl.int64)
+    tmp1 = (tmp0).to(tl.int64)
+    tmp2 = tl.full([1], 14, tl.int64)
+    tmp3 = tmp1 >= tmp2
+    tmp4 = tl.full([1], 18, tl.int64)
+    tmp5 = tmp1 < tmp4
+    tmp6 = tmp3 & tmp5
+    tmp7 = (x0).to(tl.int64)
+    tmp8 = (tmp7).to(tl.int64)
+    tmp9 = tl.full([1], 21, tl.int64)
+    tmp10 = tmp8 < tmp9
+    tmp11 = tmp10 & tmp6
+    tmp12 = tl.full([1], 3.0, tl.float32)
+    tmp13 = tl.full(tmp12.shape, 0.0, tmp12.dtype)
+    tmp14 = tl.where(tmp11, tmp12, tmp13)
+    tmp15 = (x1).to(tl.int64)
+    tmp16 = (tmp15).to(tl.int64)
+    tmp17 = tl.full([1], 14, tl.int64)
+    tmp18 = tmp16 < tmp17
+    tmp19 = tmp18 & tmp6
+    tmp20 = (x0).to(tl.int64)
+    tmp21 = (tmp20).to(tl.int64)
+    tmp22 = tl.full([1], 25, tl.int64)
+    tmp23 = tmp21 >= tmp22
+    tmp24 = tmp23 & tmp19
+    tmp25 = tl.full([1], 2.0, tl.float32)
+    tmp26 = tl.full(tmp25.shape, 0.0, tmp25.dtype)
+    tmp27 = tl.where(tmp24, tmp25, tmp26)
+    tmp28 = (x1).to(tl.int64)
+    tmp29 = (tmp28).to(tl.int64)
+    tmp30 = tl.full([1], 14, tl.int64)
+    tmp31 = tmp29 < tmp30
+    tmp32 = tmp31 & tmp19
+    tmp33 = (x0).to(tl.int64)
+    tmp34 = (tmp33).to(tl.int64)
+    tmp35 = tl.full([1], 21, tl.int64)
+    tmp36 = tmp34 >= tmp35
+    tmp37 = tl.full([1], 25, tl.int64)
+    tmp38 = tmp34 < tmp37
+    tmp39 = tmp36 & tmp38
+    tmp40 = tmp39 & tmp32
+    tmp41 = tl.full([1], 1.0, tl.float32)
+    tmp42 = tl.full(tmp41.shape, 0.0, tmp41.dtype)
+    tmp43 = tl.where(tmp40, tmp41, tmp42)
+    tmp44 = (x1).to(tl.int64)
+    tmp45 = (tmp44).to(tl.int64)
+    tmp46 = tl.full([1], 14, tl.int64)
+    tmp47 = tmp45 < tmp46
+    tmp48 = tmp47 & tmp32
+    tmp49 = (x0).to(tl.int64)
+    tmp50 = (tmp49).to(tl.int64)
+    tmp51 = tl.full([1], 21, tl.int64)
+    tmp52 = tmp50 < tmp51
+    tmp53 = tmp52 & tmp48
+    tmp54 = tl.full([1], 0.0, tl.float32)
+    tmp55 = tl.full(tmp54.shape, 0.0, tmp54.dtype)
+    tmp56 = tl.where(tmp53, tmp54, tmp55)
+    tmp57 = tl.full([1], 0.0, tl.float32)
+    tmp58 = tl.where(tmp52, tmp56, tmp57)
+    tmp59 = tl.full(tmp58.shape, 0.0, tmp58.dtype)
+    tmp60 = tl.where(tmp48, tmp58, tmp59)
+    tmp61 = tl.full([1], 0.0, tl.float32)
+    tmp62 = tl.where(tmp47, tmp60, tmp61)
+    tmp63 = tl.where(tmp39, tmp43, tmp62)
+    tmp64 = tl.full(tmp63.shape, 0.0, tmp63.dtype)
+    tmp65 = tl.where(tmp32, tmp63, tmp64)
+    tmp66 = tmp34 < tmp35
+    tmp67 = tmp66 & tmp32
+    tmp68 = tl.full([1], 0.0, tl.float32)
+    tmp69 = tl.full(tmp68.shape, 0.0, tmp68.dtype)
+    tmp70 = tl.where(tmp67, tmp68, tmp69)
+    tmp71 = tl.where(tmp66, tmp70, tmp61)
+    tmp72 = tl.full(tmp71.shape, 0.0, tmp71.dtype)
+    tmp73 = tl.where(tmp32, tmp71, tmp72)
+    tmp74 = tl.full([1], 0.0, tl.float32)
+    tmp75 = tl.where(tmp31, tmp73, tmp74)
+    tmp76 = tl.where(tmp31, tmp65, tmp75)
+    tmp77 = tl.where(tmp23, tmp27, tmp76)
+    tmp78 = tl.full(tmp77.shape, 0.0, tmp77.dtype)
+    tmp79 = tl.where(tmp19, tmp77, tmp78)
+    tmp80 = tl.full([1], 21, tl.int64)
+    tmp81 = tmp21 >= tmp80
+    tmp82 = tmp21 < tmp22
+    tmp83 = tmp81 & tmp82
+    tmp84 = tmp83 & tmp19
+    tmp85 = tl.full([1], 1.0, tl.float32)
+    tmp86 = tl.full(tmp85.shape, 0.0, tmp85.dtype)
+    tmp87 = tl.where(tmp84, tmp85, tmp86)
+    tmp88 = tl.where(tmp83, tmp87, tmp75)
+    tmp89 = tl.full(tmp88.shape, 0.0, tmp88.dtype)
+    tmp90 = tl.where(tmp19, tmp88, tmp89)
+    tmp91 = tmp21 < tmp80
+    tmp92 = tmp91 & tmp19
+    tmp93 = tl.full([1], 0.0, tl.float32)
+    tmp94 = tl.full(tmp93.shape, 0.0, tmp93.dtype)
+    tmp95 = tl.where(tmp92, tmp93, tmp94)
+    tmp96 = tl.where(tmp91, tmp95, tmp74)
+    tmp97 = tl.full(tmp96.shape, 0.0, tmp96.dtype)
+    tmp98 = tl.where(tmp19, tmp96, tmp97)
+    tmp99 = tl.full([1], 0.0, tl.float32)
+    tmp100 = tl.where(tmp18, tmp98, tmp99)
+    tmp101 = tl.where(tmp18, tmp90, tmp100)
+    tmp102 = tl.where(tmp18, tmp79, tmp101)
+    tmp103 = tl.where(tmp10, tmp14, tmp102)
+    tmp104 = tl.full(tmp103.shape, 0.0, tmp103.dtype)
+    tmp105 = tl.where(tmp6, tmp103, tmp104)
+    tmp106 = tmp1 < tmp2
+    tmp107 = (x0).to(tl.int64)
+    tmp108 = (tmp107).to(tl.int64)
+    tmp109 = tl.full([1], 25, tl.int64)
+    tmp110 = tmp108 >= tmp109
+    tmp111 = tmp110 & tmp106
+    tmp112 = tl.full([1], 2.0, tl.float32)
+    tmp113 = tl.full(tmp112.shape, 0.0, tmp112.dtype)
+    tmp114 = tl.where(tmp111, tmp112, tmp113)
+    tmp115 = (x1).to(tl.int64)
+    tmp116 = (tmp115).to(tl.int64)
+    tmp117 = tl.full([1], 14, tl.int64)
+    tmp118 = tmp116 < tmp117
+    tmp119 = tmp118 & tmp106
+    tmp120 = (x0).to(tl.int64)
+    tmp121 = (tmp120).to(tl.int64)
+    tmp122 = tl.full([1], 21, tl.int64)
+    tmp123 = tmp121 >= tmp122
+    tmp124 = tl.full([1], 25, tl.int64)
+    tmp125 = tmp121 < tmp124
+    tmp126 = tmp123 & tmp125
+    tmp127 = tmp126 & tmp119
+    tmp128 = tl.full([1], 1.0, tl.float32)
+    tmp129 = tl.full(tmp128.shape, 0.0, tmp128.dtype)
+    tmp130 = tl.where(tmp127, tmp128, tmp129)
+    tmp131 = (x1).to(tl.int64)
+    tmp132 = (tmp131).to(tl.int64)
+    tmp133 = tl.full([1], 14, tl.int64)
+    tmp134 = tmp132 < tmp133
+    tmp135 = tmp134 & tmp119
+    tmp136 = (x0).to(tl.int64)
+    tmp137 = (tmp136).to(tl.int64)
+    tmp138 = tl.full([1], 21, tl.int64)
+    tmp139 = tmp137 < tmp138
+    tmp140 = tmp139 & tmp135
+    tmp141 = tl.full([1], 0.0, tl.float32)
+    tmp142 = tl.full(tmp141.shape, 0.0, tmp141.dtype)
+    tmp143 = tl.where(tmp140, tmp141, tmp142)
+    tmp144 = tl.full([1], 0.0, tl.float32)
+    tmp145 = tl.where(tmp139, tmp143, tmp144)
+    tmp146 = tl.full(tmp145.shape, 0.0, tmp145.dtype)
+    tmp147 = tl.where(tmp135, tmp145, tmp146)
+    tmp148 = tl.full([1], 0.0, tl.float32)
+    tmp149 = tl.where(tmp134, tmp147, tmp148)
+    tmp150 = tl.where(tmp126, tmp130, tmp149)
+    tmp151 = tl.full(tmp150.shape, 0.0, tmp150.dtype)
+    tmp152 = tl.where(tmp119, tmp150, tmp151)
+    tmp153 = tmp121 < tmp122
+    tmp154 = tmp153 & tmp119
+    tmp155 = tl.full([1], 0.0, tl.float32)
+    tmp156 = tl.full(tmp155.shape, 0.0, tmp155.dtype)
+    tmp157 = tl.where(tmp154, tmp155, tmp156)
+    tmp158 = tl.where(tmp153, tmp157, tmp148)
+    tmp159 = tl.full(tmp158.shape, 0.0, tmp158.dtype)
+    tmp160 = tl.where(tmp119, tmp158, tmp159)
+    tmp161 = tl.full([1], 0.0, tl.float32)
+    tmp162 = tl.where(tmp118, tmp160, tmp161)
+    tmp163 = tl.where(tmp118, tmp152, tmp162)
+    tmp164 = tl.where(tmp110, tmp114, tmp163)
+    tmp165 = tl.full(tmp164.shape, 0.0, tmp164.dtype)
+    tmp166 = tl.where(tmp106, tmp164, tmp165)
+    tmp167 = tl.full([1], 21, tl.int64)
+    tmp168 = tmp108 >= tmp167
+    tmp169 = tmp108 < tmp109
+    tmp170 = tmp168 & tmp169
+    tmp171 = tmp170 & tmp106
+    tmp172 = tl.full([1], 1.0, tl.float32)
+    tmp173 = tl.full(tmp172.shape, 0.0, tmp172.dtype)
+    tmp174 = tl.where(tmp171, tmp172, tmp173)
+    tmp175 = tl.where(tmp170, tmp174, tmp162)
+    tmp176 = tl.full(tmp175.shape, 0.0, tmp175.dtype)
+    tmp177 = tl.where(tmp106, tmp175, tmp176)
+    tmp178 = tmp108 < tmp167
+    tmp179 = tmp178 & tmp106
+    tmp180 = tl.full([1], 0.0, tl.float32)
+    tmp181 = tl.full(tmp180.shape, 0.0, tmp180.dtype)
+    tmp182 = tl.where(tmp179, tmp180, tmp181)
+    tmp183 = tl.where(tmp178, tmp182, tmp161)
+    tmp184 = tl.full(tmp183.shape, 0.0, tmp183.dtype)
+    tmp185 = tl.where(tmp106, tmp183, tmp184)
+    tmp186 = tl.full([1], 0.0, tl.float32)
+    tmp187 = tl.where(tmp106, tmp185, tmp186)
+    tmp188 = tl.where(tmp106, tmp177, tmp187)
+    tmp189 = tl.where(tmp106, tmp166, tmp188)
+    tmp190 = tl.where(tmp6, tmp105, tmp189)
+    tmp191 = tmp8 >= tmp9
+    tmp192 = tl.full([1], 25, tl.int64)
+    tmp193 = tmp8 < tmp192
+    tmp194 = tmp191 & tmp193
+    tmp195 = tmp194 & tmp6
+    tmp196 = tl.full([1], 4.0, tl.float32)
+    tmp197 = tl.full(tmp196.shape, 0.0, tmp196.dtype)
+    tmp198 = tl.where(tmp195, tmp196, tmp197)
+    tmp199 = tl.where(tmp194, tmp198, tmp190)
+    tmp200 = tl.full(tmp199.shape, 0.0, tmp199.dtype)
+    tmp201 = tl.where(tmp6, tmp199, tmp200)
+    tmp202 = tl.where(tmp6, tmp201, tmp190)
+    tmp203 = tmp1 >= tmp4
+    tmp204 = (x0).to(tl.int64)
+    tmp205 = (tmp204).to(tl.int64)
+    tmp206 = tl.full([1], 21, tl.int64)
+    tmp207 = tmp205 >= tmp206
+    tmp208 = tl.full([1], 25, tl.int64)
+    tmp209 = tmp205 < tmp208
+    tmp210 = tmp207 & tmp209
+    tmp211 = tmp210 & tmp203
+    tmp212 = tl.full([1], 7.0, tl.float32)
+    tmp213 = tl.full(tmp212.shape, 0.0, tmp212.dtype)
+    tmp214 = tl.where(tmp211, tmp212, tmp213)
+    tmp215 = (x1).to(tl.int64)
+    tmp216 = (tmp215).to(tl.int64)
+    tmp217 = tl.full([1], 18, tl.int64)
+    tmp218 = tmp216 >= tmp217
+    tmp219 = tmp218 & tmp203
+    tmp220 = (x0).to(tl.int64)
+    tmp221 = (tmp220).to(tl.int64)
+    tmp222 = tl.full([1], 21, tl.int64)
+    tmp223 = tmp221 < tmp222
+    tmp224 = tmp223 & tmp219
+    tmp225 = tl.full([1], 6.0, tl.float32)
+    tmp226 = tl.full(tmp225.shape, 0.0, tmp225.dtype)
+    tmp227 = tl.where(tmp224, tmp225, tmp226)
+    tmp228 = (x1).to(tl.int64)
+    tmp229 = (tmp228).to(tl.int64)
+    tmp230 = tl.full([1], 14, tl.int64)
+    tmp231 = tmp229 >= tmp230
+    tmp232 = tl.full([1], 18, tl.int64)
+    tmp233 = tmp229 < tmp232
+    tmp234 = tmp231 & tmp233
+    tmp235 = tmp234 & tmp219
+    tmp236 = (x0).to(tl.int64)
+    tmp237 = (tmp236).to(tl.int64)
+    tmp238 = tl.full([1], 25, tl.int64)
+    tmp239 = tmp237 >= tmp238
+    tmp240 = tmp239 & tmp235
+    tmp241 = tl.full([1], 5.0, tl.float32)
+    tmp242 = tl.full(tmp241.shape, 0.0, tmp241.dtype)
+    tmp243 = tl.where(tmp240, tmp241, tmp242)
+    tmp244 = tl.where(tmp239, tmp243, tmp202)
+    tmp245 = tl.full(tmp244.shape, 0.0, tmp244.dtype)
+    tmp246 = tl.where(tmp235, tmp244, tmp245)
+    tmp247 = tl.where(tmp234, tmp246, tmp202)
+    tmp248 = tl.where(tmp223, tmp227, tmp247)
+    tmp249 = tl.full(tmp248.shape, 0.0, tmp248.dtype)
+    tmp250 = tl.where(tmp219, tmp248, tmp249)
+    tmp251 = tl.full([1], 14, tl.int64)
+    tmp252 = tmp216 >= tmp251
+    tmp253 = tmp216 < tmp217
+    tmp254 = tmp252 & tmp253
+    tmp255 = tmp254 & tmp203
+    tmp256 = (x0).to(tl.int64)
+    tmp257 = (tmp256).to(tl.int64)
+    tmp258 = tl.full([1], 25, tl.int64)
+    tmp259 = tmp257 >= tmp258
+    tmp260 = tmp259 & tmp255
+    tmp261 = tl.full([1], 5.0, tl.float32)
+    tmp262 = tl.full(tmp261.shape, 0.0, tmp261.dtype)
+    tmp263 = tl.where(tmp260, tmp261, tmp262)
+    tmp264 = tl.where(tmp259, tmp263, tmp202)
+    tmp265 = tl.full(tmp264.shape, 0.0, tmp264.dtype)
+    tmp266 = tl.where(tmp255, tmp264, tmp265)
+    tmp267 = tl.where(tmp254, tmp266, tmp202)
+    tmp268 = tl.where(tmp218, tmp250, tmp267)
+    tmp269 = tl.where(tmp210, tmp214, tmp268)
+    tmp270 = tl.full(tmp269.shape, 0.0, tmp269.dtype)
+    tmp271 = tl.where(tmp203, tmp269, tmp270)
+    tmp272 = tmp205 < tmp206
+    tmp273 = tmp272 & tmp203
+    tmp274 = tl.full([1], 6.0, tl.float32)
+    tmp275 = tl.full(tmp274.shape, 0.0, tmp274.dtype)
+    tmp276 = tl.where(tmp273, tmp274, tmp275)
+    tmp277 = tl.where(tmp272, tmp276, tmp267)
+    tmp278 = tl.full(tmp277.shape, 0.0, tmp277.dtype)
+    tmp279 = tl.where(tmp203, tmp277, tmp278)
+    tmp280 = tmp8 >= tmp192
+    tmp281 = tmp280 & tmp6
+    tmp282 = tl.full([1], 5.0, tl.float32)
+    tmp283 = tl.full(tmp282.shape, 0.0, tmp282.dtype)
+    tmp284 = tl.where(tmp281, tmp282, tmp283)
+    tmp285 = tl.where(tmp280, tmp284, tmp202)
+    tmp286 = tl.full(tmp285.shape, 0.0, tmp285.dtype)
+    tmp287 = tl.where(tmp6, tmp285, tmp286)
+    tmp288 = tl.where(tmp6, tmp287, tmp202)
+    tmp289 = tl.where(tmp203, tmp279, tmp288)
+    tmp290 = tl.where(tmp203, tmp271, tmp289)
+    tl.store(in_out_ptr0 + (x2), tmp290, xmask)
