@@ -147,8 +147,13 @@ def plan(rec: Record, values: dict[str, int], index: int, rng: random.Random,
         case "Grid1D":
             blocks = BLOCKS_1D[index % len(BLOCKS_1D)]
             xb = blocks["XBLOCK"]
-            # a one-row kernel declares xnumel constexpr and fixes it in its body (``xnumel = 1``)
-            n = red.fixed("xnumel") if red is not None and red.fixed("xnumel") is not None else numels.get("xnumel")
+            # the launcher sizes the grid from the record's xnumel (the argument it passes); only a one-row
+            # kernel that declares xnumel constexpr, absent from the record's numels, takes its body's literal
+            # (``xnumel = 1``). A body literal that differs from the argument is a kernel the launch runs past
+            # its literal (red5-xnumel-literal-grid1d), so the argument must win.
+            n = numels.get("xnumel")
+            if n is None and red is not None:
+                n = red.fixed("xnumel")
             if n is None:
                 raise OutOfClass(f"pointwise kernel without xnumel among the record's numels {sorted(numels)} "
                                  "or fixed in its body")
