@@ -138,7 +138,10 @@ def test_a_dead_branch_live_for_an_admissible_shape_is_refused():
     # the certificate issued for the real record, re-checked against the mutant's premises
     cert = check_kernel(good, "observable", counterexample=False).certificate
     out, _ = check_certificate(kir.parse(bad), premises_of(bad), cert)
-    refuted = [d for d in out if d.condition.reason is Reason.DEAD_BRANCH and d.status is Status.REFUTED]
+    failed = [d for d in out if d.status is not Status.PROVED]
+    assert any(d.condition.reason is Reason.DEAD_BRANCH for d in failed)  # the branch called dead is not
+    # (z3's round stops at its first refutation, which need not be the dead branch's: api._smt_pass)
+    refuted = [d for d in failed if d.status is Status.REFUTED]
     assert refuted and dict(refuted[0].model)["s65"] <= 0
 
 

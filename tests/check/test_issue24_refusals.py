@@ -100,7 +100,7 @@ def test_unmasked_kernel_whose_numel_may_leave_a_tail_is_refused():
     # a multiple of every power-of-two XBLOCK up to 4096
     rec = load(UNMASKED)
     rec = replace(rec, numels=tuple(replace(n, expr="36880*s21") for n in rec.numels))
-    v = check_kernel(rec, "observable", counterexample=False)
+    v = check_kernel(rec, "strict", counterexample=False)  # no size argument: observable certifies by identity
     assert v.verdict == "refused"
     assert any(d.condition.reason is Reason.TAIL_MASKED for d in v.discharged if d.status.value != "proved")
     assert "premise on the launch" not in v.reason
@@ -157,7 +157,7 @@ def test_pointwise_kernel_whose_store_follows_the_lane_is_not_x_uniform():
     # the tail lanes of the block
     rec = mutate(load(COUNTER), "tl.store(out_ptr1 + (tl.full([XBLOCK], 0, tl.int32).broadcast_to(XBLOCK)), tmp3, None)",
                  "tl.store(out_ptr1 + (xindex), tmp3, None)")
-    v = check_kernel(rec, "observable", counterexample=False)
+    v = check_kernel(rec, "strict", counterexample=False)  # no size argument: observable certifies by identity
     assert v.verdict == "refused" and "tail lanes" in v.reason, v.reason
 
 
@@ -177,7 +177,7 @@ def test_ynumel_not_a_multiple_of_the_largest_yblock_keeps_the_launch_bound():
     # (yindex up to the launch bound) and 4*yindex may leave int32
     rec = mutate(load(TILE), "ynumel = 18432", "ynumel = 18000")
     rec = replace(rec, numels=tuple(replace(n, expr="18000") if n.name == "ynumel" else n for n in rec.numels))
-    v = check_kernel(rec, "observable", counterexample=False)
+    v = check_kernel(rec, "strict", counterexample=False)  # no size argument: observable certifies by identity
     assert v.verdict == "refused" and "YBLOCK" not in v.reason, v.reason
 
 
@@ -189,7 +189,7 @@ def test_yz_overflow_grid_gets_no_y_premise():
                  "yoffset = (tl.program_id(1) + tl.program_id(2) * tl.num_programs(1)) * YBLOCK")
     rec = replace(rec, grid_type="Grid2DWithYZOverflow",
                   source=rec.source.replace("'grid_type': 'Grid2D'", "'grid_type': 'Grid2DWithYZOverflow'"))
-    v = check_kernel(rec, "observable", counterexample=False)
+    v = check_kernel(rec, "strict", counterexample=False)  # no size argument: observable certifies by identity
     assert v.verdict == "refused" and "YBLOCK" not in v.reason, v.reason
     assert body  # the source was the Grid2D form before the mutation
 

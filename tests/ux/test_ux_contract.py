@@ -113,7 +113,23 @@ def _json_runs(tmp_path: Path) -> dict[str, list[str]]:
         "bench static": ["bench", "static", "tile", "--arch", "sm_89"],
         "rule texts": ["rule", "texts", "--kernels", str(_one_program(tmp_path, "tile")),
                        "--out", str(tmp_path / "texts.json")],
+        # KernelBench level 1 beside the checkout (NEEDS_LEVEL1): problem 11 has no answers (spec only), and a
+        # one-answer block corpus keeps both cheap
+        "floats coverage": ["floats", "coverage", "--only", "11", "--out", str(tmp_path / "coverage"),
+                            "--no-progress"],
+        "floats block-table": ["floats", "block-table", "--corpus", str(_one_answer(tmp_path)), "--trials", "2",
+                               "--out", str(tmp_path / "block"), "--no-progress"],
     }
+
+
+def _one_answer(tmp_path: Path) -> Path:
+    """A block-level answer corpus holding one shipped answer (47: sum over a dimension, off by one)."""
+    import shutil
+
+    root = tmp_path / "one-answer"
+    root.mkdir(exist_ok=True)
+    shutil.copy(ROOT / "data" / "floats" / "kernelbench-block" / "47_sum__wrong_off_by_one.py", root)
+    return root
 
 
 def _one_program(tmp_path: Path, program: str) -> Path:
@@ -129,6 +145,7 @@ def _one_program(tmp_path: Path, program: str) -> Path:
 JSON_COMMANDS = sorted(c for c, p in COMMANDS.items() if "--json" in p._option_string_actions)
 IN_THE_CHAIN = {"capture", "check", "rule show", "lean emit"}  # test_ux_chain.py runs these with --json
 NEEDS = {"floats flags": "nvcc"}  # an optional tool: skipped visibly where it is missing
+NEEDS_LEVEL1 = {"floats coverage", "floats block-table"}  # KernelBench level 1 at ../shared beside the checkout
 
 
 def test_every_json_command_is_run(tmp_path):
@@ -144,6 +161,10 @@ def test_json_output_follows_the_contract(command, contract, capsys, tmp_path, m
 
     if command in NEEDS and not shutil.which(NEEDS[command]):
         pytest.skip(f"{command} needs {NEEDS[command]}, not on PATH here")
+    from workbench.paths import KERNELBENCH_LEVEL1
+
+    if command in NEEDS_LEVEL1 and not KERNELBENCH_LEVEL1.is_dir():
+        pytest.skip(f"{command} needs KernelBench level 1 at {KERNELBENCH_LEVEL1}, not there")
     monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "ws"))
     argv = _json_runs(tmp_path)[command] + ["--json"]
     code = main(argv)

@@ -392,9 +392,14 @@ def run(args) -> int:
     line = (f"{c['problems']} problems: spec expressed {c['spec_expressed']}, end to end {c['end_to_end']} "
             f"({c['answers']} answers, {c['answers_wrong']} wrong: {c['wrong_caught']} caught, "
             f"{c['wrong_called_equivalent']} called equivalent); wrote {jp} and {mp}")
-    if args.json:  # the document written to coverage.json, on stdout; the summary line goes to stderr
-        sys.stdout.write(document(table))
+    if args.json:  # the document written to coverage.json, with the contract's verdict (an artefact: "ok"),
+        # on stdout; the summary line goes to stderr
+        from workbench import contract
+
+        doc = json.loads(document(table))
         print(line, file=sys.stderr)
+        kind, version = doc.pop("schema").removeprefix("workbench.").split("/")
+        return contract.emit(contract.document(kind, int(version), "ok", **doc))
     else:
         print(line)
     return 0
@@ -411,8 +416,8 @@ def register(sub) -> None:
     p.add_argument("--only", default="", help="comma-separated problem numbers (default: all)")
     p.add_argument("--workers", type=int, default=2, help="processes for the 2**32 sweeps (default 2)")
     p.add_argument("--no-progress", action="store_true", help="no per-problem progress lines on stderr")
-    p.add_argument("--json", action="store_true", help="print the table as JSON (workbench.floats-coverage/1, as "
-                   "written to coverage.json) on stdout")
+    p.add_argument("--json", action="store_true", help="print the table as JSON on stdout: the document "
+                   "written to coverage.json (workbench.floats-coverage/1) with the verdict ok")
     workspace.add_argument(p)
     p.set_defaults(func=run)
 
