@@ -77,6 +77,13 @@ def document(kind: str, version: int, verdict: Verdict | str, **payload: Any) ->
     return {"schema": f"workbench.{kind}/{version}", "verdict": Verdict(verdict).value, **payload}
 
 
+def with_verdict(doc: dict[str, Any], verdict: Verdict | str) -> dict[str, Any]:
+    """A document that already names its schema (a table also written to a file) with the contract's
+    top-level verdict added: what such a command's ``--json`` prints."""
+    kind, version = doc["schema"].removeprefix("workbench.").split("/")
+    return document(kind, int(version), verdict, **{k: v for k, v in doc.items() if k != "schema"})
+
+
 def emit(doc: dict[str, Any], stream: TextIO | None = None) -> int:
     """Print ``doc`` as JSON (sorted keys, deterministic) and return its exit code."""
     out = stream or sys.stdout

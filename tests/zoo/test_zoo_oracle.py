@@ -225,3 +225,19 @@ def test_a_recheck_that_certifies_a_kernel_without_size_arguments_refreshes_coun
     [(reused, doc)] = seen
     assert reused and doc["counts"]["certified"] == 1 and len(doc["not_run"]) == 1
     assert json.loads((zoo / "oracle" / "inference" / "layernorm_mlp.json").read_text()) == doc
+
+
+def test_the_default_output_is_the_workspace_not_the_checkout(tmp_path, monkeypatch, capsys):
+    """Reading the shipped zoo writes nothing into the checkout: without --write (and --out) the summary and
+    the per-model results go to the workspace's zoo/ folder; --json prints the summary it wrote."""
+    from workbench.cli import main
+
+    shipped = ROOT / "data" / "zoo" / "oracle.json"
+    before = shipped.read_bytes()
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "ws"))
+    assert main(["zoo", "oracle", "--models", "layernorm_mlp", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["schema"] == "workbench.zoo_oracle/1" and doc["verdict"] == "ok"
+    assert doc == json.loads((tmp_path / "ws" / "zoo" / "oracle.json").read_text())
+    assert (tmp_path / "ws" / "zoo" / "oracle" / "inference" / "layernorm_mlp.json").is_file()
+    assert shipped.read_bytes() == before

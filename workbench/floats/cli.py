@@ -112,11 +112,8 @@ def run_block_table(args) -> int:
     jp, mp = table.write(rs, out)
     if args.json:  # the document written to verdicts.json, with the contract's verdict (an artefact: "ok"),
         # on stdout; the summary line goes to stderr
-        doc = json.loads(table.document(rs))
         print(f"{len(rs)} answers; wrote {jp} and {mp}", file=sys.stderr)
-        schema = doc.pop("schema")
-        kind, version = schema.removeprefix("workbench.").split("/")
-        return contract.emit(contract.document(kind, int(version), "ok", **doc))
+        return contract.emit(contract.with_verdict(json.loads(table.document(rs)), "ok"))
     else:
         print(f"{len(rs)} answers; wrote {jp} and {mp}")
     return 0

@@ -396,10 +396,8 @@ def run(args) -> int:
         # on stdout; the summary line goes to stderr
         from workbench import contract
 
-        doc = json.loads(document(table))
         print(line, file=sys.stderr)
-        kind, version = doc.pop("schema").removeprefix("workbench.").split("/")
-        return contract.emit(contract.document(kind, int(version), "ok", **doc))
+        return contract.emit(contract.with_verdict(json.loads(document(table)), "ok"))
     else:
         print(line)
     return 0

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import workbench.zoo.registry  # noqa: F401  (registers the zoo: namespace for every command: `capture zoo:NAME`)
@@ -46,13 +47,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     op.add_argument("--models", help="comma-separated model names (default: every model of the run)")
     op.add_argument("--out", help="the zoo run's directory (default: the shipped zoo, data/zoo)")
     op.add_argument("--write", metavar="DIR", help="where oracle.json, oracle.md and the per-model results "
-                    "(DIR/oracle/<step>/<model>.json) go (default: the zoo run's directory)")
+                    "(DIR/oracle/<step>/<model>.json) go (default: the --out directory when given, else the "
+                    "workspace's zoo/ folder; `--write data/zoo` regenerates the shipped results)")
     op.add_argument("--jobs", type=int, default=1, help="interpreter worker processes per model (default 1)")
     op.add_argument("--seed", type=int, default=0, help="seed of the oracle's random shapes (default 0)")
     op.add_argument("--resume", action="store_true",
                     help="keep finished models whose table (and seed) is unchanged; run the others")
     op.add_argument("--unnarrowed", action="store_true",
                     help="also run certified kernels without a size argument (their narrowed text is the wide one)")
+    op.add_argument("--json", action="store_true", help="print the summary (workbench.zoo_oracle/1, as written to "
+                    "oracle.json) on stdout; the lines go to stderr")
+    workspace.add_argument(op)
     op.set_defaults(func=_oracle)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
@@ -148,6 +153,7 @@ def _document(out: Path, config: dict) -> dict:
 def _oracle(args) -> int:
     from collections import Counter
 
+    from workbench import workspace
     from workbench.contract import exit_code
     from workbench.errors import UsageError
     from workbench.paths import DATA
@@ -156,7 +162,8 @@ def _oracle(args) -> int:
     if args.jobs < 1:
         raise UsageError(f"--jobs {args.jobs}: need at least 1 worker process")
     zoo = Path(args.out) if args.out else DATA / "zoo"
-    write = Path(args.write) if args.write else zoo
+    # nothing is written into the checkout unless asked: the shipped zoo is read, the results go to the workspace
+    write = Path(args.write) if args.write else (zoo if args.out else workspace.subdir("zoo", args.workspace))
     step = oracle.Step.TRAINING if args.training else oracle.Step.INFERENCE
     names = None
     if args.models:
@@ -177,6 +184,7 @@ def _oracle(args) -> int:
     got = oracle.run(zoo, write, step, names, seed=args.seed, jobs=args.jobs, resume=args.resume,
                      unnarrowed=args.unnarrowed, on_done=done)
     doc, pj, pm = oracle.write_summary(zoo, write)
+    say = sys.stderr if args.json else sys.stdout
     for label in ("inference", "training"):
         t = doc[label]["totals"]
         if t.get("models_run"):
@@ -185,8 +193,12 @@ def _oracle(args) -> int:
                   f"{t.get('oracle_out_of_class', 0)} out of the oracle's class, {t.get('oracle_undecided', 0)} "
                   f"undecided, {t.get('oracle_error', 0)} errors; not run: {t.get('not_run_nothing_narrowed', 0)} "
                   f"nothing narrowed, {t.get('not_run_no_record', 0)} no record; {t.get('active_lanes', 0)} "
-                  "active lanes")
-    print(f"wrote {pj} and {pm}")
+                  "active lanes", file=say)
+    print(f"wrote {pj} and {pm}", file=say)
+    if args.json:  # the summary's verdict (every model of the folder) decides the exit code, as printed
+        from workbench.contract import emit
+
+        return emit(doc)
     from workbench.contract import overall
 
     return exit_code(overall(d["verdict"] for d in got.values()) if got else "ok")

@@ -23,6 +23,12 @@ X_BLOCK_MAX = 4096
 Y_BLOCK_MAX = 1024
 
 
+def _multiple_of(v: Poly, m: int) -> bool:
+    """``v`` (a polynomial in the shape symbols, which are integers) is a nonzero multiple of ``m`` for every
+    shape: every coefficient an integer multiple of ``m``."""
+    return bool(v.terms) and all(c.denominator == 1 and c.numerator % m == 0 for c in v.terms.values())
+
+
 class LaunchRules:
     """Recognise ``xindex``/``yindex`` and the range masks ``xindex < xnumel``, ``yindex < ynumel``."""
 
@@ -146,7 +152,7 @@ class LaunchRules:
             v = self.p.size_value("xnumel")
         except KeyError:  # no fact for it: nothing to show the multiple from
             return False
-        return bool(v.terms) and all(c.denominator == 1 and c.numerator % X_BLOCK_MAX == 0 for c in v.terms.values())
+        return _multiple_of(v, X_BLOCK_MAX)
 
     def no_y_tail(self) -> Poly | None:
         """``ynumel`` when a ``Grid2D`` pointwise kernel has no y range atom and ``ynumel`` (the body's literal,
@@ -175,8 +181,7 @@ class LaunchRules:
                 v = self.p.size_value("ynumel")
             except KeyError:
                 return None
-        ok = bool(v.terms) and all(c.denominator == 1 and c.numerator % Y_BLOCK_MAX == 0 for c in v.terms.values())
-        return v if ok else None
+        return v if _multiple_of(v, Y_BLOCK_MAX) else None
 
     def _find_range_atoms(self) -> tuple[Node, ...]:
         """``xindex < xnumel`` (and ``yindex < ynumel``): an exact launch index of an axis compared with that
