@@ -144,6 +144,13 @@ def capture_run(program: Program | str, device: str = "cuda", gpu: str = "L4", f
 
             stack.enter_context(functorch_config.patch(force_non_lazy_backward_lowering=True))
         stack.enter_context(torch._inductor.config.patch(compile_threads=1))
+        # Inductor's FX-graph cache and AOT autograd's cache always miss in capture's fresh cache folder, yet
+        # computing their keys (hashing the graph, torch's and Triton's sources) costs about a second a model;
+        # they store compiled artefacts and never change the code Inductor generates.
+        import torch._functorch.config as functorch_cfg
+
+        stack.enter_context(torch._inductor.config.patch(fx_graph_cache=False))
+        stack.enter_context(functorch_cfg.patch(enable_autograd_cache=False))
         if device == "fake-cuda":
             stack.enter_context(hooks.fake_cuda(hooks.GPU_PROFILES[gpu]))
             # pad_mm decides whether to pad a matmul by timing it on real tensors: nothing to time here

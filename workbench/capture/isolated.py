@@ -3,8 +3,9 @@
 Stage: capture. A model's code can abort the interpreter (a C++ ``terminate`` inside a kernel's fake
 implementation takes the whole process down, seen with Conv2d+BatchNorm2d+ReLU on the fake device) and
 Inductor keeps process-wide state (caches, counters, Dynamo's code cache, patched config). So
-:func:`capture_isolated` runs :func:`workbench.capture.capture_run` in a fresh interpreter
-(``python -m workbench.capture.isolated``), which writes its result as JSON (the kernel record format,
+:func:`capture_isolated` runs :func:`workbench.capture.capture_run` in a child process of its own
+(``python -m workbench.capture.isolated``, forked from a server that has only done the imports:
+:mod:`workbench.capture.forkserver`; or a fresh interpreter), which writes its result as JSON (the kernel record format,
 validated again on read) and exits; nothing survives from one capture to the next. A crash, a signal or a
 timeout becomes a :class:`CaptureError` naming the program and carrying the tail of the child's stderr.
 
@@ -62,8 +63,11 @@ def from_json(d: dict, where: str) -> Capture:
 
 
 def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: float = 1800.0,
-                     backward: bool = False) -> Capture:
-    """Capture program ``ref`` (registered name, ``zoo:NAME`` or ``FILE.py``) in a fresh child process."""
+                     backward: bool = False, fresh: bool = False) -> Capture:
+    """Capture program ``ref`` (registered name, ``zoo:NAME`` or ``FILE.py``) in a child process of its own:
+    forked from this process's capture server (:mod:`workbench.capture.forkserver`), or with ``fresh`` (or
+    ``WORKBENCH_CAPTURE_FRESH=1``) a fresh interpreter."""
+    from workbench.capture import forkserver
     from workbench.paths import ROOT
 
     with tempfile.TemporaryDirectory(prefix="workbench-capture-child-") as tmp:
@@ -80,20 +84,26 @@ def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: f
         if backward:
             cmd.append("--backward")
         try:
-            proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                  timeout=timeout, cwd=tmp)
+            if fresh or not forkserver.enabled():
+                proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                      timeout=timeout, cwd=tmp)
+                returncode, stderr = proc.returncode, proc.stderr or ""
+            else:  # the same child, forked from a server that has done the imports (forkserver's docstring)
+                err = Path(tmp) / "stderr.txt"
+                returncode = forkserver.run(cmd[3:], env, tmp, str(err), timeout)
+                stderr = err.read_text(errors="replace") if err.is_file() else ""
         except subprocess.TimeoutExpired:
             raise CaptureError(f"capturing {ref!r} took longer than {timeout:.0f} s; the child was killed") from None
-        tail = (proc.stderr or "")[-STDERR_TAIL:].strip()
-        if proc.returncode < 0:
-            sig = signal.Signals(-proc.returncode).name
+        tail = stderr[-STDERR_TAIL:].strip()
+        if returncode < 0:
+            sig = signal.Signals(-returncode).name
             raise CaptureError(f"capturing {ref!r} crashed the child process ({sig}); stderr ends: {tail}")
-        if proc.returncode == 2:
-            said = [ln for ln in (proc.stderr or "").splitlines() if ln.startswith("workbench: error: ")]
+        if returncode == 2:
+            said = [ln for ln in stderr.splitlines() if ln.startswith("workbench: error: ")]
             raise CaptureError(said[-1].removeprefix("workbench: error: ") if said else f"capturing {ref!r} "
                                f"failed in the child process; stderr ends: {tail}")
-        if proc.returncode != 0 or not out.is_file():
-            raise CaptureError(f"capturing {ref!r} failed in the child process (exit {proc.returncode}); "
+        if returncode != 0 or not out.is_file():
+            raise CaptureError(f"capturing {ref!r} failed in the child process (exit {returncode}); "
                                f"stderr ends: {tail}")
         try:
             data = json.loads(out.read_text())

@@ -114,6 +114,8 @@ def clear_caches() -> None:
 
     _multipliers_cached.cache_clear()
     discharge._shifted_facts.cache_clear()
+    discharge.contradiction.cache_clear()
+    discharge._SHAPES.clear()
     _smt_cached.cache_clear()
     checker._PROVABLE.clear()
 

@@ -247,13 +247,26 @@ def _degree(e) -> int:
     return max(_degree(a) for a in e.args)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16384)
+def _parse_text(text: str) -> sympy.Expr:
+    """The restricted parser's expression for ``text`` (a pure function of the text: the kernels of one graph
+    share its guards, so each is parsed once, not once per kernel). A parse error is not cached."""
+    from workbench.symexpr import parse_any
+
+    return parse_any(text, where="symbolic fact")
+
+
 def _parse_fact(text: str, where: str = "symbolic fact") -> sympy.Expr:
     """Parse symbolic text from a record with the restricted parser (never evaluated); symbols in the
     checker's reserved namespace are an input error."""
+    from workbench.errors import WorkbenchError
     from workbench.symexpr import parse_any
 
-    e = parse_any(text, where=where)
+    try:
+        e = _parse_text(text)
+    except WorkbenchError:
+        parse_any(text, where=where)  # the same error, naming the place
+        raise
     deg = _degree(e)
     if deg > MAX_DEGREE:
         raise FactError(f"{where}: symbolic fact {text!r} has degree {deg} (nested powers multiply their exponents); "

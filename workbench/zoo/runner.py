@@ -338,8 +338,13 @@ def run_zoo(
     if scheduler:
         _run_dask(scheduler, todo, device, smt, finished, task, str(out / "records"), extra)
     elif jobs == 1:
-        for n in todo:
-            finished(task(n, device, "L4", smt, records=str(out / "records"), **extra))
+        from workbench.capture import forkserver
+
+        try:
+            for n in todo:
+                finished(task(n, device, "L4", smt, records=str(out / "records"), **extra))
+        finally:  # this process's capture server has served the run (a worker process's ends with it)
+            forkserver.shutdown()
     else:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
             futures = [pool.submit(task, n, device, "L4", smt, records=str(out / "records"), **extra)

@@ -1,0 +1,139 @@
+"""The capture server (workbench/capture/forkserver.py): a child forked from it captures exactly what a fresh
+interpreter captures, and keeps what isolation gave (a crash, a timeout or a capture's state ends with its
+child)."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+
+import pytest
+
+from workbench.capture import forkserver
+from workbench.capture.isolated import capture_isolated, to_json
+from workbench.errors import CaptureError
+
+
+def _write(tmp_path, name: str, body: str):
+    f = tmp_path / f"{name}.py"
+    f.write_text(textwrap.dedent(body))
+    return str(f)
+
+
+def _facts(c) -> dict:
+    d = to_json(c)
+    d.pop("seconds")  # wall clock
+    return d
+
+
+@pytest.fixture
+def server(monkeypatch):
+    monkeypatch.delenv(forkserver.FRESH_ENV, raising=False)
+    yield
+    forkserver.shutdown()
+
+
+@pytest.mark.parametrize("ref", ["nested_cat_add", "softmax_last", "cumsum_last"])
+def test_forked_capture_is_the_fresh_interpreters_capture(server, ref):
+    forked = capture_isolated(ref)
+    assert forkserver._SERVER is not None and forkserver._SERVER.alive()
+    fresh = capture_isolated(ref, fresh=True)
+    assert _facts(forked) == _facts(fresh)
+
+
+def test_one_server_serves_many_captures_and_no_state_survives_a_child(server, tmp_path):
+    # The first capture compiles `program` with these sizes; Dynamo's profile-guided state and code cache live
+    # in the child, so the second capture (other sizes, the same file) sees a first compilation again.
+    f = _write(tmp_path, "twice", """
+        import torch
+        def program(a, b):
+            return torch.cat([a, b], dim=-1) * 2
+        def example_inputs():
+            return (torch.randn(4, 3), torch.randn(4, 5))
+    """)
+    first = capture_isolated(f)
+    pid = forkserver._SERVER.proc.pid
+    second = capture_isolated(f)
+    assert forkserver._SERVER.proc.pid == pid  # the same server forked both
+    assert _facts(first) == _facts(second)
+
+
+def test_a_crash_ends_the_child_not_the_server(server, tmp_path):
+    f = _write(tmp_path, "crash", """
+        import os, torch
+        def program(x):
+            os.abort()
+        def example_inputs():
+            return (torch.randn(4),)
+    """)
+    capture_isolated("nested_cat_add")
+    pid = forkserver._SERVER.proc.pid
+    with pytest.raises(CaptureError, match=r"crashed the child process \(SIGABRT\)"):
+        capture_isolated(f)
+    assert forkserver._SERVER.alive() and forkserver._SERVER.proc.pid == pid
+    assert capture_isolated("nested_cat_add").kernels
+
+
+def test_a_timeout_kills_the_child_and_the_server_goes_on(server, tmp_path):
+    f = _write(tmp_path, "slow", """
+        import time, torch
+        def program(x):
+            time.sleep(600)
+            return x * 2
+        def example_inputs():
+            return (torch.randn(4),)
+    """)
+    with pytest.raises(CaptureError, match=r"took longer than 3 s; the child was killed"):
+        capture_isolated(f, timeout=3)
+    assert forkserver._SERVER.alive()
+    assert capture_isolated("nested_cat_add").kernels
+
+
+def test_the_childs_error_line_reaches_the_parent(server, tmp_path):
+    f = _write(tmp_path, "view_only", """
+        import torch
+        def program(x):
+            return x.view(-1)
+        def example_inputs():
+            return (torch.randn(5, 3),)
+    """)
+    with pytest.raises(CaptureError, match=r"emitted no Triton kernel"):
+        capture_isolated(f)
+
+
+def test_a_changed_source_file_or_environment_replaces_the_server(server, monkeypatch):
+    capture_isolated("nested_cat_add")
+    first = forkserver._SERVER
+    monkeypatch.setattr(forkserver, "_sources_stamp", lambda: (0, 0))  # as if a workbench file changed
+    capture_isolated("nested_cat_add")
+    assert forkserver._SERVER is not first and not first.alive()
+    second = forkserver._SERVER
+    monkeypatch.setenv("WORKBENCH_TEST_MARK", "1")
+    capture_isolated("nested_cat_add")
+    assert forkserver._SERVER is not second and not second.alive()
+
+
+def test_a_dead_server_is_started_again(server):
+    capture_isolated("nested_cat_add")
+    old = forkserver._SERVER
+    old.proc.kill()
+    old.proc.wait()
+    assert capture_isolated("nested_cat_add").kernels
+    assert forkserver._SERVER is not old
+
+
+def test_fresh_env_turns_the_server_off(monkeypatch):
+    forkserver.shutdown()
+    monkeypatch.setenv(forkserver.FRESH_ENV, "1")
+    assert capture_isolated("nested_cat_add").kernels
+    assert forkserver._SERVER is None
+
+
+def test_what_the_interpreter_prints_is_not_read_as_a_reply(server, tmp_path, monkeypatch):
+    # A start-up hook that prints to stdout (sitecustomize) writes into the protocol's pipe before the server
+    # can move the protocol off fd 1: the parent reads only marked lines.
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text('print("hello from sitecustomize")\nprint("{\\"exit\\": 0}")\n')
+    monkeypatch.setenv("PYTHONPATH", str(hook))
+    assert _facts(capture_isolated("nested_cat_add")) == _facts(capture_isolated("nested_cat_add", fresh=True))
