@@ -25,7 +25,7 @@ from workbench.check.asserts import assert_premises
 from workbench.check.certificate import CertPremises, Certificate
 from workbench.check.checker import Analysis, Widths, retyped
 from workbench.check.counterexample import Counterexample  # the record lives below the search (re-exported)
-from workbench.check.discharge import SMT_RLIMIT, contradiction, find_multipliers, guards_hold, smt_check
+from workbench.check.discharge import SMT_RLIMIT, contradiction, find_multipliers, guards_hold, smt_check, smt_refute
 from workbench.check.trusted.analysis import MODES as trusted_modes
 from workbench.check.trusted.launch import X_BLOCK_MAX, Y_BLOCK_MAX
 from workbench.check.trusted.recheck import recheck
@@ -40,6 +40,7 @@ ALL_MODES = trusted_modes  # every mode a check may ask for (the trusted analysi
 SMT_BUDGET = 12  # distinct z3 queries per kernel on conditions the exact procedure fails (each SMT_RLIMIT units)
 CEX_ATTEMPTS = 4
 _NOT_ASKED = "exact procedure failed; z3 not asked: the kernel is refused already"
+_NOT_TRIED = "exact procedure failed; z3 not tried"
 _REASON_ORDER = {Reason.SIZE_ARG_FITS: 0, Reason.FITS_NARROW: 1, Reason.FITS_INT32: 2, Reason.DIVISOR: 3}  # failed conditions tried for a concrete counterexample
 
 _HASHES: dict[int, tuple[kir.Kernel, str]] = {}
@@ -117,6 +118,7 @@ def clear_caches() -> None:
     discharge.contradiction.cache_clear()
     discharge._SHAPES.clear()
     _smt_cached.cache_clear()
+    _refute_cached.cache_clear()
     checker._PROVABLE.clear()
 
 
@@ -185,7 +187,15 @@ def _smt_pass(a, keys, out: dict, premises: Premises, mults: dict) -> dict:
       are ordered: a proof for ``K`` proves every larger constant, a refuting shape for ``K`` refutes every
       smaller one (``q + K' <= q + K < 0`` there);
     - once z3 refutes one condition the kernel is refused whatever the others say, so the rest are not
-      asked (they stay unproved, with that reason in their detail)."""
+      asked (they stay unproved, with that reason in their detail);
+    - once z3 leaves one condition undecided (its resource limit spent) the kernel is refused as well, so
+      the rest are not asked to prove anything: each gets only a quick refutation attempt
+      (:func:`workbench.check.discharge.smt_refute`, whose shape z3 itself confirms), which can explain the
+      refusal with a counterexample and stops the round like any refutation. Before this, squeezenet1_0's
+      max-pool kernel spent 18 of its 22 s of checking on eleven more queries that each ran out of budget.
+
+    Which kernels are certified is decided before any of the last rule applies: every condition proved, as
+    before, or the first one that is not."""
     todo = [k for k in keys if out[k].status is not Status.PROVED and a.conditions[k].claim is not None]
     todo.sort(key=lambda k: (len(a.where[k][1]), _REASON_ORDER.get(a.conditions[k].reason, 9), k))
     asked: set[Poly] = set()
@@ -196,18 +206,28 @@ def _smt_pass(a, keys, out: dict, premises: Premises, mults: dict) -> dict:
             asked.add(claim)
             tried.append(key)
         else:
-            out[key] = replace(out[key], detail=f"exact procedure failed; z3 not tried (budget of {SMT_BUDGET} "
-                                                "distinct queries per kernel spent)")
+            out[key] = replace(out[key], detail=f"{_NOT_TRIED} (budget of {SMT_BUDGET} distinct queries per kernel "
+                                                "spent)")
     family: dict[Poly, list] = {}
     for key in tried:
         claim = a.conditions[key].claim
         family.setdefault(claim - claim.const_value(), []).append(key)
     settled: set = set()
+    decided = None  # the first condition z3 left undecided: the kernel is refused from there on
     for i, key in enumerate(tried):
         if key in settled:
             continue
         sc = a.conditions[key]
-        d = _discharge(sc, premises, mults.get(key, ()), True, False)
+        if decided is None:
+            d = _discharge(sc, premises, mults.get(key, ()), True, False)
+        else:
+            r = _refute_cached(sc.claim, premises)
+            if r is None:
+                out[key] = replace(out[key], detail=f"{_NOT_ASKED} (z3 cannot decide {decided} within its budget); "
+                                                    "no quick refutation either")
+                settled.add(key)
+                continue
+            d = Discharged(sc, Status.REFUTED, "z3", model=r.model)
         out[key] = d
         settled.add(key)
         k0 = sc.claim.const_value()
@@ -230,6 +250,8 @@ def _smt_pass(a, keys, out: dict, premises: Premises, mults: dict) -> dict:
                 if other not in settled:
                     out[other] = replace(out[other], detail=f"{_NOT_ASKED} (z3 refutes {key})")
             break
+        if d.status is not Status.PROVED and decided is None:
+            decided = key
     return out
 
 
@@ -257,6 +279,11 @@ def _discharge(sc: SideCondition, premises: Premises, mult, smt: bool, exact: bo
 @lru_cache(maxsize=65536)
 def _smt_cached(p: Poly, premises: Premises):
     return smt_check(p, premises)
+
+
+@lru_cache(maxsize=65536)
+def _refute_cached(p: Poly, premises: Premises):
+    return smt_refute(p, premises)
 
 
 def _no_bound_detail(sc: SideCondition) -> str:
@@ -409,8 +436,12 @@ def _status_text(d: Discharged) -> str:
 
 
 def _first_failure(failed):
+    # A refuted condition, else an unproved one z3 was asked about (the one that decided the refusal) or had no
+    # claim to ask, before those z3 was not asked about (the kernel refused already, or the budget spent).
     order = {Status.REFUTED: 0, Status.UNKNOWN: 1, Status.CONFLICT: 0}
-    return sorted(failed, key=lambda d: (order[d.status], d.condition.reason.name != "SIZE_ARG_FITS", d.condition.key))[0]
+    skipped = (_NOT_ASKED, _NOT_TRIED)
+    return sorted(failed, key=lambda d: (order[d.status], d.detail.startswith(skipped),
+                                         d.condition.reason.name != "SIZE_ARG_FITS", d.condition.key))[0]
 
 
 def _certificate(record, k, premises, mode, choices, mults, discharged, reason, widths, verdict="refused",

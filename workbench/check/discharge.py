@@ -139,6 +139,47 @@ class SmtResult:
 SMT_RLIMIT = 4_000_000  # z3 resource units per query (about 1-3 s of z3 on the shared 2-core machine)
 
 
+REFUTE_RLIMIT = 1_000_000  # z3 resource units for a quick refutation attempt (smt_refute)
+
+
+def smt_refute(p: Poly, premises: Premises, rlimit: int = REFUTE_RLIMIT) -> SmtResult | None:
+    """A shape that refutes ``p >= 0`` under the premises, found quickly, or ``None``.
+
+    z3's nonlinear-arithmetic tactic (``qfnia``) finds models that its default solver, within
+    :data:`SMT_RLIMIT`, often does not (resnet18's max-pool kernel: 0.4 s against 3.6 s). Only its *model* is
+    used, never its "unsat": the shape is checked by :func:`smt_check` itself, with every shape symbol fixed to
+    the model's value (the very assertions a proof would rest on; no search), and only that check's
+    refutation is returned. So a refutation from here is one :func:`smt_check` gives; the caller uses it to
+    explain a kernel already refused, never to decide one."""
+    import z3
+
+    ctx = z3.Context()
+    names = [s for s, _ in premises.lower if not is_aux(s)]
+    try:
+        solver = z3.Tactic("qfnia", ctx=ctx).solver()
+        solver.set("rlimit", rlimit)
+        env = _z3_env(premises, solver, ctx)
+        for g in premises.guards:
+            term = _z3_guard(g, env, ctx)
+            if term is not None:
+                solver.add(term)
+        for f in premises.facts:
+            if all(s in env for s in f.poly.symbols()):
+                solver.add(f.poly.scaled_integral().to_z3(env, ctx) >= 0)
+        if not p.symbols() <= set(env):
+            return None
+        solver.add(p.scaled_integral().to_z3(env, ctx) < 0)
+        if solver.check() != z3.sat:
+            return None
+        m = solver.model()
+        shape = {s: m.eval(env[s], model_completion=True).as_long() for s in names}
+    except z3.Z3Exception:
+        return None
+    fixed = tuple(q for s in names for q in (Poly.sym(s) - shape[s], Poly.const(shape[s]) - Poly.sym(s)))
+    r = smt_check(p, premises, extra=fixed)
+    return r if r.status == "refuted" else None
+
+
 def smt_check(p: Poly, premises: Premises, rlimit: int = SMT_RLIMIT, extra: tuple[Poly, ...] = ()) -> SmtResult:
     """Ask z3 whether ``p >= 0`` follows from the premises (all guards asserted; see module docstring).
     ``extra`` are further facts ``e >= 0`` to assume (used by the counterexample search). ``rlimit`` bounds
