@@ -8,7 +8,8 @@ which pays torch's imports once per worker; ``--fresh`` captures every model in 
 path before the server), and ``--compare`` runs both with 1 worker, so the two are measured on the same machine
 in the same run. Times are wall clock: say how loaded the machine was when quoting them.
 
-    .venv/bin/python benchmarks/zoo.py [--models a,b,...] [--engine local|dask] [--fresh | --compare] [--workers 1,2]
+    .venv/bin/python benchmarks/zoo.py [--models a,b,...] [--engine local|dask] [--fresh | --compare]
+                                       [--workers 1,2] [--per-model] [--keep DIR]
 
 Default models: the default zoo (``workbench zoo list``). Issue 24's targets: >= 60 kernels per minute with 1
 worker on the 2-core machine, resnet18 in <= 15 s (``--models resnet18``).
@@ -23,8 +24,9 @@ import time
 from pathlib import Path
 
 
-def measure(models: list[str], workers: int, engine: str, fresh: bool) -> tuple[dict, float]:
-    """(results by model, seconds) for one run of ``models`` on ``workers`` workers."""
+def measure(models: list[str], workers: int, engine: str, fresh: bool, keep: str | None = None) -> tuple[dict, float]:
+    """(results by model, seconds) for one run of ``models`` on ``workers`` workers (``keep``: a copy of the
+    run's output folder, records included, is left there)."""
     from workbench.capture import forkserver
     from workbench.zoo.runner import run_zoo
 
@@ -47,6 +49,10 @@ def measure(models: list[str], workers: int, engine: str, fresh: bool) -> tuple[
                 t0 = time.perf_counter()
                 results = run_zoo(models, Path(tmp), jobs=workers)
                 seconds = time.perf_counter() - t0
+            if keep:
+                import shutil
+
+                shutil.copytree(tmp, keep, dirs_exist_ok=True)
     finally:
         forkserver.shutdown()
         os.environ.pop(forkserver.FRESH_ENV, None)
@@ -77,13 +83,14 @@ def main() -> None:
     mode.add_argument("--fresh", action="store_true", help="every capture in a fresh interpreter (no server)")
     mode.add_argument("--compare", action="store_true", help="also run 1 worker with --fresh, for the ratio")
     ap.add_argument("--per-model", action="store_true", help="print each model's capture and check seconds")
+    ap.add_argument("--keep", help="copy the first configuration's output folder (results, records) here")
     args = ap.parse_args()
     models = [m for m in (args.models or ",".join(registry.names())).split(",") if m]
     workers = [int(w) for w in args.workers.split(",") if w]
     print(f"{len(models)} models, engine {args.engine}, load average at start {os.getloadavg()[0]:.2f}", flush=True)
     rates = {}
     for n in workers:
-        results, seconds = measure(models, n, args.engine, args.fresh)
+        results, seconds = measure(models, n, args.engine, args.fresh, args.keep if n == workers[0] else None)
         rates[n] = report(f"{n} worker(s){' (fresh interpreters)' if args.fresh else ''}", results, seconds)
         if args.per_model and n == workers[0]:
             for name, r in sorted(results.items()):

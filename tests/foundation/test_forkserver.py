@@ -9,6 +9,7 @@ import textwrap
 
 import pytest
 
+import workbench.zoo.registry  # noqa: F401 - registers the zoo: program namespace
 from workbench.capture import forkserver
 from workbench.capture.isolated import capture_isolated, to_json
 from workbench.errors import CaptureError
@@ -26,15 +27,26 @@ def _facts(c) -> dict:
     return d
 
 
-@pytest.fixture
-def server(monkeypatch):
-    monkeypatch.delenv(forkserver.FRESH_ENV, raising=False)
+@pytest.fixture(scope="module")
+def _module_server():
+    old = os.environ.pop(forkserver.FRESH_ENV, None)
     yield
     forkserver.shutdown()
+    if old is not None:
+        os.environ[forkserver.FRESH_ENV] = old
 
 
-@pytest.mark.parametrize("ref", ["nested_cat_add", "softmax_last", "cumsum_last"])
+@pytest.fixture
+def server(_module_server):
+    """One server for the module's tests (each test that needs a new one makes it itself)."""
+    yield
+
+
+@pytest.mark.parametrize("ref", ["nested_cat_add", "zoo:conv_bn_relu", "zoo:bert"])
 def test_forked_capture_is_the_fresh_interpreters_capture(server, ref):
+    # zoo:bert: a model of a library the server imported beforehand (MODEL_LIBRARIES)
+    if ref == "zoo:bert":
+        pytest.importorskip("transformers")
     forked = capture_isolated(ref)
     assert forkserver._SERVER is not None and forkserver._SERVER.alive()
     fresh = capture_isolated(ref, fresh=True)
@@ -122,7 +134,7 @@ def test_a_dead_server_is_started_again(server):
     assert forkserver._SERVER is not old
 
 
-def test_fresh_env_turns_the_server_off(monkeypatch):
+def test_fresh_env_turns_the_server_off(_module_server, monkeypatch):
     forkserver.shutdown()
     monkeypatch.setenv(forkserver.FRESH_ENV, "1")
     assert capture_isolated("nested_cat_add").kernels
@@ -135,5 +147,6 @@ def test_what_the_interpreter_prints_is_not_read_as_a_reply(server, tmp_path, mo
     hook = tmp_path / "hook"
     hook.mkdir()
     (hook / "sitecustomize.py").write_text('print("hello from sitecustomize")\nprint("{\\"exit\\": 0}")\n')
+    before = _facts(capture_isolated("nested_cat_add"))
     monkeypatch.setenv("PYTHONPATH", str(hook))
-    assert _facts(capture_isolated("nested_cat_add")) == _facts(capture_isolated("nested_cat_add", fresh=True))
+    assert _facts(capture_isolated("nested_cat_add")) == before

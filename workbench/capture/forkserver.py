@@ -3,8 +3,9 @@
 Stage: capture (the process around it). :func:`workbench.capture.isolated.capture_isolated` runs each capture
 in a child process, so that a model's crash or Inductor's process-wide state never reaches the next one. A fresh
 interpreter pays torch's, Dynamo's and Inductor's imports for every model (about 4 s of CPU on the 2-core
-machine, a quarter of resnet18's capture). This server pays them once: it imports :data:`PRELOAD` and nothing
-else (it compiles nothing, traces nothing, creates no tensor), then forks one child per capture. The child
+machine, a quarter of resnet18's capture). This server pays them once: it imports :data:`PRELOAD` and the
+installed :data:`MODEL_LIBRARIES` and nothing else (it compiles nothing, traces nothing, creates no tensor),
+then forks one child per capture. The child
 starts from an interpreter that has only imported those modules, runs the same ``isolated.main`` a fresh
 interpreter runs, writes its result file and exits; the server reaps it. What isolation gave is kept: a crash,
 a signal or a timeout ends that child only, and nothing a capture does outlives it.
@@ -59,6 +60,11 @@ PRELOAD = (
     "workbench.capture.isolated",
 )
 MARK = b"\x00workbench-capture-server "  # every protocol line starts with it
+# The model libraries, when installed: most zoo models import one of them, transformers' shared modules cost
+# about 2 s per child on the 2-core machine. Importing them changes no capture of a program that does not use
+# them (in-process capture already runs after them: the tests, a notebook); tests/foundation/test_forkserver.py
+# compares records captured both ways.
+MODEL_LIBRARIES = ("torchvision.models", "transformers.modeling_utils")
 READY_TIMEOUT = 300.0  # seconds for the imports; a server that is not ready by then is not used
 FRESH_ENV = "WORKBENCH_CAPTURE_FRESH"
 
@@ -261,6 +267,7 @@ def _child(request: dict, protocol: tuple[int, int]) -> None:
 
 def serve() -> int:
     import importlib
+    import importlib.util
 
     # The protocol moves off fds 0 and 1, so that nothing an import prints can reach the parent as a reply.
     proto_in, proto_out = os.dup(0), os.dup(1)
@@ -275,12 +282,21 @@ def serve() -> int:
     t0 = time.perf_counter()
     for module in PRELOAD:
         importlib.import_module(module)
+    from workbench.programs.torchvision_ops import ensure_importable
+
+    for module in MODEL_LIBRARIES:
+        try:
+            ensure_importable(optional=True)  # a CPU build's torchvision needs its op schemas declared first
+            if importlib.util.find_spec(module.split(".")[0]) is not None:
+                importlib.import_module(module)
+        except Exception:  # noqa: BLE001 - a broken library is the child's to report, for the model that uses it
+            continue
     say({"ready": round(time.perf_counter() - t0, 3)})
     lines = _Lines(proto_in)
     while True:
         request = lines.next(None)
-        if request is None:
-            return 0
+        if request is None:  # the parent is done (or gone): nothing to flush, so no interpreter tear-down
+            os._exit(0)
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()
