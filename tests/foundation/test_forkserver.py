@@ -53,6 +53,13 @@ def test_forked_capture_is_the_fresh_interpreters_capture(server, ref):
     assert _facts(forked) == _facts(fresh)
 
 
+def test_a_forked_training_step_is_the_fresh_interpreters_training_step(server):
+    from workbench.zoo import registry
+
+    ref = f"{registry.TRAINING_NAMESPACE}:conv_bn_relu"
+    assert _facts(capture_isolated(ref, backward=True)) == _facts(capture_isolated(ref, backward=True, fresh=True))
+
+
 def test_one_server_serves_many_captures_and_no_state_survives_a_child(server, tmp_path):
     # The first capture compiles `program` with these sizes; Dynamo's profile-guided state and code cache live
     # in the child, so the second capture (other sizes, the same file) sees a first compilation again.

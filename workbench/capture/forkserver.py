@@ -265,6 +265,21 @@ def _child(request: dict, protocol: tuple[int, int]) -> None:
             os._exit(code)
 
 
+def _warm() -> None:
+    """Two one-time computations every capture makes, each a function of the installed files alone (about
+    0.7 s of CPU a child would repeat): Triton's source hash (``triton_key``, in every kernel's backend hash),
+    and the pattern matcher's patterns for the CPU device, which is where the fake CUDA device and the Triton
+    CPU backend trace them (``joint_graph.lazy_init(cpu)``; it reads no Inductor config, only the device it is
+    given, and is cached by that device). Device-dependent answers (``CacheBase.get_system``, ``has_triton``)
+    are left for the child, under its own device."""
+    import torch
+    from torch._inductor import codecache
+    from torch._inductor.fx_passes import joint_graph
+
+    codecache.triton_key()
+    joint_graph.lazy_init(torch.device("cpu"))
+
+
 def serve() -> int:
     import importlib
     import importlib.util
@@ -291,6 +306,7 @@ def serve() -> int:
                 importlib.import_module(module)
         except Exception:  # noqa: BLE001 - a broken library is the child's to report, for the model that uses it
             continue
+    _warm()
     say({"ready": round(time.perf_counter() - t0, 3)})
     lines = _Lines(proto_in)
     while True:

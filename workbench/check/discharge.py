@@ -333,6 +333,16 @@ def _z3_env(premises: Premises, solver, ctx):
     return env
 
 
+@lru_cache(maxsize=16384)
+def _floor_parts(arg):
+    """``floor(arg)``'s argument as (numerator, denominator), each expanded: a pure function of the sympy
+    expression, computed once per expression (every z3 query translates the kernel's guards again)."""
+    import sympy
+
+    num, den = sympy.fraction(sympy.together(arg))
+    return sympy.expand(num), sympy.expand(den)
+
+
 def _z3_guard(text: str, env, ctx):
     """Translate a guard's sympy text to z3 (integer semantics); ``None`` when it uses something untranslated."""
     import sympy
@@ -369,9 +379,8 @@ def _z3_guard(text: str, env, ctx):
                 out = out * b
             return out
         if isinstance(e, sympy.floor):
-            arg = e.args[0]
-            num, den = sympy.fraction(sympy.together(arg))
-            n, d = tr(sympy.expand(num)), tr(sympy.expand(den))
+            num, den = _floor_parts(e.args[0])
+            n, d = tr(num), tr(den)
             if n is None or d is None:
                 return None
             if not den.is_number:  # a quotient by a term: floor(16*s35/s21)
