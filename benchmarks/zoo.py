@@ -28,6 +28,7 @@ def measure(models: list[str], workers: int, engine: str, fresh: bool, keep: str
     """(results by model, seconds) for one run of ``models`` on ``workers`` workers (``keep``: a copy of the
     run's output folder, records included, is left there)."""
     from workbench.capture import forkserver
+    from workbench.check.api import clear_caches
     from workbench.zoo.runner import run_zoo
 
     if fresh:
@@ -35,6 +36,7 @@ def measure(models: list[str], workers: int, engine: str, fresh: bool, keep: str
     else:
         os.environ.pop(forkserver.FRESH_ENV, None)
     forkserver.shutdown()  # every configuration starts its own servers (their start-up is part of the time)
+    clear_caches()  # and checks cold: a 1-worker run checks in this process, whose caches a run before it filled
     try:
         with tempfile.TemporaryDirectory(prefix="zoo-bench-") as tmp:
             if engine == "dask":

@@ -111,12 +111,14 @@ def _multipliers_cached(p: Poly, premises: Premises):
 
 def clear_caches() -> None:
     """Forget memoised search and z3 results (the benchmark measures cold runs)."""
-    from workbench.check import checker, discharge
+    from workbench.check import checker, discharge, premises
 
     _multipliers_cached.cache_clear()
     discharge._shifted_facts.cache_clear()
     discharge.contradiction.cache_clear()
     discharge._SHAPES.clear()
+    discharge._floor_parts.cache_clear()
+    premises._parse_text.cache_clear()
     _smt_cached.cache_clear()
     _refute_cached.cache_clear()
     checker._PROVABLE.clear()
