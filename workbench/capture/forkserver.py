@@ -4,24 +4,27 @@ Stage: capture (the process around it). :func:`workbench.capture.isolated.captur
 in a child process, so that a model's crash or Inductor's process-wide state never reaches the next one. A fresh
 interpreter pays torch's, Dynamo's and Inductor's imports for every model (about 4 s of CPU on the 2-core
 machine, a quarter of resnet18's capture). This server pays them once: it imports :data:`PRELOAD` and the
-installed :data:`MODEL_LIBRARIES` and nothing else (it compiles nothing, traces nothing, creates no tensor),
-then forks one child per capture. The child
-starts from an interpreter that has only imported those modules, runs the same ``isolated.main`` a fresh
-interpreter runs, writes its result file and exits; the server reaps it. What isolation gave is kept: a crash,
-a signal or a timeout ends that child only, and nothing a capture does outlives it.
+installed :data:`MODEL_LIBRARIES`, computes two values that depend on the installed files alone (:func:`_warm`)
+and does nothing else (it compiles nothing, traces nothing, creates no tensor), then forks one child per
+capture. The child starts from that interpreter, runs the same ``isolated.main`` a fresh interpreter runs,
+writes its result file and exits; the server reaps it. What isolation gave is kept: a crash, a signal or a
+timeout ends that child only, and nothing a capture does outlives it.
 
-The capture path does not depend on import order: ``workbench capture`` and the tests capture in-process after
-everything is imported, and the capture hooks forget every cached device answer on entry
-(``hooks.private_caches``). ``tests/capture/test_forkserver.py`` compares records captured both ways, byte for
-byte; ``benchmarks/zoo.py --fresh`` measures the old path.
+Why the preloading cannot change a capture: ``workbench capture`` and the tests capture in-process after all of
+these are imported, and the capture hooks forget the device answer Inductor caches (``has_triton``) on entry
+(``hooks.private_caches``); device-dependent values are never computed in the server.
+``tests/foundation/test_forkserver.py`` compares records captured both ways, inference and a training step;
+the 502 records of the default zoo captured through the server are byte-identical to the shipped ones, which
+fresh interpreters captured (docs/zoo.md, Throughput). ``benchmarks/zoo.py --compare`` times both paths.
 
 Kept current: a server is replaced when the interpreter, the environment or any workbench source file changed
 since it started (a long notebook session that edits the workbench gets a new one). ``WORKBENCH_CAPTURE_FRESH=1``
 turns the server off (each capture a fresh interpreter, as before).
 
 Protocol, one JSON object per line after :data:`MARK`. Server -> parent: ``{"ready": seconds}`` once the
-imports are done. Parent -> server: ``{"argv": [...], "cwd": DIR, "stderr": FILE}``. Server -> parent: ``{"pid": N}`` when the child is
-forked, then ``{"exit": code}`` when it is reaped (negative: killed by that signal, as ``subprocess`` reports).
+imports are done. Parent -> server: ``{"argv": [...], "cwd": DIR, "stderr": FILE}``. Server -> parent:
+``{"pid": N}`` when the child is forked, then ``{"exit": code}`` when it is reaped (negative: killed by that
+signal, as ``subprocess`` reports).
 """
 
 from __future__ import annotations

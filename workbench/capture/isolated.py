@@ -5,8 +5,8 @@ implementation takes the whole process down, seen with Conv2d+BatchNorm2d+ReLU o
 Inductor keeps process-wide state (caches, counters, Dynamo's code cache, patched config). So
 :func:`capture_isolated` runs :func:`workbench.capture.capture_run` in a child process of its own
 (``python -m workbench.capture.isolated``, forked from a server that has only done the imports:
-:mod:`workbench.capture.forkserver`; or a fresh interpreter), which writes its result as JSON (the kernel record format,
-validated again on read) and exits; nothing survives from one capture to the next. A crash, a signal or a
+:mod:`workbench.capture.forkserver`; or a fresh interpreter), which writes its result as JSON (the kernel
+record format, validated again on read) and exits; nothing survives from one capture to the next. A crash, a signal or a
 timeout becomes a :class:`CaptureError` naming the program and carrying the tail of the child's stderr.
 
 Plain ``subprocess`` rather than ``multiprocessing``: it works from daemonic worker processes (Dask's,
