@@ -157,3 +157,59 @@ def test_what_the_interpreter_prints_is_not_read_as_a_reply(server, tmp_path, mo
     before = _facts(capture_isolated("nested_cat_add"))
     monkeypatch.setenv("PYTHONPATH", str(hook))
     assert _facts(capture_isolated("nested_cat_add")) == before
+
+
+# -- found by the red team (2026-12-06): each fails on the first version of the server ---------------------------
+
+
+def test_a_child_has_the_interpreters_own_signal_dispositions(server, tmp_path):
+    # Python ignores SIGPIPE (a write to a closed pipe is a BrokenPipeError the program may catch); a child
+    # with SIGPIPE at its default was killed instead.
+    f = _write(tmp_path, "sigpipe", """
+        import os, torch
+        r, w = os.pipe()
+        os.close(r)
+        try:
+            os.write(w, b"x")
+        except BrokenPipeError:
+            pass
+        def program(x):
+            return x * 2
+        def example_inputs():
+            return (torch.randn(4, 3),)
+    """)
+    assert _facts(capture_isolated(f)) == _facts(capture_isolated(f, fresh=True))
+
+
+def test_a_childs_sys_path_starts_at_its_own_folder(server, tmp_path):
+    # `python -m` puts the cwd (the capture's private folder) first; a child that inherited the server's
+    # /tmp there could import whatever anyone left in /tmp.
+    f = _write(tmp_path, "syspath", """
+        import os, sys, torch
+        if sys.path[0] != os.getcwd():
+            raise RuntimeError(f"sys.path[0] is {sys.path[0]!r}, the cwd {os.getcwd()!r}")
+        def program(x):
+            return x * 2
+        def example_inputs():
+            return (torch.randn(4, 3),)
+    """)
+    assert capture_isolated(f).kernels
+    assert capture_isolated(f, fresh=True).kernels
+
+
+def test_a_server_that_dies_during_a_capture_does_not_run_it_twice(server, tmp_path):
+    runs = tmp_path / "runs.txt"
+    f = _write(tmp_path, "killserver", f"""
+        import os, signal, torch
+        with open({str(runs)!r}, "a") as fh:
+            fh.write("ran\\n")
+        os.kill(os.getppid(), signal.SIGKILL)
+        def program(x):
+            return x * 2
+        def example_inputs():
+            return (torch.randn(4, 3),)
+    """)
+    with pytest.raises(CaptureError, match="capture server died while a capture ran"):
+        capture_isolated(f)
+    assert runs.read_text() == "ran\n"
+    assert capture_isolated("nested_cat_add").kernels  # a new server

@@ -33,6 +33,7 @@ import atexit
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -75,18 +76,36 @@ FRESH_ENV = "WORKBENCH_CAPTURE_FRESH"
 # -- the parent's side --------------------------------------------------------------------------------------
 
 
-def _sources_stamp() -> tuple[int, int]:
-    """(count, newest mtime) of the workbench's Python files: a change means the server runs old code."""
+def _sources_stamp() -> tuple[int, int, int]:
+    """(count, newest mtime, total size) of the workbench's Python files: a change means the server runs old
+    code (an edit that keeps both the newest mtime and the size is not seen: restart the process then)."""
     from workbench.paths import ROOT
 
-    newest, count = 0, 0
+    newest, count, size = 0, 0, 0
     for p in (ROOT / "workbench").rglob("*.py"):
         try:
-            newest = max(newest, p.stat().st_mtime_ns)
+            st = p.stat()
         except OSError:
             continue
-        count += 1
-    return count, newest
+        newest, count, size = max(newest, st.st_mtime_ns), count + 1, size + st.st_size
+    return count, newest, size
+
+
+def _versions() -> tuple[str, ...]:
+    """The installed versions of what the server imports: an upgrade in the same environment means a new one."""
+    from importlib import metadata
+
+    got = []
+    for dist in ("torch", "triton", "sympy", "torchvision", "transformers"):
+        try:
+            got.append(f"{dist}=={metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            got.append(f"{dist} absent")
+    return tuple(got)
+
+
+def _key(env: dict[str, str]) -> tuple:
+    return sys.executable, tuple(sorted(env.items())), _sources_stamp(), _versions()
 
 
 class _Lines:
@@ -118,11 +137,13 @@ class CaptureServer:
     """One running server (see the module docstring). Not shared between threads: :func:`run` locks."""
 
     def __init__(self, env: dict[str, str]):
-        self.key = (sys.executable, tuple(sorted(env.items())), _sources_stamp())
+        self.key = _key(env)
         self.log = tempfile.NamedTemporaryFile(prefix="workbench-capture-server-", suffix=".log", delete=False)
-        self.proc = subprocess.Popen([sys.executable, "-m", "workbench.capture.forkserver"], env=env,
+        self.home = tempfile.mkdtemp(prefix="workbench-capture-server-")  # an empty cwd: nothing to import there
+        # -P: the server's cwd is not on its sys.path; each child puts its own cwd first, as `python -m` does
+        self.proc = subprocess.Popen([sys.executable, "-P", "-m", "workbench.capture.forkserver"], env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
-                                     cwd=tempfile.gettempdir())
+                                     cwd=self.home)
         self.lines = _Lines(self.proc.stdout.fileno())
         try:
             ready = self.lines.next(time.monotonic() + READY_TIMEOUT)
@@ -145,7 +166,8 @@ class CaptureServer:
     def run(self, argv: list[str], cwd: str, stderr: str, timeout: float) -> int:
         """Run ``python -m workbench.capture.isolated ARGV`` in a forked child; its exit code (negative for a
         signal). Raises :class:`subprocess.TimeoutExpired` after killing a child that ran past ``timeout``,
-        :class:`BrokenPipeError` if the server itself is gone."""
+        :class:`BrokenPipeError` if the server is gone before it forked (the caller may start another),
+        :class:`CaptureError` if it died after (the program ran: it is not run twice)."""
         request = MARK + json.dumps({"argv": argv, "cwd": cwd, "stderr": stderr}).encode() + b"\n"
         try:
             self.proc.stdin.write(request)
@@ -166,8 +188,9 @@ class CaptureServer:
                 pass
             self.lines.next(time.monotonic() + 60.0)  # the server reaps it and says so
             raise subprocess.TimeoutExpired(argv, timeout) from None
-        if not done or "exit" not in done:
-            raise BrokenPipeError("the capture server died while a capture ran")
+        if not done or "exit" not in done:  # not retried: the program has run (part way) already
+            raise CaptureError(f"the capture server died while a capture ran (child {pid}); its log ends: "
+                               f"{self._log_tail()}")
         return int(done["exit"])
 
     def close(self) -> None:
@@ -183,6 +206,7 @@ class CaptureServer:
                 self.proc.stdout.close()
             self.log.close()
             Path(self.log.name).unlink(missing_ok=True)
+            shutil.rmtree(self.home, ignore_errors=True)
 
 
 _LOCK = threading.Lock()
@@ -197,7 +221,7 @@ def run(argv: list[str], env: dict[str, str], cwd: str, stderr: str, timeout: fl
     """Run one capture child through this process's server (started, or replaced when stale, here)."""
     global _SERVER
     with _LOCK:
-        key = (sys.executable, tuple(sorted(env.items())), _sources_stamp())
+        key = _key(env)
         if _SERVER is not None and (_SERVER.key != key or not _SERVER.alive()):
             _SERVER.close()
             _SERVER = None
@@ -206,6 +230,10 @@ def run(argv: list[str], env: dict[str, str], cwd: str, stderr: str, timeout: fl
                 _SERVER = CaptureServer(env)
             try:
                 return _SERVER.run(argv, cwd, stderr, timeout)
+            except CaptureError:  # it died while the child ran: a new server next time, the capture not rerun
+                _SERVER.close()
+                _SERVER = None
+                raise
             except BrokenPipeError:
                 _SERVER.close()
                 _SERVER = None
@@ -236,8 +264,8 @@ def _child(request: dict, protocol: tuple[int, int]) -> None:
     try:
         for fd in protocol:  # the protocol's pipes are the server's alone
             os.close(fd)
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
-            signal.signal(sig, signal.SIG_DFL)
+        # Signal dispositions stay the interpreter's own, inherited from the server: SIGPIPE ignored (a
+        # BrokenPipeError instead), SIGINT a KeyboardInterrupt, as in a fresh interpreter.
         null = os.open(os.devnull, os.O_RDWR)
         err = os.open(request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.dup2(null, 0)
@@ -246,15 +274,24 @@ def _child(request: dict, protocol: tuple[int, int]) -> None:
         os.close(null)
         os.close(err)
         os.chdir(request["cwd"])
+        sys.path.insert(0, request["cwd"])  # what `python -m` puts first (the server itself runs with -P)
         import random
 
-        random.seed()  # a fresh interpreter seeds from the OS; a forked one would repeat the server's state
+        # A fresh interpreter seeds these from the OS; a forked one would repeat the server's state. (torch's
+        # default generator starts from a fixed seed in every interpreter: the server never drew from it.)
+        random.seed()
+        if "numpy.random" in sys.modules:
+            sys.modules["numpy.random"].seed()
         from workbench.capture import isolated
 
         sys.argv = ["workbench.capture.isolated", *request["argv"]]
         code = isolated.main(list(request["argv"]))
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1
+    except KeyboardInterrupt:  # a fresh interpreter ends by SIGINT then
+        sys.stderr.flush()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
     except BaseException:  # noqa: BLE001 - what an uncaught exception does in a fresh interpreter
         import traceback
 
