@@ -282,10 +282,12 @@ def _child(request: dict, protocol: tuple[int, int]) -> None:
         random.seed()
         if "numpy.random" in sys.modules:
             sys.modules["numpy.random"].seed()
-        from workbench.capture import isolated
+        import runpy
 
+        # exactly what `python -m workbench.capture.isolated ARGV` runs (its module as __main__, which exits)
         sys.argv = ["workbench.capture.isolated", *request["argv"]]
-        code = isolated.main(list(request["argv"]))
+        runpy.run_module("workbench.capture.isolated", run_name="__main__", alter_sys=True)
+        code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1
     except KeyboardInterrupt:  # a fresh interpreter ends by SIGINT then
