@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -35,6 +36,12 @@ def measure(models: list[str], workers: int, engine: str, fresh: bool, keep: str
         os.environ[forkserver.FRESH_ENV] = "1"
     else:
         os.environ.pop(forkserver.FRESH_ENV, None)
+    done = []
+
+    def progress(r, _results) -> None:  # a configuration runs for minutes: one line per finished model
+        done.append(r.name)
+        print(f"  [{len(done)}/{len(models)}] {r.name}: {len(r.kernels)} kernels", file=sys.stderr, flush=True)
+
     forkserver.shutdown()  # every configuration starts its own servers (their start-up is part of the time)
     clear_caches()  # and checks cold: a 1-worker run checks in this process, whose caches a run before it filled
     try:
@@ -45,11 +52,11 @@ def measure(models: list[str], workers: int, engine: str, fresh: bool, keep: str
                 with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as c:
                     t0 = time.perf_counter()  # cluster start-up is not part of the throughput
-                    results = run_zoo(models, Path(tmp), scheduler=c.scheduler_address)
+                    results = run_zoo(models, Path(tmp), scheduler=c.scheduler_address, on_done=progress)
                     seconds = time.perf_counter() - t0
             else:
                 t0 = time.perf_counter()
-                results = run_zoo(models, Path(tmp), jobs=workers)
+                results = run_zoo(models, Path(tmp), jobs=workers, on_done=progress)
                 seconds = time.perf_counter() - t0
             if keep:
                 import shutil

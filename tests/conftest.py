@@ -5,6 +5,7 @@ decides a test, and no test writes there. A test that needs another workspace se
 from __future__ import annotations
 
 import os
+import textwrap
 
 import pytest
 
@@ -19,3 +20,16 @@ def _private_workspace(tmp_path_factory):
         os.environ.pop("WORKBENCH_HOME", None)
     else:
         os.environ["WORKBENCH_HOME"] = before
+
+
+@pytest.fixture
+def program_file(tmp_path):
+    """Write a user program file ``NAME.py`` (``program()``/``model()`` and ``example_inputs()``, indented text
+    dedented) under the test's folder; returns a writer ``(name, body) -> path``."""
+
+    def write(name: str, body: str) -> str:
+        f = tmp_path / f"{name}.py"
+        f.write_text(textwrap.dedent(body))
+        return str(f)
+
+    return write

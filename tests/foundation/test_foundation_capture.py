@@ -3,7 +3,6 @@
 import json
 import os
 import re
-import textwrap
 
 import pytest
 import sympy
@@ -112,14 +111,10 @@ def test_hook_points_fit_the_installed_versions():
     assert hooks.check_hook_points() == []
 
 
-def _write(tmp_path, name, body):
-    f = tmp_path / f"{name}.py"
-    f.write_text(textwrap.dedent(body))
-    return str(f)
 
 
-def test_graph_breaks_capture_every_graph_and_say_where(tmp_path):
-    f = _write(tmp_path, "breaks", """
+def test_graph_breaks_capture_every_graph_and_say_where(program_file):
+    f = program_file("breaks", """
         import torch
         def program(x):
             y = (x * 3).contiguous()
@@ -138,8 +133,8 @@ def test_graph_breaks_capture_every_graph_and_say_where(tmp_path):
         capture(f, fullgraph=True)
 
 
-def test_data_dependent_control_flow_is_a_clear_error_on_the_fake_device(tmp_path):
-    f = _write(tmp_path, "branches", """
+def test_data_dependent_control_flow_is_a_clear_error_on_the_fake_device(program_file):
+    f = program_file("branches", """
         import torch
         def program(x):
             if x.sum() > 0:
@@ -152,8 +147,8 @@ def test_data_dependent_control_flow_is_a_clear_error_on_the_fake_device(tmp_pat
         capture(f, device="fake-cuda")
 
 
-def test_module_level_modules_capture_with_fake_weights_and_are_restored(tmp_path):
-    f = _write(tmp_path, "user_mlp", """
+def test_module_level_modules_capture_with_fake_weights_and_are_restored(program_file):
+    f = program_file("user_mlp", """
         import torch
         import torch.nn as nn
         norm = nn.LayerNorm(32)
@@ -175,8 +170,8 @@ def test_module_level_modules_capture_with_fake_weights_and_are_restored(tmp_pat
     assert after == before and all(p.device.type == "cpu" for p in prog.fn.__globals__["norm"].parameters())
 
 
-def test_model_file_is_built_on_the_meta_device(tmp_path):
-    f = _write(tmp_path, "user_model", """
+def test_model_file_is_built_on_the_meta_device(program_file):
+    f = program_file("user_model", """
         import torch
         import torch.nn as nn
         BUILT = []
@@ -197,8 +192,8 @@ def test_model_file_is_built_on_the_meta_device(tmp_path):
     assert any("silu" in k.name for k in run.kernels)
 
 
-def test_a_kernel_reused_by_repeated_layers_is_recorded_once(tmp_path):
-    f = _write(tmp_path, "repeated", """
+def test_a_kernel_reused_by_repeated_layers_is_recorded_once(program_file):
+    f = program_file("repeated", """
         import torch
         import torch.nn as nn
         def model():
@@ -211,8 +206,8 @@ def test_a_kernel_reused_by_repeated_layers_is_recorded_once(tmp_path):
     assert len(names) == len(set(names)) == 1, names  # Inductor defines the bias+SiLU kernel twice, one source
 
 
-def test_isolated_capture_survives_a_crashing_program(tmp_path):
-    f = _write(tmp_path, "aborts", """
+def test_isolated_capture_survives_a_crashing_program(program_file):
+    f = program_file("aborts", """
         import os
         import torch
         def program(x):
@@ -226,8 +221,9 @@ def test_isolated_capture_survives_a_crashing_program(tmp_path):
         capture_isolated("cat2", device="tpu")
 
 
-def test_no_triton_kernel_is_a_clear_error(tmp_path):
-    f = _write(tmp_path, "view_only", """
+@pytest.mark.parametrize("capture_fn", [capture, capture_isolated], ids=["in-process", "forked child"])
+def test_no_triton_kernel_is_a_clear_error(capture_fn, program_file):
+    f = program_file("view_only", """
         import torch
         def program(x):
             return x.view(-1)
@@ -235,11 +231,11 @@ def test_no_triton_kernel_is_a_clear_error(tmp_path):
             return (torch.randn(5, 3),)
     """)
     with pytest.raises(CaptureError, match=r"emitted no Triton kernel"):
-        capture(f)
+        capture_fn(f)
 
 
-def test_user_program_file_with_dynamic_dims(tmp_path):
-    f = _write(tmp_path, "user_cat", """
+def test_user_program_file_with_dynamic_dims(tmp_path, program_file):
+    f = program_file("user_cat", """
         import torch
         def program(a, b):
             return torch.cat([a, b], dim=-1) * 2
@@ -272,11 +268,11 @@ def _state():
 
 
 @pytest.mark.parametrize("program", ["nested_cat_add", "FAILING"])
-def test_capture_leaves_no_trace(tmp_path, monkeypatch, program):
+def test_capture_leaves_no_trace(tmp_path, monkeypatch, program, program_file):
     cache = tmp_path / "user-inductor-cache"
     monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(cache))
     if program == "FAILING":
-        program = _write(tmp_path, "fails", """
+        program = program_file("fails", """
             import torch
             def program(x):
                 return torch.nonzero(x)

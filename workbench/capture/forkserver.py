@@ -136,8 +136,8 @@ class _Lines:
 class CaptureServer:
     """One running server (see the module docstring). Not shared between threads: :func:`run` locks."""
 
-    def __init__(self, env: dict[str, str]):
-        self.key = _key(env)
+    def __init__(self, env: dict[str, str], key: tuple):
+        self.key = key  # _key(env) when it started: the server is current while that is unchanged
         self.log = tempfile.NamedTemporaryFile(prefix="workbench-capture-server-", suffix=".log", delete=False)
         self.home = tempfile.mkdtemp(prefix="workbench-capture-server-")  # an empty cwd: nothing to import there
         # -P: the server's cwd is not on its sys.path; each child puts its own cwd first, as `python -m` does
@@ -227,7 +227,7 @@ def run(argv: list[str], env: dict[str, str], cwd: str, stderr: str, timeout: fl
             _SERVER = None
         for attempt in range(2):  # a server that died between captures is started again, once
             if _SERVER is None:
-                _SERVER = CaptureServer(env)
+                _SERVER = CaptureServer(env, key)
             try:
                 return _SERVER.run(argv, cwd, stderr, timeout)
             except CaptureError:  # it died while the child ran: a new server next time, the capture not rerun

@@ -154,18 +154,13 @@ def smt_refute(p: Poly, premises: Premises, rlimit: int = REFUTE_RLIMIT) -> SmtR
     import z3
 
     ctx = z3.Context()
-    names = [s for s, _ in premises.lower if not is_aux(s)]
+    names = _shape_symbols(premises)
     try:
         solver = z3.Tactic("qfnia", ctx=ctx).solver()
         solver.set("rlimit", rlimit)
         env = _z3_env(premises, solver, ctx)
-        for g in premises.guards:
-            term = _z3_guard(g, env, ctx)
-            if term is not None:
-                solver.add(term)
-        for f in premises.facts:
-            if all(s in env for s in f.poly.symbols()):
-                solver.add(f.poly.scaled_integral().to_z3(env, ctx) >= 0)
+        for term, _ in _premise_terms(premises, env, ctx):
+            solver.add(term)
         if not p.symbols() <= set(env):
             return None
         solver.add(p.scaled_integral().to_z3(env, ctx) < 0)
@@ -175,9 +170,31 @@ def smt_refute(p: Poly, premises: Premises, rlimit: int = REFUTE_RLIMIT) -> SmtR
         shape = {s: m.eval(env[s], model_completion=True).as_long() for s in names}
     except z3.Z3Exception:
         return None
-    fixed = tuple(q for s in names for q in (Poly.sym(s) - shape[s], Poly.const(shape[s]) - Poly.sym(s)))
-    r = smt_check(p, premises, extra=fixed)
+    r = smt_check(p, premises, extra=_pinned(names, shape))
     return r if r.status == "refuted" else None
+
+
+def _shape_symbols(premises: Premises) -> list[str]:
+    """The shape symbols a z3 model reports (those with a lower bound; auxiliary atoms excluded)."""
+    return [s for s, _ in premises.lower if not is_aux(s)]
+
+
+def _pinned(names, shape: dict[str, int]) -> tuple[Poly, ...]:
+    """Facts fixing each named symbol to its value in ``shape`` (``s - v >= 0`` and ``v - s >= 0``)."""
+    return tuple(q for s in names for q in (Poly.sym(s) - shape[s], Poly.const(shape[s]) - Poly.sym(s)))
+
+
+def _premise_terms(premises: Premises, env, ctx):
+    """What z3 is told the premises say, as ``(term, guard)``: every translatable guard and every fact whose
+    symbols z3 knows; ``guard`` is the captured guard text a term comes from (tracked for unsat cores), or
+    ``None`` for a bound or an atom's definition. ``smt_check`` and ``smt_refute`` assert exactly these."""
+    for g in premises.guards:
+        term = _z3_guard(g, env, ctx)
+        if term is not None:
+            yield term, g
+    for f in premises.facts:
+        if all(s in env for s in f.poly.symbols()):
+            yield f.poly.scaled_integral().to_z3(env, ctx) >= 0, f.origin if f.name.startswith("guard:") else None
 
 
 def smt_check(p: Poly, premises: Premises, rlimit: int = SMT_RLIMIT, extra: tuple[Poly, ...] = ()) -> SmtResult:
@@ -201,17 +218,11 @@ def smt_check(p: Poly, premises: Premises, rlimit: int = SMT_RLIMIT, extra: tupl
         tracked[label] = guard
         solver.assert_and_track(term, z3.Bool(label, ctx))
 
-    for g in premises.guards:
-        term = _z3_guard(g, env, ctx)
-        if term is not None:
-            track(term, g)
-    for f in premises.facts:
-        if all(s in env for s in f.poly.symbols()):
-            term = f.poly.scaled_integral().to_z3(env, ctx) >= 0
-            if f.name.startswith("guard:"):
-                track(term, f.origin)
-            else:
-                solver.add(term)
+    for term, guard in _premise_terms(premises, env, ctx):
+        if guard is not None:
+            track(term, guard)
+        else:
+            solver.add(term)
     untranslated = sorted((p.symbols() | {s for e in extra for s in e.symbols()}) - set(env))
     if untranslated:
         atoms = {a.name: a.text for a in premises.atoms}
@@ -226,9 +237,7 @@ def smt_check(p: Poly, premises: Premises, rlimit: int = SMT_RLIMIT, extra: tupl
         return SmtResult("proved", guards_used=tuple(sorted({tracked[c] for c in core if c in tracked})))
     if got == z3.sat:
         m = solver.model()
-        model = tuple(
-            (s, m.eval(env[s], model_completion=True).as_long()) for s, _ in premises.lower if not is_aux(s)
-        )
+        model = tuple((s, m.eval(env[s], model_completion=True).as_long()) for s in _shape_symbols(premises))
         return SmtResult("refuted", model)
     why = str(solver.reason_unknown())
     if why == "canceled":  # what z3 5.x reports when the resource limit is spent
@@ -268,11 +277,10 @@ _SHAPES_KEPT = 8
 
 
 def _satisfies(premises: Premises, shape: dict[str, int]) -> bool:
-    names = [s for s, _ in premises.lower if not is_aux(s)]
+    names = _shape_symbols(premises)
     if not names or any(s not in shape for s in names):
         return False
-    fixed = tuple(p for s in names for p in (Poly.sym(s) - shape[s], Poly.const(shape[s]) - Poly.sym(s)))
-    return smt_check(Poly.const(-1), premises, extra=fixed).status == "refuted"
+    return smt_check(Poly.const(-1), premises, extra=_pinned(names, shape)).status == "refuted"
 
 
 def sympy_mod(a, b):
