@@ -6,10 +6,13 @@ N``) or a Dask ``LocalCluster`` of N single-threaded worker processes (``--engin
 captured in a child process of its own, forked from the worker's capture server (workbench/capture/forkserver.py),
 which pays torch's imports once per worker; ``--fresh`` captures every model in a fresh interpreter instead (the
 path before the server), and ``--compare`` runs both with 1 worker, so the two are measured on the same machine
-in the same run. Times are wall clock: say how loaded the machine was when quoting them.
+in the same run. Every configuration starts with an empty capture cache (workbench/capture/cache.py), so all
+of them capture every model; ``--cached`` then runs 1 worker again on the cache the first configuration filled
+(models unchanged: records read, every kernel checked again). Times are wall clock: say how loaded the machine
+was when quoting them.
 
     .venv/bin/python benchmarks/zoo.py [--models a,b,...] [--engine local|dask] [--fresh | --compare]
-                                       [--workers 1,2] [--per-model] [--keep DIR]
+                                       [--workers 1,2] [--per-model] [--keep DIR] [--cached]
 
 Default models: the default zoo (``workbench zoo list``). Issue 24's targets: >= 60 kernels per minute with 1
 worker on the 2-core machine, resnet18 in <= 15 s (``--models resnet18``).
@@ -25,9 +28,11 @@ import time
 from pathlib import Path
 
 
-def measure(models: list[str], workers: int, engine: str, fresh: bool, keep: str | None = None) -> tuple[dict, float]:
-    """(results by model, seconds) for one run of ``models`` on ``workers`` workers (``keep``: a copy of the
-    run's output folder, records included, is left there)."""
+def measure(models: list[str], workers: int, engine: str, fresh: bool, cache: Path, keep: str | None = None
+            ) -> tuple[dict, float]:
+    """(results by model, seconds) for one run of ``models`` on ``workers`` workers, with capture cache folder
+    ``cache`` (``keep``: a copy of the run's output folder, records included, is left there)."""
+    from workbench.capture import cache as capture_cache
     from workbench.capture import forkserver
     from workbench.check.api import clear_caches
     from workbench.zoo.runner import run_zoo
@@ -36,6 +41,7 @@ def measure(models: list[str], workers: int, engine: str, fresh: bool, keep: str
         os.environ[forkserver.FRESH_ENV] = "1"
     else:
         os.environ.pop(forkserver.FRESH_ENV, None)
+    os.environ[capture_cache.CACHE_ENV] = str(cache)
     done = []
 
     def progress(r, _results) -> None:  # a configuration runs for minutes: one line per finished model
@@ -93,26 +99,47 @@ def main() -> None:
     mode.add_argument("--compare", action="store_true", help="also run 1 worker with --fresh, for the ratio")
     ap.add_argument("--per-model", action="store_true", help="print each model's capture and check seconds")
     ap.add_argument("--keep", help="copy the first configuration's output folder (results, records) here")
+    ap.add_argument("--cached", action="store_true",
+                    help="also run 1 worker on the capture cache the first configuration filled")
     args = ap.parse_args()
     models = [m for m in (args.models or ",".join(registry.names())).split(",") if m]
     workers = [int(w) for w in args.workers.split(",") if w]
     print(f"{len(models)} models, engine {args.engine}, load average at start {os.getloadavg()[0]:.2f}", flush=True)
     rates = {}
-    for n in workers:
-        results, seconds = measure(models, n, args.engine, args.fresh, args.keep if n == workers[0] else None)
-        rates[n] = report(f"{n} worker(s){' (fresh interpreters)' if args.fresh else ''}", results, seconds)
-        if args.per_model and n == workers[0]:
-            for name, r in sorted(results.items()):
-                print(f"  {name:28s} {len(r.kernels):4d} kernels  capture {r.capture_seconds:6.1f} s  "
-                      f"check {r.check_seconds:6.1f} s")
-    if 1 in rates and 2 in rates:
-        print(f"speed-up with 2 workers: {rates[2] / rates[1]:.2f}x")
-    if args.compare:
-        results, seconds = measure(models, 1, args.engine, True)
-        fresh = report("1 worker, fresh interpreters", results, seconds)
-        if 1 in rates:
-            print(f"capture server vs fresh interpreters, 1 worker: {rates[1] / fresh:.2f}x")
+    with tempfile.TemporaryDirectory(prefix="zoo-bench-cache-") as caches:
+        first = Path(caches) / "first"
+        for n in workers:
+            cache = first if n == workers[0] else Path(tempfile.mkdtemp(dir=caches))
+            results, seconds = measure(models, n, args.engine, args.fresh, cache,
+                                       args.keep if n == workers[0] else None)
+            rates[n] = report(f"{n} worker(s){' (fresh interpreters)' if args.fresh else ''}", results, seconds)
+            if args.per_model and n == workers[0]:
+                per_model(results)
+        if 1 in rates and 2 in rates:
+            print(f"speed-up with 2 workers: {rates[2] / rates[1]:.2f}x")
+        if args.compare:
+            results, seconds = measure(models, 1, args.engine, True, Path(tempfile.mkdtemp(dir=caches)))
+            fresh = report("1 worker, fresh interpreters", results, seconds)
+            if 1 in rates:
+                print(f"capture server vs fresh interpreters, 1 worker: {rates[1] / fresh:.2f}x")
+        if args.cached:
+            if args.fresh:
+                print("--cached: fresh interpreters bypass the capture cache; nothing to rerun")
+            else:
+                results, seconds = measure(models, 1, args.engine, False, first)
+                hits = sum(r.capture_cached for r in results.values())
+                report(f"1 worker, capture cache of the first run ({hits} of {len(results)} models read from it)",
+                       results, seconds)
+                if args.per_model:
+                    per_model(results)
     print(f"load average at end {os.getloadavg()[0]:.2f}")
+
+
+def per_model(results: dict) -> None:
+    for name, r in sorted(results.items()):
+        print(f"  {name:28s} {len(r.kernels):4d} kernels  capture {r.capture_seconds:6.1f} s  "
+              f"check {r.check_seconds:6.1f} s  total {r.capture_seconds + r.check_seconds:6.1f} s"
+              f"{'  (capture cached)' if r.capture_cached else ''}")
 
 
 if __name__ == "__main__":

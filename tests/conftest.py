@@ -1,6 +1,10 @@
 """Every test session gets its own workspace: ``WORKBENCH_HOME`` points at a fresh temporary folder, so what a
 developer (or an earlier run) left in the default workspace (``~/.local/share/kernel-proof-workbench``) never
-decides a test, and no test writes there. A test that needs another workspace sets its own."""
+decides a test, and no test writes there. A test that needs another workspace sets its own.
+
+The capture cache is off (``WORKBENCH_CAPTURE_CACHE=off``): a test that captures a zoo model captures it, so a
+comparison of two captures never compares one with itself. tests/foundation/test_capture_cache.py turns it on
+in a folder of its own."""
 
 from __future__ import annotations
 
@@ -13,13 +17,15 @@ import pytest
 @pytest.fixture(scope="session", autouse=True)
 def _private_workspace(tmp_path_factory):
     root = tmp_path_factory.mktemp("workspace")
-    before = os.environ.get("WORKBENCH_HOME")
+    saved = {name: os.environ.get(name) for name in ("WORKBENCH_HOME", "WORKBENCH_CAPTURE_CACHE")}
     os.environ["WORKBENCH_HOME"] = str(root)
+    os.environ["WORKBENCH_CAPTURE_CACHE"] = "off"
     yield root
-    if before is None:
-        os.environ.pop("WORKBENCH_HOME", None)
-    else:
-        os.environ["WORKBENCH_HOME"] = before
+    for name, before in saved.items():
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
 
 
 @pytest.fixture

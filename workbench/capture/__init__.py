@@ -81,6 +81,7 @@ class Capture:
     dynamic_dims: tuple[str, ...]
     seconds: float
     notes: tuple[str, ...] = ()  # what capture did differently and the user should know (a CPU build)
+    cached: bool = False  # read from the capture cache (workbench.capture.cache), not captured by this call
 
 
 def capture(program: Program | str, device: str = "cuda", gpu: str = "L4", fullgraph: bool = False,

@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from workbench.capture import Capture, GraphBreak, capture_run
@@ -63,18 +64,33 @@ def from_json(d: dict, where: str) -> Capture:
 
 
 def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: float = 1800.0,
-                     backward: bool = False, fresh: bool = False) -> Capture:
+                     backward: bool = False, fresh: bool = False, use_cache: bool = True) -> Capture:
     """Capture program ``ref`` (registered name, ``zoo:NAME`` or ``FILE.py``) in a child process of its own:
     forked from this process's capture server (:mod:`workbench.capture.forkserver`), or with ``fresh`` (or
-    ``WORKBENCH_CAPTURE_FRESH=1``) a fresh interpreter."""
-    from workbench.capture import forkserver
+    ``WORKBENCH_CAPTURE_FRESH=1``) a fresh interpreter. A zoo model captured before with the same inputs is
+    read from the capture cache instead (:mod:`workbench.capture.cache`; never with ``fresh`` or without
+    ``use_cache``), and a new capture of one is kept there."""
+    from workbench.capture import cache, forkserver
     from workbench.paths import ROOT
 
+    env = dict(os.environ)
+    # the child imports this very checkout of the workbench, whatever its working directory
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    digest = None
+    if use_cache and not fresh and forkserver.enabled() and cache.directory() is not None and cache.cacheable(ref):
+        digest = cache.key(ref, device, gpu, backward, env)
+        kept = cache.get(digest)
+        if kept is not None:
+            try:
+                c = from_json(kept, f"cached capture of {ref!r}")
+            except WorkbenchError:
+                pass  # not a capture result after all (a damaged entry): capture again, and replace it
+            else:
+                return replace(c, cached=True, notes=(*c.notes, f"the capture of {ref!r} is reused from the capture cache "
+                                         f"({cache.directory()}): the same inputs (docs/capture.md, Capture "
+                                         f"cache); {cache.CACHE_ENV}=off captures anew"))
     with tempfile.TemporaryDirectory(prefix="workbench-capture-child-") as tmp:
         out = Path(tmp) / "capture.json"
-        env = dict(os.environ)
-        # the child imports this very checkout of the workbench, whatever its working directory
-        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
         cmd = [sys.executable, "-m", "workbench.capture.isolated", ref, "--device", device, "--gpu", gpu,
                "--out", str(out)]
         from workbench.programs import namespace_module
@@ -109,7 +125,10 @@ def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: f
             data = json.loads(out.read_text())
         except json.JSONDecodeError as exc:
             raise CaptureError(f"capture result of {ref!r} is not valid JSON ({exc})") from None
-        return from_json(data, f"capture result of {ref!r}")
+        c = from_json(data, f"capture result of {ref!r}")
+        if digest is not None:
+            cache.put(digest, data, ref)
+        return c
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,6 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     rp.add_argument("--backward", action="store_true",
                     help="training steps: each model's forward and backward kernels (without a GPU on Inductor's "
                          "Triton CPU backend); the table gets forward and backward columns")
+    rp.add_argument("--no-capture-cache", action="store_true",
+                    help="capture every model anew, even one whose inputs are unchanged since a capture the "
+                         "capture cache kept (docs/capture.md, Capture cache)")
     from workbench import workspace
 
     workspace.add_argument(rp)
@@ -117,7 +120,8 @@ def _run(args) -> int:
     bar.note(" ".join(f"{k}={v}" for k, v in counts.items()))
     bar.update(len(already))
     results = run_zoo(todo, out, jobs=args.jobs, scheduler=args.scheduler, device=args.device,
-                      smt=not args.no_smt, on_done=done, backward=args.backward)
+                      smt=not args.no_smt, on_done=done, backward=args.backward,
+                      capture_cache=not args.no_capture_cache)
     bar.close()
     doc = _document(out, config)
     pj, pm = report.write(doc, out)
@@ -126,6 +130,10 @@ def _run(args) -> int:
           + (" (training steps)" if args.backward else "")
           + f", {t['kernels']} kernels: in class {t['in_class']}, certified strict {t['strict']}, observable "
           f"{t['observable']}" + (f" (skipped {len(already)} finished)" if already else ""))
+    cached = [n for n in names if n not in already and results[n].capture_cached]
+    if cached:
+        print(f"{len(cached)} of them read their capture from the capture cache (inputs unchanged since it was "
+              "kept; every kernel checked again); --no-capture-cache captures anew")
     print(f"wrote {pj} and {pm}")
     return exit_code(report.build({n: results[n] for n in names}, config)["verdict"])
 

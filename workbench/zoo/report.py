@@ -46,6 +46,7 @@ class Row:
     errors: int
     capture_seconds: float
     check_seconds: float
+    capture_cached: bool = False  # capture_seconds is reading the capture cache (workbench.capture.cache)
     # kernels with something to narrow (at least one int64 size argument) and their verdicts; None where a
     # result predates the count (`zoo recheck` fills it in)
     narrowable: int | None = None
@@ -85,7 +86,7 @@ def row(r: ModelResult) -> Row:
         refused_cex=sum(k.counterexample for k in refused), refused_no_cex=sum(not k.counterexample for k in refused),
         errors=sum("error" in (k.strict, k.observable) for k in ks),
         capture_seconds=round(r.capture_seconds, 1), check_seconds=round(r.check_seconds, 1),
-        **_narrowable(ks),
+        capture_cached=r.capture_cached, **_narrowable(ks),
         backward=sum(k.phase == "backward" for k in ks),
         backward_strict=sum(k.phase == "backward" and k.strict == "certified" for k in ks),
         backward_observable=sum(k.phase == "backward" and k.observable == "certified" for k in ks),
@@ -167,6 +168,8 @@ def _row_json(r: Row) -> dict:
     d = asdict(r)
     d["by_class"] = by_class(r.classes)
     del d["classes"]
+    if not r.capture_cached:  # documents written before the capture cache read the same
+        del d["capture_cached"]
     return d
 
 
@@ -242,7 +245,8 @@ def _table(models: list[dict], steps: Mapping[str, dict] | None) -> list[str]:
             f"| {m['model']} | {m['source']} | {m['graphs']} ({m['graph_breaks']}) | {m['kernels']} | {m['parsed']} "
             f"| {ooc} | {m['strict']} | {m['observable']} | {_narrow_cell(m)} | {fwd} | {bwd} "
             f"| {m['refused_cex']} | {m['refused_no_cex']} "
-            f"| {m['errors']} | {m['capture_seconds']} | {m['check_seconds']} |"
+            f"| {m['errors']} | {m['capture_seconds']}{' (cached)' if m.get('capture_cached') else ''} "
+            f"| {m['check_seconds']} |"
         )
     return lines
 

@@ -72,9 +72,12 @@ class ModelResult:
     dynamic_dims: tuple[str, ...]
     capture_seconds: float
     check_seconds: float
+    capture_cached: bool = False  # the records came from the capture cache (capture_seconds: reading them)
 
     def to_json(self) -> dict:
         d = asdict(self)
+        if not self.capture_cached:  # results written before the cache read the same
+            del d["capture_cached"]
         d["schema"] = SCHEMA
         return d
 
@@ -90,6 +93,7 @@ class ModelResult:
                 graphs=int(d["graphs"]), graph_breaks=tuple(map(str, d["graph_breaks"])),
                 dynamic_dims=tuple(map(str, d["dynamic_dims"])),
                 capture_seconds=float(d["capture_seconds"]), check_seconds=float(d["check_seconds"]),
+                capture_cached=bool(d.get("capture_cached", False)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InputError(f"{where}: malformed zoo model result ({exc}); delete it and rerun") from None
@@ -189,7 +193,7 @@ def entries(models: Iterable[str]) -> list[str]:
 
 
 def run_model(name: str, device: str = "cuda", gpu: str = "L4", smt: bool = True, timeout: float = 1800.0,
-              records: str | None = None, backward: bool = False) -> dict:
+              records: str | None = None, backward: bool = False, capture_cache: bool = True) -> dict:
     """Capture zoo entry ``name`` (a registered model, or a user's model FILE.py by absolute path) in a child
     process and check its kernels; a JSON-ready result under :func:`model_key`, never a raise for the model's
     own failure (it is recorded). With ``records`` (a directory), the captured kernel records are saved under
@@ -205,7 +209,8 @@ def run_model(name: str, device: str = "cuda", gpu: str = "L4", smt: bool = True
     key = model_key(name)
     t0 = time.perf_counter()
     try:
-        cap = capture_isolated(ref, device=device, gpu=gpu, timeout=timeout, backward=backward)
+        cap = capture_isolated(ref, device=device, gpu=gpu, timeout=timeout, backward=backward,
+                               use_cache=capture_cache)
     except WorkbenchError as exc:
         return ModelResult(key, source, f"{type(exc).__name__}: {exc}"[:2000], (), 0, (), (),
                            time.perf_counter() - t0, 0.0).to_json()
@@ -215,7 +220,7 @@ def run_model(name: str, device: str = "cuda", gpu: str = "L4", smt: bool = True
     outcomes = tuple(check_one(k, smt=smt) for k in cap.kernels)  # check_one records every failure
     return ModelResult(key, source, "", outcomes, cap.graphs,
                        tuple(b.text() for b in cap.graph_breaks), cap.dynamic_dims, t1 - t0,
-                       time.perf_counter() - t1).to_json()
+                       time.perf_counter() - t1, capture_cached=cap.cached).to_json()
 
 
 def _keep_records(directory: Path, kernels) -> None:
@@ -267,7 +272,7 @@ def recheck(out: Path, names: Iterable[str], smt: bool = True,
         order = {k.name: i for i, k in enumerate(old.kernels)}
         outcomes = tuple(sorted(outcomes, key=lambda o: order.get(o.name, len(order))))
         new = ModelResult(old.name, old.source, "", outcomes, old.graphs, old.graph_breaks, old.dynamic_dims,
-                          old.capture_seconds, time.perf_counter() - t0)
+                          old.capture_seconds, time.perf_counter() - t0, old.capture_cached)
         _save(out, new.to_json())
         results[name] = new
         if on_done is not None:
@@ -312,6 +317,7 @@ def run_zoo(
     on_done: Callable[[ModelResult, dict[str, ModelResult]], None] | None = None,
     task: Callable[..., dict] = run_model,
     backward: bool = False,
+    capture_cache: bool = True,
 ) -> dict[str, ModelResult]:
     """Run every model (registered names, user model files: :func:`entries`) not finished under ``out``
     (``backward``: training steps, under :func:`training_dir` of ``out``); returns all results there (old and
@@ -335,6 +341,8 @@ def run_zoo(
     if not todo:
         return results
     extra = {"backward": True} if backward else {}  # training steps (a task without the option is inference)
+    if not capture_cache:  # every model captured anew (a task without the option has no cache)
+        extra["capture_cache"] = False
     if scheduler:
         _run_dask(scheduler, todo, device, smt, finished, task, str(out / "records"), extra)
     elif jobs == 1:

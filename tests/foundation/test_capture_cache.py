@@ -1,0 +1,203 @@
+"""The capture cache (workbench/capture/cache.py): a zoo model's capture is reused only while every input it was
+computed from is unchanged, is the capture a child would give, and is never used for a user's file or with
+``fresh``."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+
+import workbench.zoo.registry  # noqa: F401 - registers the zoo: program namespaces
+from workbench.capture import cache, forkserver
+from workbench.capture.isolated import capture_isolated, to_json
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    d = tmp_path / "captures"
+    monkeypatch.setenv(cache.CACHE_ENV, str(d))
+    monkeypatch.delenv(forkserver.FRESH_ENV, raising=False)
+    return d
+
+
+def _entries(d) -> list:
+    return sorted(d.rglob("*.json")) if d.is_dir() else []
+
+
+def _facts(c) -> dict:
+    d = to_json(c)
+    d.pop("seconds")
+    d.pop("notes")
+    return d
+
+
+# -- the key ------------------------------------------------------------------------------------------------
+
+
+def test_the_key_changes_with_the_request():
+    env = {"PATH": "/usr/bin"}
+    base = cache.key("zoo:resnet18", "cuda", "L4", False, env)
+    assert base == cache.key("zoo:resnet18", "cuda", "L4", False, dict(env))
+    others = {
+        cache.key("zoo:resnet34", "cuda", "L4", False, env),
+        cache.key("zoo:resnet18", "cpu", "L4", False, env),
+        cache.key("zoo:resnet18", "cuda", "H100", False, env),
+        cache.key("zoo:resnet18", "cuda", "L4", True, env),
+    }
+    assert base not in others and len(others) == 4
+
+
+@pytest.mark.parametrize("name", ["TORCHINDUCTOR_MAX_AUTOTUNE", "TORCH_COMPILE_DEBUG", "TRITON_INTERPRET",
+                                  "PYTHONHASHSEED", "PYTHONPATH", "CUDA_VISIBLE_DEVICES", "WORKBENCH_HOME"])
+def test_the_key_changes_with_an_environment_variable_that_reaches_the_capture(name):
+    assert cache.key("zoo:x", "cuda", "L4", False, {}) != cache.key("zoo:x", "cuda", "L4", False, {name: "1"})
+
+
+def test_the_key_ignores_unrelated_variables_and_the_cache_folder_itself():
+    a = cache.key("zoo:x", "cuda", "L4", False, {"TERM": "xterm", cache.CACHE_ENV: "/a"})
+    assert a == cache.key("zoo:x", "cuda", "L4", False, {"TERM": "dumb", cache.CACHE_ENV: "/b"})
+
+
+def test_the_key_changes_when_a_workbench_source_changes(tmp_path, monkeypatch):
+    import workbench.paths
+
+    (tmp_path / "workbench" / "zoo").mkdir(parents=True)
+    model = tmp_path / "workbench" / "zoo" / "registry.py"
+    model.write_text("WIDTH = 64\n")
+    monkeypatch.setattr(workbench.paths, "ROOT", tmp_path)
+    before = cache.key("zoo:x", "cuda", "L4", False, {})
+    model.write_text("WIDTH = 65\n")  # same size, whatever the clock says: the key reads content
+    assert cache.key("zoo:x", "cuda", "L4", False, {}) != before
+
+
+def test_the_key_changes_when_an_installed_file_is_edited_in_place(tmp_path, monkeypatch):
+    pkg = tmp_path / "fakepkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    mod = pkg / "lowering.py"
+    mod.write_text("A = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    cache._package_digest.cache_clear()
+    before = cache._package_digest("fakepkg", "1.0")
+    assert before == cache._package_digest("fakepkg", "1.0")
+    st = mod.stat()
+    os.utime(mod, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # same version, an edit in place
+    cache._package_digest.cache_clear()
+    assert cache._package_digest("fakepkg", "1.0") != before
+    assert cache._package_digest("fakepkg", "1.1") != cache._package_digest("fakepkg", "1.0")
+    assert cache._package_digest("no_such_package_here", "absent").endswith("absent")
+
+
+@pytest.mark.parametrize("ref, expected", [
+    ("zoo:resnet18", True), ("zoo_train:resnet18", True), ("nested_cat_add", False),
+    ("/home/u/model.py", False), ("model.py", False), ("zoo/model.py", False),
+])
+def test_only_zoo_models_are_cacheable(ref, expected):
+    assert cache.cacheable(ref) is expected
+
+
+# -- the store ----------------------------------------------------------------------------------------------
+
+
+def test_an_entry_reads_back_and_a_broken_one_is_ignored(cache_dir):
+    digest = "ab" + "0" * 62
+    assert cache.get(digest) is None
+    cache.put(digest, {"schema": "x", "kernels": []}, "zoo:m")
+    assert cache.get(digest) == {"schema": "x", "kernels": []}
+    (path,) = _entries(cache_dir)
+    assert not [p for p in path.parent.iterdir() if p.name.startswith(".tmp-")]  # written whole
+    path.write_text('{"format": "workbench.capture_cache/1", "key": "ab00", "capture": {}}')  # another key
+    assert cache.get(digest) is None
+    path.write_text("{not json")
+    assert cache.get(digest) is None
+
+
+def test_off_means_no_reads_and_no_writes(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.CACHE_ENV, "off")
+    assert cache.directory() is None
+    cache.put("cd" + "0" * 62, {}, "zoo:m")
+    assert cache.get("cd" + "0" * 62) is None
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_cache_that_cannot_be_written_is_a_note_not_a_failure(tmp_path, monkeypatch, caplog):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv(cache.CACHE_ENV, str(blocker / "captures"))
+    with caplog.at_level("WARNING"):
+        cache.put("ef" + "0" * 62, {}, "zoo:m")
+    assert cache.CACHE_ENV in caplog.text and str(blocker) in caplog.text
+
+
+# -- through capture_isolated and the zoo -------------------------------------------------------------------
+
+
+def test_a_second_capture_reads_the_first_and_is_the_same_capture(cache_dir):
+    first = capture_isolated("zoo:conv_bn_relu")
+    assert not first.cached and len(_entries(cache_dir)) == 1
+    t0 = time.perf_counter()
+    second = capture_isolated("zoo:conv_bn_relu")
+    assert second.cached and time.perf_counter() - t0 < first.seconds
+    assert _facts(second) == _facts(first)
+    assert any("capture cache" in n and cache.CACHE_ENV in n for n in second.notes)
+    # fresh (or WORKBENCH_CAPTURE_FRESH=1) captures anew: the comparison of two paths never reads the cache
+    fresh = capture_isolated("zoo:conv_bn_relu", fresh=True)
+    assert not fresh.cached and _facts(fresh) == _facts(first)
+
+
+def test_a_damaged_entry_is_captured_again_and_replaced(cache_dir):
+    capture_isolated("zoo:conv_bn_relu")
+    (path,) = _entries(cache_dir)
+    d = json.loads(path.read_text())
+    d["capture"]["kernels"][0]["numels"] = "not a list"  # reads as JSON, not as a capture result
+    path.write_text(json.dumps(d))
+    again = capture_isolated("zoo:conv_bn_relu")
+    assert not again.cached
+    assert capture_isolated("zoo:conv_bn_relu").cached
+
+
+def test_a_user_file_is_never_cached(cache_dir, program_file):
+    path = program_file("scaled", """
+        import torch
+
+        def program(x):
+            return (x * 2 + 1).contiguous()
+
+        def example_inputs():
+            return (torch.randn(8, 16),)
+    """)
+    for _ in range(2):
+        assert not capture_isolated(path).cached
+    assert _entries(cache_dir) == []
+
+
+def test_zoo_results_say_which_captures_came_from_the_cache(cache_dir, tmp_path):
+    from workbench.zoo import report
+    from workbench.zoo.runner import load_results, run_zoo
+
+    first = run_zoo(["conv_bn_relu"], tmp_path / "a")["conv_bn_relu"]
+    second = run_zoo(["conv_bn_relu"], tmp_path / "b")["conv_bn_relu"]
+    assert not first.capture_cached and second.capture_cached
+    assert [(k.name, k.strict, k.observable) for k in second.kernels] == \
+        [(k.name, k.strict, k.observable) for k in first.kernels]
+    assert load_results(tmp_path / "b")["conv_bn_relu"].capture_cached
+    assert "capture_cached" not in json.loads(next((tmp_path / "a").rglob("conv_bn_relu.json")).read_text())
+    assert "(cached)" in report.markdown(report.build(load_results(tmp_path / "b"), {}))
+    assert "(cached)" not in report.markdown(report.build(load_results(tmp_path / "a"), {}))
+
+
+def test_zoo_run_says_so_and_no_capture_cache_captures_anew(cache_dir, tmp_path, capsys):
+    from workbench.cli import main
+    from workbench.zoo.runner import load_results
+
+    argv = ["zoo", "run", "--models", "conv_bn_relu", "--no-smt"]
+    assert main([*argv, "--out", str(tmp_path / "a")]) == 0
+    assert "capture cache" not in capsys.readouterr().out
+    assert main([*argv, "--out", str(tmp_path / "b")]) == 0
+    assert "1 of them read their capture from the capture cache" in capsys.readouterr().out
+    assert main([*argv, "--out", str(tmp_path / "c"), "--no-capture-cache"]) == 0
+    assert "capture cache" not in capsys.readouterr().out
+    assert not load_results(tmp_path / "c")["conv_bn_relu"].capture_cached
