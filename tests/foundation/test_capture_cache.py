@@ -56,9 +56,13 @@ def test_the_key_changes_with_an_environment_variable_that_reaches_the_capture(n
     assert cache.key("zoo:x", "cuda", "L4", False, {}) != cache.key("zoo:x", "cuda", "L4", False, {name: "1"})
 
 
-def test_the_key_ignores_unrelated_variables_and_the_cache_folder_itself():
-    a = cache.key("zoo:x", "cuda", "L4", False, {"TERM": "xterm", cache.CACHE_ENV: "/a"})
-    assert a == cache.key("zoo:x", "cuda", "L4", False, {"TERM": "dumb", cache.CACHE_ENV: "/b"})
+def test_the_key_ignores_unrelated_variables_and_the_folders_capture_replaces():
+    # importing Inductor sets TORCHINDUCTOR_CACHE_DIR; capture replaces it (and Triton's) with its own folders
+    a = cache.key("zoo:x", "cuda", "L4", False, {"TERM": "xterm", cache.CACHE_ENV: "/a"}, "i")
+    assert a == cache.key("zoo:x", "cuda", "L4", False, {"TERM": "dumb", cache.CACHE_ENV: "/b",
+                                                         "TORCHINDUCTOR_CACHE_DIR": "/tmp/x",
+                                                         "TRITON_CACHE_DIR": "/tmp/y"}, "i")
+    assert a != cache.key("zoo:x", "cuda", "L4", False, {"TERM": "xterm"}, "j")  # the code it runs
 
 
 def test_the_key_changes_when_a_workbench_source_changes(tmp_path, monkeypatch):
@@ -80,15 +84,34 @@ def test_the_key_changes_when_an_installed_file_is_edited_in_place(tmp_path, mon
     mod = pkg / "lowering.py"
     mod.write_text("A = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    cache._package_digest.cache_clear()
-    before = cache._package_digest("fakepkg", "1.0")
-    assert before == cache._package_digest("fakepkg", "1.0")
+    monkeypatch.setattr(cache, "PACKAGES", ("fakepkg",))
+    before = cache.inputs_digest()
+    assert before == cache.inputs_digest()
     st = mod.stat()
     os.utime(mod, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # same version, an edit in place
-    cache._package_digest.cache_clear()
-    assert cache._package_digest("fakepkg", "1.0") != before
+    assert cache.inputs_digest() != before  # in the same process: nothing is remembered between captures
     assert cache._package_digest("fakepkg", "1.1") != cache._package_digest("fakepkg", "1.0")
     assert cache._package_digest("no_such_package_here", "absent").endswith("absent")
+
+
+def test_the_key_reads_start_up_code_on_the_childs_path(tmp_path, monkeypatch):
+    # a sitecustomize.py on PYTHONPATH runs in the capture server and its children (it could patch Inductor)
+    site = tmp_path / "site"
+    site.mkdir()
+    custom = site / "sitecustomize.py"
+    custom.write_text("X = 1\n")
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    before = cache.inputs_digest()
+    st = custom.stat()
+    custom.write_text("X = 2\n")  # same size, same modification time: only the content says
+    os.utime(custom, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert cache.inputs_digest() != before
+
+
+def test_nothing_is_cached_on_a_machine_with_a_gpu(monkeypatch):
+    assert cache.cacheable("zoo:resnet18")
+    monkeypatch.setattr(cache, "gpu_machine", lambda: True)  # the capture depends on a GPU the key omits
+    assert not cache.cacheable("zoo:resnet18")
 
 
 @pytest.mark.parametrize("ref, expected", [
@@ -104,22 +127,29 @@ def test_only_zoo_models_are_cacheable(ref, expected):
 
 def test_an_entry_reads_back_and_a_broken_one_is_ignored(cache_dir):
     digest = "ab" + "0" * 62
-    assert cache.get(digest) is None
+    assert cache.get(digest, "zoo:m") is None
     cache.put(digest, {"schema": "x", "kernels": []}, "zoo:m")
-    assert cache.get(digest) == {"schema": "x", "kernels": []}
+    assert cache.get(digest, "zoo:m") == {"schema": "x", "kernels": []}
+    assert cache.get(digest, "zoo:other") is None  # an entry names the reference it was captured for
     (path,) = _entries(cache_dir)
-    assert not [p for p in path.parent.iterdir() if p.name.startswith(".tmp-")]  # written whole
-    path.write_text('{"format": "workbench.capture_cache/1", "key": "ab00", "capture": {}}')  # another key
-    assert cache.get(digest) is None
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # written whole, no temporary file left
+    good = json.loads(path.read_text())
+    for broken in ({**good, "key": "ab00"}, {**good, "capture": {"schema": "x", "kernels": [{}]}},  # sha differs
+                   {k: v for k, v in good.items() if k != "sha256"}, [good]):
+        path.write_text(json.dumps(broken))
+        assert cache.get(digest, "zoo:m") is None
     path.write_text("{not json")
-    assert cache.get(digest) is None
+    assert cache.get(digest, "zoo:m") is None
+    path.write_text("[" * 100_000 + "]" * 100_000)  # nested past the parser's recursion limit
+    assert cache.get(digest, "zoo:m") is None
 
 
 def test_off_means_no_reads_and_no_writes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a cache read as the folder "off" would be written here
     monkeypatch.setenv(cache.CACHE_ENV, "off")
     assert cache.directory() is None
     cache.put("cd" + "0" * 62, {}, "zoo:m")
-    assert cache.get("cd" + "0" * 62) is None
+    assert cache.get("cd" + "0" * 62, "zoo:m") is None
     assert not list(tmp_path.iterdir())
 
 
@@ -148,14 +178,40 @@ def test_a_second_capture_reads_the_first_and_is_the_same_capture(cache_dir):
     assert not fresh.cached and _facts(fresh) == _facts(first)
 
 
-def test_a_damaged_entry_is_captured_again_and_replaced(cache_dir):
-    capture_isolated("zoo:conv_bn_relu")
-    (path,) = _entries(cache_dir)
+def _forge(path, edit) -> None:
+    """Edit an entry's capture and re-sign it (its SHA-256 is a checksum anyone can recompute, not a seal)."""
     d = json.loads(path.read_text())
-    d["capture"]["kernels"][0]["numels"] = "not a list"  # reads as JSON, not as a capture result
+    edit(d["capture"])
+    d["sha256"] = cache._sha(d["capture"])
     path.write_text(json.dumps(d))
+
+
+def _stale_source(c):
+    src = c["kernels"][0]["source"]
+    assert "xoffset = " in src
+    c["kernels"][0]["source"] = src.replace("xoffset = ", "xoffset  = ", 1)  # source_hash left as captured
+
+
+def _wrong_program(c):
+    c["program"] = "groupnorm_silu"
+
+
+def test_a_damaged_or_forged_entry_is_captured_again_and_replaced(cache_dir):
+    from workbench.capture.isolated import _kept
+
+    first = capture_isolated("zoo:conv_bn_relu")
+    (path,) = _entries(cache_dir)
+    good = json.loads(path.read_text())["capture"]
+    assert _kept(good, "zoo:conv_bn_relu") is not None
+    for edit in (lambda c: c["kernels"][0].update(numels="not a list"), _stale_source, _wrong_program,
+                 lambda c: c.update(kernels=[]), lambda c: c.update(graphs=float("inf")),
+                 lambda c: c["kernels"][0].update(graph=float("inf"))):
+        bad = json.loads(json.dumps(good))
+        edit(bad)
+        assert _kept(bad, "zoo:conv_bn_relu") is None
+    _forge(path, _stale_source)  # through capture_isolated: a miss, captured again, the entry replaced
     again = capture_isolated("zoo:conv_bn_relu")
-    assert not again.cached
+    assert not again.cached and _facts(again) == _facts(first)
     assert capture_isolated("zoo:conv_bn_relu").cached
 
 

@@ -104,7 +104,9 @@ def test_a_timeout_kills_the_child_and_the_server_goes_on(server, program_file):
 def test_a_changed_source_file_or_environment_replaces_the_server(server, monkeypatch):
     capture_isolated("nested_cat_add")
     first = forkserver._SERVER
-    monkeypatch.setattr(forkserver, "_sources_stamp", lambda: (0, 0))  # as if a workbench file changed
+    from workbench.capture import cache
+
+    monkeypatch.setattr(cache, "_workbench_digest", lambda: "edited")  # as if a workbench file's content changed
     capture_isolated("nested_cat_add")
     assert forkserver._SERVER is not first and not first.alive()
     second = forkserver._SERVER

@@ -12,17 +12,27 @@ What the key covers (:func:`key`), so that a cached capture is one a fresh captu
 * the request: the program reference, the capture device, the GPU profile, inference or training step;
 * the workbench's own source files, by content (the zoo's model definitions, the capture hooks, the record
   format);
-* the interpreter (path and version) and, for torch, triton, sympy, numpy, torchvision and transformers, the
-  installed version and every Python and extension file's path, size and modification time (an edit in
-  place is a change; about 0.4 s the first time in a process);
+* the interpreter (path and version); every installed distribution's name and version; for torch, triton,
+  sympy, numpy, torchvision, transformers, networkx, jinja2, mpmath and filelock, every Python and extension
+  file's path, size and modification time (an edit in place is a change); each folder the child imports
+  from (``PYTHONPATH``, the standard library, the site folders): its top-level entries (name, size,
+  modification time) and the content of any ``sitecustomize``, ``usercustomize`` or ``.pth`` file there
+  (code that runs at start-up). About 0.3-0.5 s per capture;
+  the capture server is replaced when this digest changes (:func:`inputs_digest`), so the code that captures
+  is always the code the key describes;
 * environment variables that can change what Inductor emits or what the child imports (names beginning
   with ``TORCH``, ``PYTORCH``, ``TRITON``, ``INDUCTOR``, ``CUDA``, ``NVIDIA``, ``HF_``, ``TRANSFORMERS``,
-  ``PYTHON`` or ``WORKBENCH_``, and ``LD_LIBRARY_PATH``);
-* which NVIDIA device files exist (``/dev/nvidia*``): a GPU that appears changes ``--device cuda``.
+  ``PYTHON`` or ``WORKBENCH_``, and ``LD_LIBRARY_PATH``; not ``TORCHINDUCTOR_CACHE_DIR`` and
+  ``TRITON_CACHE_DIR``, which capture replaces with folders of its own).
 
 Only zoo models are cached (references in a namespace the workbench's zoo registers, ``zoo:NAME`` and
 ``zoo_train:NAME``): their code is the workbench's and the installed libraries'. A user's FILE.py can import
-anything and read any file, so its capture is never cached. ``capture_isolated(..., fresh=True)`` and
+anything and read any file, so its capture is never cached. Nor is anything on a machine with NVIDIA device
+files (``/dev/nvidia*``): there the capture depends on the GPU, which the key does not describe.
+
+A hit is checked before it is used: the entry names the same reference and key, holds a SHA-256 of its
+capture that matches, has at least one kernel, every kernel is of the same program, and each kernel record
+passes :func:`workbench.capture.record.validate` (source hash included). Anything else is a miss. ``capture_isolated(..., fresh=True)`` and
 ``WORKBENCH_CAPTURE_FRESH=1`` bypass the cache too, and ``WORKBENCH_CAPTURE_CACHE=off`` turns it off;
 ``WORKBENCH_CAPTURE_CACHE=DIR`` moves it (default: ``$XDG_CACHE_HOME/workbench/captures``, else
 ``~/.cache/workbench/captures``). Entries are written whole (a temporary file renamed into place); an entry
@@ -37,15 +47,16 @@ import logging
 import os
 import sys
 import tempfile
-from functools import lru_cache
 from pathlib import Path
 
 CACHE_ENV = "WORKBENCH_CAPTURE_CACHE"
 FORMAT = "workbench.capture_cache/1"
-PACKAGES = ("torch", "triton", "sympy", "numpy", "torchvision", "transformers")
+PACKAGES = ("torch", "triton", "sympy", "numpy", "torchvision", "transformers", "networkx", "jinja2", "mpmath",
+            "filelock")
 ENV_PREFIXES = ("TORCH", "PYTORCH", "TRITON", "INDUCTOR", "CUDA", "NVIDIA", "HF_", "TRANSFORMERS", "PYTHON",
                 "WORKBENCH_")
 ENV_NAMES = ("LD_LIBRARY_PATH",)
+ENV_IGNORED = ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "WORKBENCH_CAPTURE_CACHE")  # capture replaces them
 CACHED_NAMESPACES = ("workbench.zoo.",)  # modules whose program namespaces are cached (zoo:NAME, zoo_train:NAME)
 _log = logging.getLogger(__name__)
 
@@ -65,40 +76,56 @@ def cacheable(ref: str) -> bool:
     """A zoo model (a namespace the workbench's zoo registers), never a file or another program."""
     from workbench.programs import namespace_module
 
-    if ref.endswith(".py") or os.sep in ref:
+    if ref.endswith(".py") or os.sep in ref or gpu_machine():
         return False
     module = namespace_module(ref)
     return module is not None and module.startswith(CACHED_NAMESPACES)
 
 
-def key(ref: str, device: str, gpu: str, backward: bool, env: dict[str, str]) -> str:
-    """The hex digest naming a capture's inputs (module docstring), for ``ref`` captured in environment ``env``."""
+def gpu_machine() -> bool:
+    return any(Path("/dev").glob("nvidia*"))
+
+
+def key(ref: str, device: str, gpu: str, backward: bool, env: dict[str, str], inputs: str | None = None) -> str:
+    """The hex digest naming a capture's inputs (module docstring), for ``ref`` captured in environment ``env``
+    (``inputs``: :func:`inputs_digest`, when the caller computed it already)."""
     parts = {
         "format": FORMAT,
         "request": [ref, device, gpu, bool(backward)],
-        "python": [sys.executable, sys.version],
-        "workbench": _workbench_digest(),
-        "packages": [_package_digest(p, _version(p)) for p in PACKAGES],
+        "inputs": inputs if inputs is not None else inputs_digest(),
         "env": sorted((k, v) for k, v in env.items()
-                      if k != CACHE_ENV and (k.startswith(ENV_PREFIXES) or k in ENV_NAMES)),
-        "devices": sorted(p.name for p in Path("/dev").glob("nvidia*")),
+                      if k not in ENV_IGNORED and (k.startswith(ENV_PREFIXES) or k in ENV_NAMES)),
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
-def get(digest: str) -> dict | None:
-    """The capture result kept under ``digest`` (the child's JSON), or ``None``."""
+def inputs_digest() -> str:
+    """A digest of the code a capture runs besides the request: the workbench's sources by content, the
+    interpreter, the installed distributions and :data:`PACKAGES`' files, and what the child's import path holds at its
+    top level (module docstring). The capture server keys itself on it too."""
+    parts = [sys.executable, sys.version, _workbench_digest(), _distributions(), _path_tops(),
+             *(_package_digest(p, _version(p)) for p in PACKAGES)]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def get(digest: str, ref: str) -> dict | None:
+    """The capture result kept under ``digest`` for ``ref`` (the child's JSON), or ``None`` (also for an entry
+    that does not read back whole: another reference or key, a capture whose SHA-256 differs, not JSON)."""
     root = directory()
     if root is None:
         return None
-    path = _entry(root, digest)
     try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
+        data = json.loads(_entry(root, digest).read_text())
+        capture = data["capture"]
+        ok = (data["format"] == FORMAT and data["key"] == digest and data["ref"] == ref
+              and data["sha256"] == _sha(capture))
+    except Exception:  # noqa: BLE001 - whatever is wrong with an entry, it is a miss (and is replaced)
         return None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != digest:
-        return None
-    return data.get("capture") if isinstance(data.get("capture"), dict) else None
+    return capture if ok and isinstance(capture, dict) else None
+
+
+def _sha(capture) -> str:
+    return hashlib.sha256(json.dumps(capture, sort_keys=True).encode()).hexdigest()
 
 
 def put(digest: str, capture: dict, ref: str) -> None:
@@ -109,10 +136,11 @@ def put(digest: str, capture: dict, ref: str) -> None:
     path = _entry(root, digest)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
         try:
             with os.fdopen(fd, "w") as f:
-                json.dump({"format": FORMAT, "key": digest, "ref": ref, "capture": capture}, f)
+                json.dump({"format": FORMAT, "key": digest, "ref": ref, "sha256": _sha(capture),
+                           "capture": capture}, f)
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -149,10 +177,61 @@ def _version(dist: str) -> str:
         return "absent"
 
 
-@lru_cache(maxsize=None)
+def _distributions() -> str:
+    from importlib import metadata
+
+    got = set()
+    for d in metadata.distributions():
+        try:
+            got.add(f"{d.metadata['Name']}=={d.version}")
+        except Exception:  # noqa: BLE001 - a broken distribution's metadata: named as such
+            got.add(f"unreadable {getattr(d, '_path', '?')}")
+    return "|".join(sorted(got))
+
+
+def _child_path() -> list[str]:
+    """The folders a capture child imports from, besides its own temporary folder and the checkout (whose
+    ``workbench`` package is hashed by content): ``PYTHONPATH``, the standard library, the site folders."""
+    import site
+    import sysconfig
+
+    folders = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    folders += [sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")]
+    folders += [*site.getsitepackages(), site.getusersitepackages()]
+    return list(dict.fromkeys(os.path.abspath(f) for f in folders))
+
+
+def _path_tops() -> str:
+    """Each folder of the child's path: top-level entries (name, size, mtime), with start-up code's content."""
+    from workbench.paths import ROOT
+
+    h = hashlib.sha256()
+    for folder in _child_path():
+        if folder == os.path.abspath(ROOT):
+            continue
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        h.update(f"{folder}\0".encode())
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            h.update(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            if name.endswith(".pth") or name in ("sitecustomize.py", "usercustomize.py"):
+                try:
+                    h.update(Path(path).read_bytes())
+                except OSError:
+                    pass
+    return h.hexdigest()
+
+
 def _package_digest(package: str, version: str) -> str:
     """``version`` and the path, size and modification time of each of ``package``'s Python and extension
-    files (once per process and version: about 0.4 s for all of :data:`PACKAGES`)."""
+    files (computed each time: about 0.4 s for all of :data:`PACKAGES`)."""
     import importlib.util
 
     try:

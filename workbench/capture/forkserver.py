@@ -17,8 +17,10 @@ these are imported, and the capture hooks forget the device answer Inductor cach
 the 502 records of the default zoo captured through the server are byte-identical to the shipped ones, which
 fresh interpreters captured (docs/zoo.md, Throughput). ``benchmarks/zoo.py --compare`` times both paths.
 
-Kept current: a server is replaced when the interpreter, the environment or any workbench source file changed
-since it started (a long notebook session that edits the workbench gets a new one). ``WORKBENCH_CAPTURE_FRESH=1``
+Kept current: a server is replaced when the interpreter, the environment, any workbench source file (by content)
+or the installed code changed since it started (:func:`workbench.capture.cache.inputs_digest`, the capture
+cache's own digest: a long notebook session that edits the workbench gets a new one, and a capture the cache
+keeps is always one the code its key describes produced). ``WORKBENCH_CAPTURE_FRESH=1``
 turns the server off (each capture a fresh interpreter, as before).
 
 Protocol, one JSON object per line after :data:`MARK`. Server -> parent: ``{"ready": seconds}`` once the
@@ -76,36 +78,14 @@ FRESH_ENV = "WORKBENCH_CAPTURE_FRESH"
 # -- the parent's side --------------------------------------------------------------------------------------
 
 
-def _sources_stamp() -> tuple[int, int, int]:
-    """(count, newest mtime, total size) of the workbench's Python files: a change means the server runs old
-    code (an edit that keeps both the newest mtime and the size is not seen: restart the process then)."""
-    from workbench.paths import ROOT
+def _key(env: dict[str, str], inputs: str | None = None) -> tuple:
+    """What a server's captures depend on besides the request: the interpreter, the environment, and the code it
+    imports (:func:`workbench.capture.cache.inputs_digest`: the workbench's sources by content, the installed
+    distributions and libraries' files), so that the code that captures is the code the capture cache's key
+    describes."""
+    from workbench.capture import cache
 
-    newest, count, size = 0, 0, 0
-    for p in (ROOT / "workbench").rglob("*.py"):
-        try:
-            st = p.stat()
-        except OSError:
-            continue
-        newest, count, size = max(newest, st.st_mtime_ns), count + 1, size + st.st_size
-    return count, newest, size
-
-
-def _versions() -> tuple[str, ...]:
-    """The installed versions of what the server imports: an upgrade in the same environment means a new one."""
-    from importlib import metadata
-
-    got = []
-    for dist in ("torch", "triton", "sympy", "torchvision", "transformers"):
-        try:
-            got.append(f"{dist}=={metadata.version(dist)}")
-        except metadata.PackageNotFoundError:
-            got.append(f"{dist} absent")
-    return tuple(got)
-
-
-def _key(env: dict[str, str]) -> tuple:
-    return sys.executable, tuple(sorted(env.items())), _sources_stamp(), _versions()
+    return sys.executable, tuple(sorted(env.items())), inputs if inputs is not None else cache.inputs_digest()
 
 
 class _Lines:
@@ -217,11 +197,13 @@ def enabled() -> bool:
     return os.environ.get(FRESH_ENV, "") in ("", "0") and hasattr(os, "fork")
 
 
-def run(argv: list[str], env: dict[str, str], cwd: str, stderr: str, timeout: float) -> int:
-    """Run one capture child through this process's server (started, or replaced when stale, here)."""
+def run(argv: list[str], env: dict[str, str], cwd: str, stderr: str, timeout: float,
+        inputs: str | None = None) -> int:
+    """Run one capture child through this process's server (started, or replaced when stale, here; ``inputs``:
+    :func:`workbench.capture.cache.inputs_digest`, when the caller computed it already)."""
     global _SERVER
     with _LOCK:
-        key = _key(env)
+        key = _key(env, inputs)
         if _SERVER is not None and (_SERVER.key != key or not _SERVER.alive()):
             _SERVER.close()
             _SERVER = None

@@ -59,7 +59,7 @@ def from_json(d: dict, where: str) -> Capture:
             seconds=float(d["seconds"]),
             notes=tuple(str(x) for x in d.get("notes", ())),
         )
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, ArithmeticError) as exc:
         raise CaptureError(f"{where}: malformed capture result ({exc})") from None
 
 
@@ -76,19 +76,17 @@ def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: f
     env = dict(os.environ)
     # the child imports this very checkout of the workbench, whatever its working directory
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
-    digest = None
-    if use_cache and not fresh and forkserver.enabled() and cache.directory() is not None and cache.cacheable(ref):
-        digest = cache.key(ref, device, gpu, backward, env)
-        kept = cache.get(digest)
-        if kept is not None:
-            try:
-                c = from_json(kept, f"cached capture of {ref!r}")
-            except WorkbenchError:
-                pass  # not a capture result after all (a damaged entry): capture again, and replace it
-            else:
-                return replace(c, cached=True, notes=(*c.notes, f"the capture of {ref!r} is reused from the capture cache "
-                                         f"({cache.directory()}): the same inputs (docs/capture.md, Capture "
-                                         f"cache); {cache.CACHE_ENV}=off captures anew"))
+    digest = inputs = None
+    served = not fresh and forkserver.enabled()
+    if served:  # the server's key and the cache's share it (forkserver._key)
+        inputs = cache.inputs_digest()
+    if served and use_cache and cache.directory() is not None and cache.cacheable(ref):
+        digest = cache.key(ref, device, gpu, backward, env, inputs)
+        c = _kept(cache.get(digest, ref), ref)
+        if c is not None:
+            return replace(c, cached=True, notes=(*c.notes, f"the capture of {ref!r} is reused from the capture cache "
+                                                  f"({cache.directory()}): the same inputs (docs/capture.md, "
+                                                  f"Capture cache); {cache.CACHE_ENV}=off captures anew"))
     with tempfile.TemporaryDirectory(prefix="workbench-capture-child-") as tmp:
         out = Path(tmp) / "capture.json"
         cmd = [sys.executable, "-m", "workbench.capture.isolated", ref, "--device", device, "--gpu", gpu,
@@ -106,7 +104,7 @@ def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: f
                 returncode, stderr = proc.returncode, proc.stderr or ""
             else:  # the same child, forked from a server that has done the imports (forkserver's docstring)
                 err = Path(tmp) / "stderr.txt"
-                returncode = forkserver.run(cmd[3:], env, tmp, str(err), timeout)
+                returncode = forkserver.run(cmd[3:], env, tmp, str(err), timeout, inputs)
                 stderr = err.read_text(errors="replace") if err.is_file() else ""
         except subprocess.TimeoutExpired:
             raise CaptureError(f"capturing {ref!r} took longer than {timeout:.0f} s; the child was killed") from None
@@ -129,6 +127,25 @@ def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: f
         if digest is not None:
             cache.put(digest, data, ref)
         return c
+
+
+def _kept(data: dict | None, ref: str) -> Capture | None:
+    """A cache entry's capture when it reads back as one a capture child could have written for ``ref``: a
+    capture result, at least one kernel, every kernel of the capture's program, each record valid
+    (``record.validate``, source hash included); ``None`` otherwise (captured again, and replaced)."""
+    from workbench.capture.record import validate
+
+    if data is None:
+        return None
+    try:
+        c = from_json(data, f"cached capture of {ref!r}")
+        if not c.kernels or any(k.program != c.program for k in c.kernels):
+            return None
+        for k in c.kernels:
+            validate(k, where=f"cached capture of {ref!r}")
+    except (WorkbenchError, ArithmeticError, RecursionError):
+        return None
+    return c
 
 
 def main(argv: list[str] | None = None) -> int:

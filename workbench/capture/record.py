@@ -144,7 +144,7 @@ class CapturedKernel:
                 graph_breaks=tuple(str(x) for x in d.get("graph_breaks", ())),
                 phase=str(d.get("phase", "forward")),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, ArithmeticError) as exc:  # 1e400 as an int: OverflowError
             raise InputError(
                 f"{where}: captured-kernel record is missing or has a malformed field ({exc}); re-capture it"
             ) from None
