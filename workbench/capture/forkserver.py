@@ -85,7 +85,9 @@ def _key(env: dict[str, str], inputs: str | None = None) -> tuple:
     describes."""
     from workbench.capture import cache
 
-    return sys.executable, tuple(sorted(env.items())), inputs if inputs is not None else cache.inputs_digest()
+    # The capture cache's folder is the parent's business (a child never reads it): not a reason for a new server.
+    env_items = tuple(sorted((k, v) for k, v in env.items() if k != cache.CACHE_ENV))
+    return sys.executable, env_items, inputs if inputs is not None else cache.inputs_digest()
 
 
 class _Lines:
