@@ -15,6 +15,12 @@ from workbench.capture import cache, forkserver
 from workbench.capture.isolated import capture_isolated, to_json
 
 
+@pytest.fixture(autouse=True)
+def _no_gpu(monkeypatch):
+    """These tests are about a machine without a GPU (on one, nothing is cached: tested on its own below)."""
+    monkeypatch.setattr(cache, "gpu_machine", lambda: False)
+
+
 @pytest.fixture
 def cache_dir(tmp_path, monkeypatch):
     d = tmp_path / "captures"
@@ -114,11 +120,59 @@ def test_nothing_is_cached_on_a_machine_with_a_gpu(monkeypatch):
     assert not cache.cacheable("zoo:resnet18")
 
 
+def test_the_key_changes_with_the_checkouts_top_level_and_the_host(tmp_path, monkeypatch):
+    import workbench.paths
+
+    (tmp_path / "workbench").mkdir()
+    monkeypatch.setattr(workbench.paths, "ROOT", tmp_path)
+    before = cache.inputs_digest()
+    (tmp_path / "sitecustomize.py").write_text("import torch._inductor.config as c; c.descriptive_names = False\n")
+    assert cache.inputs_digest() != before  # first on the child's path: it would run in every capture
+    key = cache.key("zoo:x", "cuda", "L4", True, {}, "i")
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)  # the CPU backend's kernels carry the core count
+    assert cache.key("zoo:x", "cuda", "L4", True, {}, "i") != key
+
+
+def _capture(program="conv_bn_relu", device="fake-cuda:L4 (sm_89)", phase="forward"):
+    from types import SimpleNamespace
+
+    k = SimpleNamespace(program=program, device=device, phase=phase)
+    return SimpleNamespace(program=program, kernels=(k,))
+
+
+@pytest.mark.parametrize("capture, request_, fits", [
+    (_capture(), ("zoo:conv_bn_relu", "cuda", "L4", False), True),
+    (_capture(), ("zoo:resnet18", "cuda", "L4", False), False),  # another model's capture under this key
+    (_capture(), ("zoo:conv_bn_relu", "cuda", "H100", False), False),  # another GPU profile
+    (_capture(device="cuda:NVIDIA L4"), ("zoo:conv_bn_relu", "cuda", "L4", False), False),  # a real GPU
+    (_capture(phase="backward"), ("zoo:conv_bn_relu", "cuda", "L4", False), False),
+    (_capture(device="cpu (Inductor Triton CPU backend)", phase="backward"),
+     ("zoo_train:conv_bn_relu", "cuda", "L4", True), True),
+    (_capture(device="cpu (Inductor Triton CPU backend)"), ("zoo:conv_bn_relu", "cpu", "L4", False), True),
+    (_capture(), ("zoo_train:conv_bn_relu", "cuda", "L4", True), False),
+])
+def test_a_capture_fits_only_its_own_request(capture, request_, fits):
+    assert cache.fits(capture, *request_) is fits
+
+
+def test_a_capture_is_not_kept_when_the_code_changed_while_it_ran(cache_dir, monkeypatch):
+    real = cache.inputs_digest
+    calls = []
+
+    def changing():
+        calls.append(1)
+        return real() + ("-edited" if len(calls) > 1 else "")  # an edit lands while the child runs
+
+    monkeypatch.setattr(cache, "inputs_digest", changing)
+    assert capture_isolated("zoo:conv_bn_relu").kernels
+    assert len(calls) == 2 and _entries(cache_dir) == []
+
+
 @pytest.mark.parametrize("ref, expected", [
     ("zoo:resnet18", True), ("zoo_train:resnet18", True), ("nested_cat_add", False),
     ("/home/u/model.py", False), ("model.py", False), ("zoo/model.py", False),
 ])
-def test_only_zoo_models_are_cacheable(ref, expected):
+def test_only_zoo_models_are_cacheable(ref, expected):  # (on a machine without a GPU: _no_gpu)
     assert cache.cacheable(ref) is expected
 
 

@@ -45,17 +45,18 @@ import hashlib
 import json
 import logging
 import os
+import platform
 import sys
 import tempfile
 from pathlib import Path
 
 CACHE_ENV = "WORKBENCH_CAPTURE_CACHE"
 FORMAT = "workbench.capture_cache/1"
-PACKAGES = ("torch", "triton", "sympy", "numpy", "torchvision", "transformers", "networkx", "jinja2", "mpmath",
-            "filelock")
+PACKAGES = ("torch", "torchgen", "functorch", "triton", "sympy", "numpy", "torchvision", "transformers",
+            "huggingface_hub", "safetensors", "tokenizers", "networkx", "jinja2", "mpmath", "filelock")
 ENV_PREFIXES = ("TORCH", "PYTORCH", "TRITON", "INDUCTOR", "CUDA", "NVIDIA", "HF_", "TRANSFORMERS", "PYTHON",
-                "WORKBENCH_")
-ENV_NAMES = ("LD_LIBRARY_PATH",)
+                "SYMPY", "WORKBENCH_")
+ENV_NAMES = ("LD_LIBRARY_PATH", "LD_PRELOAD")
 ENV_IGNORED = ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "WORKBENCH_CAPTURE_CACHE")  # capture replaces them
 CACHED_NAMESPACES = ("workbench.zoo.",)  # modules whose program namespaces are cached (zoo:NAME, zoo_train:NAME)
 _log = logging.getLogger(__name__)
@@ -66,9 +67,12 @@ def directory() -> Path | None:
     value = os.environ.get(CACHE_ENV, "").strip()
     if value.lower() in ("off", "0", "no", "false"):
         return None
-    if value:
-        return Path(value).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    try:
+        if value:
+            return Path(value).expanduser()
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    except RuntimeError:  # no home folder to expand or to default to: no cache
+        return None
     return Path(base) / "workbench" / "captures"
 
 
@@ -82,8 +86,31 @@ def cacheable(ref: str) -> bool:
     return module is not None and module.startswith(CACHED_NAMESPACES)
 
 
+GPU_DEVICE_FILES = ("nvidia*", "dxg", "kfd")  # NVIDIA's, WSL2's CUDA, ROCm's
+
+
 def gpu_machine() -> bool:
-    return any(Path("/dev").glob("nvidia*"))
+    """Whether a GPU may be present (its device files exist): the capture would depend on it."""
+    return any(any(Path("/dev").glob(pattern)) for pattern in GPU_DEVICE_FILES)
+
+
+def fits(capture, ref: str, device: str, gpu: str, backward: bool) -> bool:
+    """Whether a capture read back is one a capture child writes for this request on a machine without a GPU:
+    the reference's program, every kernel of it, inference kernels for an inference request, and each kernel
+    captured on the fake CUDA device of profile ``gpu`` or on the CPU backend (never a real GPU: that capture
+    depends on the GPU, which the key does not describe). :func:`put` keeps only such captures."""
+    name = ref.split(":", 1)[1]
+    if capture.program != name or not capture.kernels:
+        return False
+    # without a GPU: --device cuda captures inference on the fake device and a training step on the CPU backend
+    on_cpu = device == "cpu" or (device == "cuda" and backward)
+    label = "cpu " if on_cpu else f"fake-cuda:{gpu} "
+    for k in capture.kernels:
+        if k.program != name or (not backward and getattr(k, "phase", "forward") != "forward"):
+            return False
+        if not k.device.startswith(label):
+            return False
+    return True
 
 
 def key(ref: str, device: str, gpu: str, backward: bool, env: dict[str, str], inputs: str | None = None) -> str:
@@ -93,6 +120,7 @@ def key(ref: str, device: str, gpu: str, backward: bool, env: dict[str, str], in
         "format": FORMAT,
         "request": [ref, device, gpu, bool(backward)],
         "inputs": inputs if inputs is not None else inputs_digest(),
+        "host": [os.cpu_count(), platform.machine()],  # the CPU backend's kernels read the core count
         "env": sorted((k, v) for k, v in env.items()
                       if k not in ENV_IGNORED and (k.startswith(ENV_PREFIXES) or k in ENV_NAMES)),
     }
@@ -129,7 +157,8 @@ def _sha(capture) -> str:
 
 
 def put(digest: str, capture: dict, ref: str) -> None:
-    """Keep ``capture`` (the child's JSON) under ``digest``; a cache that cannot be written is skipped."""
+    """Keep ``capture`` (the child's JSON, which the caller checked with :func:`fits`) under ``digest``; a cache
+    that cannot be written is skipped."""
     root = directory()
     if root is None:
         return
@@ -195,7 +224,8 @@ def _child_path() -> list[str]:
     import site
     import sysconfig
 
-    folders = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    # a relative entry names a folder inside the child's own temporary working folder: nothing there
+    folders = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if os.path.isabs(p)]
     folders += [sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")]
     folders += [*site.getsitepackages(), site.getusersitepackages()]
     return list(dict.fromkeys(os.path.abspath(f) for f in folders))
@@ -206,8 +236,20 @@ def _path_tops() -> str:
     from workbench.paths import ROOT
 
     h = hashlib.sha256()
+    root = os.path.abspath(ROOT)
+    # The checkout is first on the child's path: its ``workbench`` package is hashed by content; what else sits
+    # at its top level is named, and its Python and start-up files hashed by content (a ``numpy.py`` or a
+    # ``sitecustomize.py`` there would run in every capture).
+    h.update(b"checkout\0")
+    for name in sorted(os.listdir(root)):
+        h.update(f"{name}\n".encode())
+        if name.endswith((".py", ".pth")) and os.path.isfile(os.path.join(root, name)):
+            try:
+                h.update(Path(root, name).read_bytes())
+            except OSError:
+                pass
     for folder in _child_path():
-        if folder == os.path.abspath(ROOT):
+        if folder == root:
             continue
         try:
             names = sorted(os.listdir(folder))

@@ -83,7 +83,7 @@ def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: f
     if served and use_cache and cache.directory() is not None and cache.cacheable(ref):
         digest = cache.key(ref, device, gpu, backward, env, inputs)
         c = _kept(cache.get(digest, ref), ref)
-        if c is not None:
+        if c is not None and cache.fits(c, ref, device, gpu, backward):
             return replace(c, cached=True, notes=(*c.notes, f"the capture of {ref!r} is reused from the capture cache "
                                                   f"({cache.directory()}): the same inputs (docs/capture.md, "
                                                   f"Capture cache); {cache.CACHE_ENV}=off captures anew"))
@@ -124,7 +124,9 @@ def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: f
         except json.JSONDecodeError as exc:
             raise CaptureError(f"capture result of {ref!r} is not valid JSON ({exc})") from None
         c = from_json(data, f"capture result of {ref!r}")
-        if digest is not None:
+        # Kept only if the code did not change while the child ran (the key must describe the code that captured)
+        # and the capture is one the key describes (no real GPU).
+        if digest is not None and cache.fits(c, ref, device, gpu, backward) and cache.inputs_digest() == inputs:
             cache.put(digest, data, ref)
         return c
 
