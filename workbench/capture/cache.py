@@ -10,33 +10,36 @@ the checker computed: every verdict is computed again from the records.
 What the key covers (:func:`key`), so that a cached capture is one a fresh capture would give:
 
 * the request: the program reference, the capture device, the GPU profile, inference or training step;
-* the workbench's own source files, by content (the zoo's model definitions, the capture hooks, the record
-  format);
-* the interpreter (path and version); every installed distribution's name and version; for torch, triton,
-  sympy, numpy, torchvision, transformers, networkx, jinja2, mpmath and filelock, every Python and extension
-  file's path, size and modification time (an edit in place is a change); each folder the child imports
-  from (``PYTHONPATH``, the standard library, the site folders): its top-level entries (name, size,
-  modification time) and the content of any ``sitecustomize``, ``usercustomize`` or ``.pth`` file there
-  (code that runs at start-up). About 0.3-0.5 s per capture;
-  the capture server is replaced when this digest changes (:func:`inputs_digest`), so the code that captures
-  is always the code the key describes;
-* environment variables that can change what Inductor emits or what the child imports (names beginning
-  with ``TORCH``, ``PYTORCH``, ``TRITON``, ``INDUCTOR``, ``CUDA``, ``NVIDIA``, ``HF_``, ``TRANSFORMERS``,
-  ``PYTHON`` or ``WORKBENCH_``, and ``LD_LIBRARY_PATH``; not ``TORCHINDUCTOR_CACHE_DIR`` and
-  ``TRITON_CACHE_DIR``, which capture replaces with folders of its own).
+* the host's CPU count and architecture (the CPU backend's kernels carry the core count);
+* :func:`inputs_digest`, the code a capture runs: the workbench's own source files by content (the zoo's model
+  definitions, the capture hooks, the record format); the interpreter (path and version); every installed
+  distribution's name and version; for each library of :data:`PACKAGES`, every Python and extension file's
+  path, size and modification time (an edit in place is a change); each folder the child imports from (the
+  checkout's top level, absolute ``PYTHONPATH`` entries, the standard library, the site folders): its
+  top-level entries and the content of its start-up code (``sitecustomize``, ``usercustomize``, ``.pth``;
+  the checkout's top-level ``.py`` files). About 0.3-0.5 s; computed before and after each capture (an edit
+  while the child runs is not kept), and the capture server keys itself on it, so the code that captures is
+  the code the key describes;
+* environment variables that can change what Inductor emits or what the child imports (:data:`ENV_PREFIXES`,
+  :data:`ENV_NAMES`; not :data:`ENV_IGNORED`, the cache folders capture replaces with its own).
+
+Not covered, so documented: an in-place edit inside a library outside :data:`PACKAGES` (its version and its
+top-level entry count), and folders a ``.pth`` file adds (its text counts).
 
 Only zoo models are cached (references in a namespace the workbench's zoo registers, ``zoo:NAME`` and
 ``zoo_train:NAME``): their code is the workbench's and the installed libraries'. A user's FILE.py can import
-anything and read any file, so its capture is never cached. Nor is anything on a machine with NVIDIA device
-files (``/dev/nvidia*``): there the capture depends on the GPU, which the key does not describe.
+anything and read any file, so its capture is never cached. Nor is anything on a machine where a GPU's device
+files exist (:data:`GPU_DEVICE_FILES`): there the capture depends on the GPU, which the key does not describe.
 
-A hit is checked before it is used: the entry names the same reference and key, holds a SHA-256 of its
-capture that matches, has at least one kernel, every kernel is of the same program, and each kernel record
-passes :func:`workbench.capture.record.validate` (source hash included). Anything else is a miss. ``capture_isolated(..., fresh=True)`` and
-``WORKBENCH_CAPTURE_FRESH=1`` bypass the cache too, and ``WORKBENCH_CAPTURE_CACHE=off`` turns it off;
-``WORKBENCH_CAPTURE_CACHE=DIR`` moves it (default: ``$XDG_CACHE_HOME/workbench/captures``, else
-``~/.cache/workbench/captures``). Entries are written whole (a temporary file renamed into place); an entry
-that does not read back as a capture result is ignored and replaced.
+A capture is kept, and a hit used, only when it fits its request (:func:`fits`: the reference's program,
+inference kernels for inference, captured on the fake CUDA device of the requested profile or on the CPU
+backend). A hit must also name the same reference and key, hold a SHA-256 of its capture that matches (a
+checksum against damage, not a seal), and every kernel record must pass
+:func:`workbench.capture.record.validate` (source hash included); anything else is a miss, captured again and
+replaced. ``capture_isolated(..., fresh=True)``, ``use_cache=False`` and ``WORKBENCH_CAPTURE_FRESH=1`` bypass
+the cache; ``WORKBENCH_CAPTURE_CACHE=off`` turns it off and ``WORKBENCH_CAPTURE_CACHE=DIR`` moves it (default:
+``$XDG_CACHE_HOME/workbench/captures``, else ``~/.cache/workbench/captures``). Entries are written whole (a
+temporary file renamed into place).
 """
 
 from __future__ import annotations
@@ -129,8 +132,8 @@ def key(ref: str, device: str, gpu: str, backward: bool, env: dict[str, str], in
 
 def inputs_digest() -> str:
     """A digest of the code a capture runs besides the request: the workbench's sources by content, the
-    interpreter, the installed distributions and :data:`PACKAGES`' files, and what the child's import path holds at its
-    top level (module docstring). The capture server keys itself on it too."""
+    interpreter, the installed distributions and :data:`PACKAGES`' files, and what the child's import path
+    holds at its top level (module docstring). The capture server keys itself on it too."""
     parts = [sys.executable, sys.version, _workbench_digest(), _distributions(), _path_tops(),
              *(_package_digest(p, _version(p)) for p in PACKAGES)]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
