@@ -232,6 +232,9 @@ def test_a_second_capture_reads_the_first_and_is_the_same_capture(cache_dir):
     assert not fresh.cached and _facts(fresh) == _facts(first)
 
 
+REQUEST = ("zoo:conv_bn_relu", "cuda", "L4", False)  # what capture_isolated("zoo:conv_bn_relu") asks, here
+
+
 def _forge(path, edit) -> None:
     """Edit an entry's capture and re-sign it (its SHA-256 is a checksum anyone can recompute, not a seal)."""
     d = json.loads(path.read_text())
@@ -250,19 +253,26 @@ def _wrong_program(c):
     c["program"] = "groupnorm_silu"
 
 
+def _another_models_capture(c):  # consistent, valid records, but of another model than the reference names
+    c["program"] = "groupnorm_silu"
+    for k in c["kernels"]:
+        k["program"] = "groupnorm_silu"
+
+
 def test_a_damaged_or_forged_entry_is_captured_again_and_replaced(cache_dir):
     from workbench.capture.isolated import _kept
 
     first = capture_isolated("zoo:conv_bn_relu")
     (path,) = _entries(cache_dir)
     good = json.loads(path.read_text())["capture"]
-    assert _kept(good, "zoo:conv_bn_relu") is not None
+    assert _kept(good, *REQUEST) is not None
     for edit in (lambda c: c["kernels"][0].update(numels="not a list"), _stale_source, _wrong_program,
+                 _another_models_capture,
                  lambda c: c.update(kernels=[]), lambda c: c.update(graphs=float("inf")),
                  lambda c: c["kernels"][0].update(graph=float("inf"))):
         bad = json.loads(json.dumps(good))
         edit(bad)
-        assert _kept(bad, "zoo:conv_bn_relu") is None
+        assert _kept(bad, *REQUEST) is None
     _forge(path, _stale_source)  # through capture_isolated: a miss, captured again, the entry replaced
     again = capture_isolated("zoo:conv_bn_relu")
     assert not again.cached and _facts(again) == _facts(first)

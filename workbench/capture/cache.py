@@ -247,10 +247,7 @@ def _path_tops() -> str:
     for name in sorted(os.listdir(root)):
         h.update(f"{name}\n".encode())
         if name.endswith((".py", ".pth")) and os.path.isfile(os.path.join(root, name)):
-            try:
-                h.update(Path(root, name).read_bytes())
-            except OSError:
-                pass
+            h.update(_content(os.path.join(root, name)))
     for folder in _child_path():
         if folder == root:
             continue
@@ -261,17 +258,26 @@ def _path_tops() -> str:
         h.update(f"{folder}\0".encode())
         for name in names:
             path = os.path.join(folder, name)
-            try:
-                st = os.stat(path)
-            except OSError:
-                continue
-            h.update(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            h.update(_stat_line(path, name))
             if name.endswith(".pth") or name in ("sitecustomize.py", "usercustomize.py"):
-                try:
-                    h.update(Path(path).read_bytes())
-                except OSError:
-                    pass
+                h.update(_content(path))
     return h.hexdigest()
+
+
+def _stat_line(path: str, label: str) -> bytes:
+    """``label``, size and modification time of ``path`` (nothing for a file that vanished meanwhile)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return b""
+    return f"{label}\0{st.st_size}\0{st.st_mtime_ns}\n".encode()
+
+
+def _content(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError:
+        return b""
 
 
 def _package_digest(package: str, version: str) -> str:
@@ -293,9 +299,5 @@ def _package_digest(package: str, version: str) -> str:
                 if not name.endswith((".py", ".so", ".pyd")):
                     continue
                 path = os.path.join(dirpath, name)
-                try:
-                    st = os.stat(path)
-                except OSError:
-                    continue
-                h.update(f"{os.path.relpath(path, root)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+                h.update(_stat_line(path, os.path.relpath(path, root)))
     return h.hexdigest()

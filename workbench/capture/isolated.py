@@ -82,8 +82,8 @@ def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: f
         inputs = cache.inputs_digest()
     if served and use_cache and cache.directory() is not None and cache.cacheable(ref):
         digest = cache.key(ref, device, gpu, backward, env, inputs)
-        c = _kept(cache.get(digest, ref), ref)
-        if c is not None and cache.fits(c, ref, device, gpu, backward):
+        c = _kept(cache.get(digest, ref), ref, device, gpu, backward)
+        if c is not None:
             return replace(c, cached=True, notes=(*c.notes, f"the capture of {ref!r} is reused from the capture cache "
                                                   f"({cache.directory()}): the same inputs (docs/capture.md, "
                                                   f"Capture cache); {cache.CACHE_ENV}=off captures anew"))
@@ -131,17 +131,19 @@ def capture_isolated(ref: str, device: str = "cuda", gpu: str = "L4", timeout: f
         return c
 
 
-def _kept(data: dict | None, ref: str) -> Capture | None:
-    """A cache entry's capture when it reads back as one a capture child could have written for ``ref``: a
-    capture result, at least one kernel, every kernel of the capture's program, each record valid
-    (``record.validate``, source hash included); ``None`` otherwise (captured again, and replaced)."""
+def _kept(data: dict | None, ref: str, device: str, gpu: str, backward: bool) -> Capture | None:
+    """A cache entry's capture when it reads back as one a capture child writes for this request: a capture
+    result that fits it (``cache.fits``: the reference's program, at least one kernel, all of it, the phase and
+    the device) whose every record is valid (``record.validate``, source hash included); ``None`` otherwise
+    (captured again, and replaced)."""
+    from workbench.capture import cache
     from workbench.capture.record import validate
 
     if data is None:
         return None
     try:
         c = from_json(data, f"cached capture of {ref!r}")
-        if not c.kernels or any(k.program != c.program for k in c.kernels):
+        if not cache.fits(c, ref, device, gpu, backward):
             return None
         for k in c.kernels:
             validate(k, where=f"cached capture of {ref!r}")
